@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { ClientId } from './generation.ts';
+import { InventoryEntry, Item, ItemType, Rarity } from './items.ts';
+
+export const PlayerId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only');
+export type PlayerId = z.infer<typeof PlayerId>;
+
+export const ItemId = z.string().min(1).max(64);
+const Quantity = z.int().min(1).max(999);
+const ShortText = z.string().trim().min(1).max(64);
+const Intent = z.string().trim().max(300);
+
+export const SessionRequest = z.strictObject({ player_id: PlayerId });
+export type SessionRequest = z.infer<typeof SessionRequest>;
+
+export const SessionResponse = z.looseObject({
+  token: z.string(),
+  player_id: PlayerId,
+  expires_at: z.string(),
+});
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** SPEC 4.3.3 request. Players may leave out every item field; the server rolls what is missing. */
+export const GenerateItemsRequest = z.strictObject({
+  client_id: ClientId,
+  generation_context: z
+    .strictObject({
+      location: ShortText.optional(),
+      enemy: ShortText.optional(),
+      theme: ShortText.optional(),
+      player_level: z.int().min(1).max(100).optional(),
+    })
+    .optional(),
+  items: z
+    .array(
+      z.strictObject({
+        type: ItemType.optional(),
+        subtype: ShortText.optional(),
+        rarity: Rarity.optional(),
+        focus: ShortText.optional(),
+      }),
+    )
+    .min(1)
+    .max(8),
+  constraints: z
+    .strictObject({
+      power_budget: ShortText.optional(),
+      naming_style: ShortText.optional(),
+      ensure_uniqueness: z.boolean().optional(),
+    })
+    .optional(),
+  response_format: z.strictObject({ type: z.enum(['json_object', 'json']) }).optional(),
+});
+export type GenerateItemsRequest = z.infer<typeof GenerateItemsRequest>;
+
+export const GenerateItemsResponse = z.looseObject({
+  items: z.array(Item),
+});
+export type GenerateItemsResponse = z.infer<typeof GenerateItemsResponse>;
+
+/** SPEC 4.3.2 */
+export const CombineRequest = z.strictObject({
+  player_id: PlayerId,
+  ingredients: z
+    .array(z.strictObject({ item_id: ItemId, quantity: Quantity }))
+    .min(1)
+    .max(6),
+  crafting_station: ShortText.optional(),
+  crafting_tool: ShortText.optional(),
+  description: Intent.optional(),
+});
+export type CombineRequest = z.infer<typeof CombineRequest>;
+
+export const CombineResponse = z.looseObject({
+  success: z.boolean(),
+  result_item: Item.optional(),
+  consumed_items: z.array(z.string()),
+  message: z.string(),
+  recipe_discovered: z.boolean(),
+  crafting_xp_earned: z.number(),
+  suggestions: z.array(z.string()).optional(),
+});
+export type CombineResponse = z.infer<typeof CombineResponse>;
+
+/** SPEC 4.3.1 */
+export const CreateItemRequest = z.strictObject({
+  crafting_station: ShortText,
+  materials: z
+    .array(z.strictObject({ id: ItemId, quantity: Quantity }))
+    .min(1)
+    .max(6),
+  item_parameters: z.strictObject({
+    type: ItemType,
+    description: Intent,
+    focus_attributes: z.array(ShortText).max(4),
+    visual_preferences: z.record(z.string().max(32), z.union([z.string().max(64), z.number(), z.boolean()])),
+  }),
+});
+export type CreateItemRequest = z.infer<typeof CreateItemRequest>;
+
+export const CreateItemResponse = z.looseObject({
+  item: Item,
+  consumed_materials: z.array(z.looseObject({ id: z.string(), quantity: z.int() })),
+  crafting_xp: z.int(),
+  cooldown_until: z.string(),
+});
+export type CreateItemResponse = z.infer<typeof CreateItemResponse>;
+
+export const Recipe = z.looseObject({
+  key: z.string(),
+  ingredients: z.array(z.looseObject({ item_id: z.string(), quantity: z.int() })),
+  crafting_station: z.string().nullable(),
+  crafting_tool: z.string().nullable(),
+  result_name: z.string(),
+  discovered_at: z.string(),
+});
+export type Recipe = z.infer<typeof Recipe>;
+
+export const InventoryResponse = z.looseObject({
+  player_id: PlayerId,
+  items: z.array(InventoryEntry),
+  crafting_level: z.int(),
+  crafting_xp: z.int(),
+  recipes: z.array(Recipe),
+});
+export type InventoryResponse = z.infer<typeof InventoryResponse>;
+
+/** Server-credential body: grant or remove stacks of items (materials by their game-definition id). */
+export const InventoryChangeRequest = z.strictObject({
+  items: z
+    .array(z.strictObject({ item_id: ItemId, quantity: Quantity }))
+    .min(1)
+    .max(50),
+});
+export type InventoryChangeRequest = z.infer<typeof InventoryChangeRequest>;
+
+export const ERROR_REASONS = [
+  'insufficient_materials',
+  'skill_too_low',
+  'rate_limit_exceeded',
+  'budget_exceeded',
+  'unknown_station',
+] as const;
+
+/** The one error body of every Lootsmith and engine response. */
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+  reason: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
