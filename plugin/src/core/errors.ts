@@ -1,0 +1,71 @@
+import type { ErrorBody } from '@lootsmith/protocol';
+
+/** Codes the client itself raises; any other code comes from the server's error body. */
+export type ClientErrorCode =
+  | 'network'
+  | 'aborted'
+  | 'bad_response'
+  | 'not_configured'
+  | 'no_icon'
+  | 'texture_failed'
+  | 'token_failed';
+
+export interface LootsmithErrorInit {
+  status?: number;
+  reason?: string | undefined;
+  retryAfter?: number | undefined;
+  details?: unknown;
+  cause?: unknown;
+}
+
+/** The one error every Lootsmith call rejects with. */
+export class LootsmithError extends Error {
+  override readonly name = 'LootsmithError';
+  /** Server error code (e.g. `rate_limited`, `upstream_unavailable`) or a {@link ClientErrorCode}. */
+  readonly code: ClientErrorCode | (string & {});
+  /** HTTP status; 0 when no response arrived. */
+  readonly status: number;
+  /** Game-rule reason, e.g. `insufficient_materials`, `skill_too_low`, `rate_limit_exceeded`. */
+  readonly reason: string | undefined;
+  /** Seconds the server asked to wait before trying again. */
+  readonly retryAfter: number | undefined;
+  readonly details: unknown;
+
+  constructor(code: ClientErrorCode | (string & {}), message: string, init: LootsmithErrorInit = {}) {
+    super(message, { cause: init.cause });
+    this.code = code;
+    this.status = init.status ?? 0;
+    this.reason = init.reason;
+    this.retryAfter = init.retryAfter;
+    this.details = init.details;
+  }
+}
+
+/** Seconds from a `Retry-After` header, which may be a number of seconds or an HTTP date. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export async function errorFromResponse(res: Response): Promise<LootsmithError> {
+  const body = (await res.json().catch(() => ({}))) as Partial<ErrorBody>;
+  return new LootsmithError(body.error?.code ?? `http_${res.status}`, body.error?.message ?? res.statusText, {
+    status: res.status,
+    reason: body.reason,
+    retryAfter: parseRetryAfter(res.headers.get('retry-after')),
+    details: body.error?.details,
+  });
+}
+
+export const abortedError = (cause?: unknown) =>
+  new LootsmithError('aborted', 'The request was aborted', { cause });
+
+/** Any thrown value as a LootsmithError; fetch's own failures become `network` or `aborted`. */
+export function toLootsmithError(e: unknown, signal?: AbortSignal): LootsmithError {
+  if (e instanceof LootsmithError) return e;
+  if (signal?.aborted || (e instanceof Error && e.name === 'AbortError')) return abortedError(e);
+  return new LootsmithError('network', e instanceof Error ? e.message : String(e), { cause: e });
+}

@@ -1,0 +1,45 @@
+export type { Item, ItemIcon, Rarity } from '@lootsmith/protocol';
+export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
+export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';
+export {
+  type CallOptions,
+  type IconImage,
+  LootsmithClient,
+  type LootsmithConfig,
+  type Progress,
+} from './core/client.ts';
+export { type ClientErrorCode, LootsmithError } from './core/errors.ts';
+export type {
+  CombineParams,
+  CreateItemParams,
+  DropParams,
+  IconPromptOptions,
+  ItemRef,
+} from './core/requests.ts';
+export type { LootsmithEvents, LootsmithOp } from './phaser/events.ts';
+export {
+  type DropOptions,
+  type IconOptions,
+  type LootDrop,
+  LootsmithPlugin,
+} from './phaser/LootsmithPlugin.ts';
+export { type DropSpriteInfo, LootSprite, RARITY_COLORS } from './phaser/loot-sprite.ts';
+
+import { LootsmithPlugin } from './phaser/LootsmithPlugin.ts';
+
+/** The game-config entry: `plugins: { scene: [lootsmithScenePlugin] }`. */
+export const lootsmithScenePlugin = {
+  key: 'Lootsmith',
+  plugin: LootsmithPlugin,
+  mapping: 'lootsmith',
+} as const;
+
+// Types `this.lootsmith` in every scene; Phaser declares `Scene` as a class in its global namespace.
+declare global {
+  namespace Phaser {
+    interface Scene {
+      /** Lootsmith: loot, crafting and icons. Installed with mapping `'lootsmith'`. */
+      lootsmith: LootsmithPlugin;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { CombineResponse, CreateItemResponse, Item } from '@lootsmith/protocol';
+import type Phaser from 'phaser';
+import type { Progress } from '../core/client.ts';
+import type { LootsmithError } from '../core/errors.ts';
+
+export type LootsmithOp = 'drop' | 'combine' | 'createItem' | 'icon' | 'inventory' | 'gameDefinition';
+
+interface OpEvent {
+  /** Counts up per plugin; ties a request to its progress, result and error. */
+  id: number;
+  op: LootsmithOp;
+}
+
+/** The plugin's events and their payloads: `this.lootsmith.on('loot', ({ items }) => …)`. */
+export interface LootsmithEvents {
+  /** A call started: show a spinner. */
+  request: OpEvent;
+  /** `sending`/`retrying` per HTTP try, and `done` once per call however it ended: hide the spinner. */
+  progress: OpEvent & (Progress | { stage: 'done' });
+  loot: OpEvent & { items: Item[]; sprites: Phaser.GameObjects.GameObject[] };
+  craft: OpEvent &
+    ({ op: 'combine'; result: CombineResponse } | { op: 'createItem'; result: CreateItemResponse });
+  icon: OpEvent & { key: string; cached: boolean };
+  /** Any failure except aborts (a scene that shut down has no one to tell). */
+  error: OpEvent & { error: LootsmithError };
+}
