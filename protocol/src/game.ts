@@ -53,7 +53,7 @@ export const GameDefinition = z.strictObject({
       }),
     )
     .min(1),
-  /** Crafting XP needed to reach level n+1 is xp_per_level × n. */
+  /** Crafting level is crafting XP ÷ xp_per_level, rounded down. */
   xp_per_level: z.int().positive(),
   create_item: z.strictObject({
     min_level_by_rarity: z.partialRecord(Rarity, z.int().min(0)),

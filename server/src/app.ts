@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import { Authenticator, type Principal } from './auth.ts';
+import type { Config } from './config.ts';
+import { ApiError, invalidBody } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
+import type { Lootsmith } from './lootsmith.ts';
+import type { Metrics } from './metrics.ts';
+import { registerDocs } from './routes/docs.ts';
+import { registerItemRoutes } from './routes/items.ts';
+import { registerPlayerRoutes } from './routes/players.ts';
+import { registerProxyRoutes } from './routes/proxy.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling; throws 401 when the Authorization header is missing or bad. */
+    principal(): Principal;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  lootsmith: Lootsmith;
+  metrics: Metrics;
+}
+
+/** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
+export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw invalidBody(result.error, where);
+  return result.data;
+}
+
+/** An AbortSignal that fires when the client goes away, so upstream work stops with it. */
+export function clientSignal(request: FastifyRequest): AbortSignal {
+  const controller = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete || request.raw.destroyed) controller.abort();
+  });
+  return controller.signal;
+}
+
+export const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, metrics } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    bodyLimit: 64 * 1024,
+    trustProxy: false,
+    return503OnClosing: false,
+  });
+  const auth = new Authenticator(config.playerSecret, config.serverKey);
+
+  app.decorateRequest('principal', function (this: FastifyRequest) {
+    return auth.principal(this.headers.authorization);
+  });
+  // zod validates; the JSON Schemas on routes are for the OpenAPI document only.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.setErrorHandler((err, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.extra.retryAfter !== undefined) reply.header('retry-after', String(err.extra.retryAfter));
+      return reply.status(err.status).send(err.body());
+    }
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      const code = (err as { code?: string }).code ?? 'bad_request';
+      return reply.status(status).send({ error: { code: code.toLowerCase(), message: (err as Error).message } });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
+  );
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
+    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  await registerDocs(app);
+  registerIdempotency(app, deps.lootsmith.deps.store);
+  registerPlayerRoutes(app, deps, auth);
+  registerItemRoutes(app, deps);
+  registerProxyRoutes(app, deps);
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+
+  if (config.staticDir && existsSync(config.staticDir)) {
+    const { default: fastifyStatic } = await import('@fastify/static');
+    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html' });
+  }
+  return app;
+}

@@ -1,0 +1,61 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import { ApiError } from './http/errors.ts';
+
+export type Principal = { kind: 'player'; playerId: string } | { kind: 'server' };
+
+/** A player token for game servers that log players in themselves (HS256, `sub` = player id). */
+export function signPlayerToken(secret: string, playerId: string, ttlSeconds: number): string {
+  return createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 })({ sub: playerId });
+}
+
+export class Authenticator {
+  private readonly verify: (token: string) => { sub?: unknown };
+
+  constructor(
+    private readonly secret: string,
+    private readonly serverKey?: string,
+  ) {
+    this.verify = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+  }
+
+  sign(playerId: string, ttlSeconds: number) {
+    return signPlayerToken(this.secret, playerId, ttlSeconds);
+  }
+
+  /** The principal of an Authorization header; 401 when it is missing, forged or expired. */
+  principal(header: string | undefined): Principal {
+    const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim();
+    if (!token) throw new ApiError(401, 'unauthorized', 'Send `Authorization: Bearer <player token>`');
+    if (this.serverKey && safeEqual(token, this.serverKey)) return { kind: 'server' };
+    try {
+      const claims = this.verify(token);
+      if (typeof claims.sub !== 'string' || !claims.sub) throw new Error('no subject');
+      return { kind: 'player', playerId: claims.sub };
+    } catch (err) {
+      const expired = (err as { code?: string }).code === 'FAST_JWT_EXPIRED';
+      throw new ApiError(
+        401,
+        expired ? 'token_expired' : 'unauthorized',
+        expired ? 'The player token has expired; get a new one' : 'The player token is invalid',
+      );
+    }
+  }
+}
+
+function safeEqual(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** 403 unless the principal may act for this player. */
+export function assertActsFor(principal: Principal, playerId: string) {
+  if (principal.kind === 'player' && principal.playerId !== playerId)
+    throw new ApiError(403, 'forbidden', `This token belongs to player ${principal.playerId}, not ${playerId}`);
+}
+
+export function assertServer(principal: Principal) {
+  if (principal.kind !== 'server')
+    throw new ApiError(403, 'forbidden', 'This route needs the server credential (LOOTSMITH_SERVER_KEY)');
+}

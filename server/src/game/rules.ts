@@ -1,0 +1,77 @@
+import { type GameDefinition, type GeneratedItem, RARITIES, type Rarity } from '@lootsmith/protocol';
+import type { Random } from './random.ts';
+
+const rarityIndex = (r: Rarity) => RARITIES.indexOf(r);
+
+export function enemyTier(game: GameDefinition, enemy: string | undefined): number {
+  if (!enemy) return 1;
+  const needle = enemy.toLowerCase();
+  const found = game.enemies.find((e) => e.id === needle || e.name.toLowerCase() === needle);
+  return found?.tier ?? 1;
+}
+
+/** Rolls a rarity from the enemy tier's loot table; higher player levels shift weight upwards. */
+export function rollRarity(game: GameDefinition, tier: number, playerLevel: number, random: Random): Rarity {
+  const table = game.loot_tables[Math.min(tier, game.loot_tables.length) - 1] ?? game.loot_tables[0] ?? {};
+  const weights = RARITIES.map((r) => table[r] ?? 0);
+  const shift = Math.min(0.5, game.level_luck * Math.max(0, playerLevel - 1));
+  // Top-down so moved weight does not cascade; a rarity the table leaves out stays out.
+  for (let i = weights.length - 2; i >= 0; i--) {
+    if (!weights[i + 1]) continue;
+    const moved = (weights[i] ?? 0) * shift;
+    weights[i] = (weights[i] ?? 0) - moved;
+    weights[i + 1] = (weights[i + 1] ?? 0) + moved;
+  }
+  const total = weights.reduce((a, b) => a + b, 0);
+  let pick = random.next() * total;
+  for (let i = 0; i < weights.length; i++) {
+    pick -= weights[i] ?? 0;
+    if (pick < 0) return RARITIES[i] as Rarity;
+  }
+  return 'COMMON';
+}
+
+/** Stat points an item of this rarity and level may carry. */
+export function statBudget(game: GameDefinition, rarity: Rarity, level: number): number {
+  const b = game.stat_budget;
+  return Math.round((b.base + b.per_level * level) * b.rarity_multiplier[rarity]);
+}
+
+export function clampLevel(game: GameDefinition, level: number): number {
+  return Math.max(1, Math.min(game.max_item_level, Math.round(level)));
+}
+
+export function craftingLevel(game: GameDefinition, xp: number): number {
+  return Math.floor(xp / game.xp_per_level);
+}
+
+export interface ItemExpectation {
+  type?: GeneratedItem['type'];
+  rarity: Rarity;
+  level: number;
+}
+
+/** Game rules a generated item must meet; each problem is a sentence a model can act on. */
+export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemExpectation): string[] {
+  const problems: string[] = [];
+  if (item.rarity !== want.rarity) problems.push(`rarity must be ${want.rarity}, not ${item.rarity}`);
+  if (want.type && item.type !== want.type) problems.push(`type must be ${want.type}, not ${item.type}`);
+  if (item.level !== want.level) problems.push(`level must be ${want.level}, not ${item.level}`);
+  const budget = statBudget(game, want.rarity, want.level);
+  const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+  if (sum > budget * game.stat_budget.tolerance)
+    problems.push(`stats sum to ${sum}, above the stat budget of ${budget}: lower them`);
+  const names = new Set<string>();
+  for (const s of item.stats) {
+    if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
+    names.add(s.name);
+  }
+  return problems;
+}
+
+/** The rarity a crafted item gets: the best material's, one step up for a generous stack. */
+export function craftedRarity(materialRarities: Rarity[], totalQuantity: number): Rarity {
+  const best = Math.max(0, ...materialRarities.map(rarityIndex));
+  const bonus = totalQuantity >= 5 ? 1 : 0;
+  return RARITIES[Math.min(best + bonus, rarityIndex('LEGENDARY'))] as Rarity;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../store/store.ts';
+
+const KEY = /^[\w.:-]{8,128}$/;
+// Transient answers are not remembered: retrying them is the point.
+const remembered = (status: number) => status < 500 && status !== 429 && status !== 401;
+
+/**
+ * `Idempotency-Key` on state-changing POSTs: the first answer is stored per caller and key; a replay
+ * gets it back unchanged, and a replay that arrives while the first is running waits for it.
+ */
+export function registerIdempotency(app: FastifyInstance, store: Store) {
+  const running = new Map<string, Promise<void>>();
+  const scopes = new WeakMap<object, { scope: string; done: () => void }>();
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || key === undefined) return;
+    if (typeof key !== 'string' || !KEY.test(key))
+      return reply.status(400).send({
+        error: { code: 'invalid_request', message: 'Idempotency-Key: 8–128 letters, digits and _ . : -' },
+      });
+    const who = request.principal();
+    const scope = `${who.kind === 'server' ? 'server' : who.playerId}|${request.routeOptions.url}|${request.url}|${key}`;
+    while (running.has(scope)) await running.get(scope);
+    const stored = await store.idempotent(scope);
+    if (stored) {
+      reply.header('idempotent-replayed', 'true');
+      return reply.status(stored.status).type('application/json').send(stored.body);
+    }
+    let done = () => {};
+    running.set(scope, new Promise<void>((resolve) => (done = resolve)));
+    scopes.set(request, { scope, done });
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const entry = scopes.get(request);
+    if (entry && remembered(reply.statusCode) && typeof payload === 'string')
+      await store.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload });
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request) => {
+    const entry = scopes.get(request);
+    if (!entry) return;
+    running.delete(entry.scope);
+    entry.done();
+  });
+}

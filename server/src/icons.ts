@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { GameDefinition, GeneratedItem, ItemIcon } from '@lootsmith/protocol';
+import type { Metrics } from './metrics.ts';
+import { SingleFlight } from './single-flight.ts';
+import type { Store } from './store/store.ts';
+import type { UpstreamClient } from './upstream/client.ts';
+
+export const ICON_SIZE = 128;
+
+/** Icons are content-addressed by prompt: the same prompt is painted once and served forever. */
+export class IconService {
+  private readonly known = new Map<string, string>();
+  private readonly flights = new SingleFlight<Buffer>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly upstream: UpstreamClient,
+    private readonly game: GameDefinition,
+    private readonly metrics?: Metrics,
+  ) {}
+
+  /** SPEC 2.3: the subject first, then comma-separated style tags. */
+  promptFor(item: Pick<GeneratedItem, 'name' | 'subtype' | 'material' | 'element' | 'rarity'>): string {
+    const element = item.element === 'none' ? '' : `${item.element} `;
+    return `${item.name}, a ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}, ${this.game.icon_style}`;
+  }
+
+  /** The icon reference of a prompt, painted lazily when first fetched. */
+  describe(prompt: string): ItemIcon {
+    const id = createHash('sha256').update(`${ICON_SIZE}:${prompt}`).digest('hex').slice(0, 32);
+    this.known.set(id, prompt);
+    return { id, url: `/api/v1/icons/${id}.png`, prompt };
+  }
+
+  /** Paints the icon now (generation fails if painting fails) and returns its reference. */
+  async ensure(prompt: string, clientId: string, signal?: AbortSignal): Promise<ItemIcon> {
+    const icon = this.describe(prompt);
+    await this.png(icon.id, clientId, signal);
+    return icon;
+  }
+
+  async png(id: string, clientId = 'lootsmith', signal?: AbortSignal): Promise<Buffer | null> {
+    const stored = await this.store.icon(id);
+    if (stored) {
+      this.metrics?.cacheHits.inc({ cache: 'icon' });
+      return stored;
+    }
+    const prompt = this.known.get(id);
+    if (!prompt) return null;
+    return this.flights.run(id, async () => {
+      const { image } = await this.upstream.image(
+        { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
+        signal,
+      );
+      const png = Buffer.from(image, 'base64');
+      await this.store.putIcon(id, prompt, png);
+      return png;
+    });
+  }
+}

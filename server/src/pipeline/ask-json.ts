@@ -1,0 +1,94 @@
+import { type ChatMessage, jsonSchemaOf } from '@lootsmith/protocol';
+import { jsonrepair } from 'jsonrepair';
+import type { ZodType } from 'zod';
+import { ApiError } from '../http/errors.ts';
+import type { Metrics } from '../metrics.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+
+export interface AskJsonOptions<T> {
+  upstream: UpstreamClient;
+  clientId: string;
+  system: string;
+  user: string;
+  schema: ZodType<T>;
+  schemaName: string;
+  /** Game rules beyond the schema; each returned string is a problem the model must fix. */
+  check?: (value: T) => string[];
+  model?: string;
+  maxTokens?: number;
+  seed?: number;
+  metrics?: Metrics;
+  kind: string;
+  signal?: AbortSignal;
+}
+
+const MAX_REASKS = 2;
+
+/**
+ * Asks the model for JSON matching `schema`: json_schema response format plus the schema in the
+ * system message, JSON repair, zod validation, game rules; on failure re-asks with the exact errors.
+ */
+export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
+  const schema = jsonSchemaOf(o.schema);
+  const messages: ChatMessage[] = [
+    {
+      role: 'system',
+      content: `${o.system}\nAnswer with one JSON object only, no prose, matching this JSON Schema:\n${JSON.stringify(schema)}`,
+    },
+    { role: 'user', content: o.user },
+  ];
+  let problems: string[] = [];
+  for (let ask = 0; ask <= MAX_REASKS; ask++) {
+    if (ask > 0) o.metrics?.reasks.inc();
+    const answer = await o.upstream.chat(
+      {
+        client_id: o.clientId,
+        ...(o.model ? { model: o.model } : {}),
+        messages,
+        temperature: 0.8,
+        max_tokens: o.maxTokens ?? 4096,
+        ...(o.seed === undefined ? {} : { seed: (o.seed + ask) >>> 0 }),
+        response_format: { type: 'json_schema', json_schema: { name: o.schemaName, schema, strict: true } },
+      },
+      o.signal,
+    );
+    const choice = answer.choices[0];
+    const content = choice?.message.content ?? '';
+    const result = parseAnswer(content, choice?.finish_reason ?? null, o);
+    if ('value' in result) return result.value;
+    problems = result.problems;
+    messages.push(
+      { role: 'assistant', content },
+      {
+        role: 'user',
+        content: `That answer was rejected:\n- ${problems.join('\n- ')}\nAnswer again with corrected JSON only.`,
+      },
+    );
+  }
+  o.metrics?.generations.inc({ kind: o.kind, outcome: 'failed' });
+  throw new ApiError(502, 'generation_failed', 'The model did not produce a valid answer; nothing was changed, try again', {
+    details: problems.slice(0, 10),
+  });
+}
+
+/** Problems with one answer; none means it is usable. Truncations and refusals are failures, not repairs. */
+function parseAnswer<T>(
+  content: string,
+  finish: string | null,
+  o: AskJsonOptions<T>,
+): { value: T } | { problems: string[] } {
+  const fail = (...problems: string[]) => ({ problems });
+  if (finish === 'length') return fail('the answer was cut off by max_tokens: write shorter text');
+  if (finish === 'content_filter') return fail('the answer was withheld by a content filter');
+  if (!/[{[]/.test(content)) return fail('the answer contained no JSON (a refusal is not an answer)');
+  let json: unknown;
+  try {
+    json = JSON.parse(jsonrepair(content));
+  } catch (err) {
+    return fail(`the answer is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = o.schema.safeParse(json);
+  if (!parsed.success) return fail(...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  const problems = o.check?.(parsed.data) ?? [];
+  return problems.length ? { problems } : { value: parsed.data };
+}

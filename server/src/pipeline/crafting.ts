@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import {
+  type CombineRequest,
+  CombineVerdict,
+  type CreateItemRequest,
+  GeneratedItem,
+  GeneratedItemBatch,
+  type Item,
+} from '@lootsmith/protocol';
+import { checkItem, clampLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
+import { ApiError, reasonError } from '../http/errors.ts';
+import { SingleFlight } from '../single-flight.ts';
+import type { Stack } from '../store/store.ts';
+import { askJson } from './ask-json.ts';
+import { type LootDeps, newItemId } from './loot.ts';
+import { contextLine, itemLine, systemPrompt } from './prompts.ts';
+
+export interface CraftingDeps extends LootDeps {
+  /** Resolves owned stacks to items; materials come from the game definition. */
+  resolve(ids: string[]): Promise<Map<string, Item>>;
+}
+
+/** Sums repeated ids so `[{a,1},{a,1}]` spends two of `a`. */
+export function mergeStacks(stacks: Array<{ id: string; quantity: number }>): Stack[] {
+  const sums = new Map<string, number>();
+  for (const s of stacks) sums.set(s.id, (sums.get(s.id) ?? 0) + s.quantity);
+  return [...sums].map(([item_id, quantity]) => ({ item_id, quantity }));
+}
+
+function station(deps: LootDeps, name: string | undefined) {
+  if (!name) return null;
+  const key = name.toLowerCase().replaceAll(' ', '_');
+  const found = deps.game.stations.find((s) => s.id === key || s.name.toLowerCase() === name.toLowerCase());
+  if (!found)
+    throw new ApiError(400, 'unknown_station', `Unknown crafting station "${name}"`, {
+      details: { stations: deps.game.stations.map((s) => s.id) },
+    });
+  return found;
+}
+
+async function ingredientsOf(deps: CraftingDeps, stacks: Stack[]) {
+  const items = await deps.resolve(stacks.map((s) => s.item_id));
+  return stacks.map((s) => {
+    const item = items.get(s.item_id);
+    if (!item) throw new ApiError(400, 'unknown_item', `Unknown item "${s.item_id}"`);
+    return { ...s, item };
+  });
+}
+
+const describe = (i: { quantity: number; item: Item }) =>
+  `${i.quantity} × ${i.item.name} (${i.item.type}, ${i.item.material}, ${i.item.element})`;
+
+export interface CraftPlan {
+  item: Item;
+  recipe: { key: string; ingredients: Stack[]; station: string | null; tool: string | null };
+}
+
+export type CombinePlan =
+  | ({ kind: 'craft' } & CraftPlan)
+  | { kind: 'refused'; message: string; suggestions: string[] };
+
+/**
+ * Plans a combination: from the recipe book when these ingredients, station and tool were crafted
+ * before, else from the model (identical requests in flight share one generation).
+ */
+export class CombinePlanner {
+  private readonly flights = new SingleFlight<CombineVerdict>();
+
+  constructor(private readonly deps: CraftingDeps & { recipe(key: string): Promise<Item | null> }) {}
+
+  async plan(body: CombineRequest, xp: number, signal?: AbortSignal): Promise<CombinePlan> {
+    const deps = this.deps;
+    const stacks = mergeStacks(body.ingredients.map((i) => ({ id: i.item_id, quantity: i.quantity })));
+    if (stacks.reduce((a, s) => a + s.quantity, 0) < 2)
+      throw new ApiError(400, 'invalid_request', 'body.ingredients: combine needs at least two items');
+    const st = station(deps, body.crafting_station);
+    const ingredients = await ingredientsOf(deps, stacks);
+    const kinds = ingredients
+      .map((i) => `${i.item.type === 'MATERIAL' ? i.item_id : i.item.name.toLowerCase()}×${i.quantity}`)
+      .sort();
+    const tool = body.crafting_tool?.toLowerCase() ?? null;
+    const key = createHash('sha256')
+      .update(JSON.stringify([kinds, st?.id ?? null, tool]))
+      .digest('hex')
+      .slice(0, 24);
+    const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
+
+    const result = await this.flights.run(key, async () => {
+      const known = await deps.recipe(key);
+      if (known) {
+        deps.metrics?.cacheHits.inc({ cache: 'recipe' });
+        return { sensible: true, message: '', suggestions: [], item: GeneratedItem.parse(known) };
+      }
+      const rarity = craftedRarity(
+        ingredients.map((i) => i.item.rarity),
+        stacks.reduce((a, s) => a + s.quantity, 0),
+      );
+      const level = clampLevel(deps.game, Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp));
+      const budget = statBudget(deps.game, rarity, level);
+      const user = [
+        `Combine: ${ingredients.map(describe).join('; ')}`,
+        [st ? `Station: ${st.name}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
+        body.description ? `Player intent: ${body.description}` : '',
+        `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
+      ]
+        .filter(Boolean)
+        .join('\n');
+      return askJson({
+        upstream: deps.upstream,
+        clientId: body.player_id,
+        system: systemPrompt(
+          deps.game,
+          'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
+        ),
+        user,
+        schema: CombineVerdict,
+        schemaName: 'combine_verdict',
+        model: deps.textModel,
+        metrics: deps.metrics,
+        kind: 'combine',
+        signal,
+        check: (v) => {
+          if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
+          if (!v.item) return ['item is required when sensible is true'];
+          return checkItem(deps.game, v.item, { rarity, level }).map((p) => `item: ${p}`);
+        },
+      });
+    });
+
+    if (!result.sensible || !result.item)
+      return { kind: 'refused', message: result.message, suggestions: result.suggestions };
+    const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
+    return { kind: 'craft', item: { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() }, recipe };
+  }
+}
+
+/** Plans a create-item: station, type and skill checks, then one item from the model. */
+export async function planCreateItem(
+  deps: CraftingDeps,
+  playerId: string,
+  body: CreateItemRequest,
+  xp: number,
+  signal?: AbortSignal,
+): Promise<{ item: Item; stacks: Stack[] }> {
+  const st = station(deps, body.crafting_station);
+  if (!st) throw new ApiError(400, 'unknown_station', 'crafting_station is required');
+  const params = body.item_parameters;
+  if (!st.types.includes(params.type))
+    throw new ApiError(400, 'invalid_request', `The ${st.name} cannot make ${params.type}; it makes ${st.types.join(', ')}`);
+  const stacks = mergeStacks(body.materials);
+  const ingredients = await ingredientsOf(deps, stacks);
+  const rarity = craftedRarity(
+    ingredients.map((i) => i.item.rarity),
+    stacks.reduce((a, s) => a + s.quantity, 0),
+  );
+  const level = craftingLevel(deps.game, xp);
+  const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
+  if (level < required)
+    throw reasonError(
+      400,
+      'skill_too_low',
+      `Crafting level ${required} is needed to make a ${rarity} item at the ${st.name}; you are level ${level}`,
+      { required_level: required, crafting_level: level },
+    );
+  const itemLevel = clampLevel(deps.game, Math.max(...ingredients.map((i) => i.item.level)) + level * 2);
+  const spec = {
+    type: params.type,
+    rarity,
+    level: itemLevel,
+    budget: statBudget(deps.game, rarity, itemLevel),
+    focus: params.focus_attributes.join(', ') || undefined,
+  };
+  const visuals = Object.entries(params.visual_preferences).map(([k, v]) => `${k} ${v}`);
+  const user = [
+    'Generate 1 item.',
+    `Materials: ${ingredients.map(describe).join('; ')}`,
+    contextLine({ station: st.name, 'player request': params.description || undefined }),
+    itemLine(1, spec),
+    visuals.length ? `Look: ${visuals.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const batch = await askJson({
+    upstream: deps.upstream,
+    clientId: playerId,
+    system: systemPrompt(deps.game, 'Forge the one item the player asks for from the given materials.'),
+    user,
+    schema: GeneratedItemBatch,
+    schemaName: 'item_batch',
+    model: deps.textModel,
+    metrics: deps.metrics,
+    kind: 'create_item',
+    signal,
+    check: (b) =>
+      b.items.length !== 1
+        ? ['write exactly 1 item']
+        : checkItem(deps.game, b.items[0] as Item, spec).map((p) => `items.0: ${p}`),
+  });
+  const generated = batch.items[0] as (typeof batch.items)[number];
+  const prompt = [deps.icons.promptFor(generated), ...visuals].join(', ');
+  const icon = await deps.icons.ensure(prompt, playerId, signal);
+  return { item: { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() }, stacks };
+}

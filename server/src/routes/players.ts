@@ -1,0 +1,88 @@
+import {
+  InventoryChangeRequest,
+  InventoryResponse,
+  PlayerId,
+  SessionRequest,
+  SessionResponse,
+} from '@lootsmith/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { type AppDeps, parse } from '../app.ts';
+import { assertActsFor, assertServer, type Authenticator } from '../auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { docs } from './schemas.ts';
+
+const PlayerParams = z.strictObject({ player_id: PlayerId });
+
+/** Server-credential settings of one player: block, crafting level, daily generation budgets. */
+export const PlayerSettingsRequest = z.strictObject({
+  blocked: z.boolean().optional(),
+  crafting_level: z.int().min(0).max(100).optional(),
+  daily_items: z.int().min(0).max(100_000).nullable().optional(),
+  daily_images: z.int().min(0).max(100_000).nullable().optional(),
+});
+
+export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: Authenticator) {
+  const { config, lootsmith } = deps;
+
+  app.post(
+    '/api/v1/session',
+    { schema: docs('Guest login (while dev login is on)', { body: SessionRequest, response: SessionResponse, tags: ['players'] }) },
+    async (request) => {
+      if (!config.devLogin)
+        throw new ApiError(403, 'dev_login_disabled', 'Guest login is off; your game server signs player tokens');
+      const { player_id } = parse(SessionRequest, request.body);
+      await lootsmith.player(player_id);
+      const token = auth.sign(player_id, config.tokenTtlSeconds);
+      return {
+        token,
+        player_id,
+        expires_at: new Date(Date.now() + config.tokenTtlSeconds * 1000).toISOString(),
+      } satisfies SessionResponse;
+    },
+  );
+
+  app.get(
+    '/api/v1/player/:player_id/inventory',
+    { schema: docs('A player’s inventory, crafting level and recipe book', { response: InventoryResponse, tags: ['players'] }) },
+    async (request) => {
+      const principal = request.principal();
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      assertActsFor(principal, player_id);
+      return lootsmith.inventory(player_id);
+    },
+  );
+
+  for (const [path, sign] of [
+    ['grant', 1],
+    ['remove', -1],
+  ] as const)
+    app.post(
+      `/api/v1/player/:player_id/inventory/${path}`,
+      { schema: docs(`Server credential: ${path} stacks`, { body: InventoryChangeRequest, response: InventoryResponse, tags: ['server'] }) },
+      async (request) => {
+        assertServer(request.principal());
+        const { player_id } = parse(PlayerParams, request.params, 'params');
+        const { items } = parse(InventoryChangeRequest, request.body);
+        const changes = items.map((i) => ({ item_id: i.item_id, quantity: sign * i.quantity }));
+        return lootsmith.changeInventory(player_id, changes, `server_${path}`);
+      },
+    );
+
+  app.patch(
+    '/api/v1/player/:player_id',
+    { schema: docs('Server credential: block a player, set crafting level or daily budgets', { body: PlayerSettingsRequest, tags: ['server'] }) },
+    async (request) => {
+      assertServer(request.principal());
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(PlayerSettingsRequest, request.body);
+      const player = await lootsmith.deps.store.updatePlayer(player_id, {
+        blocked: body.blocked,
+        crafting_xp: body.crafting_level === undefined ? undefined : body.crafting_level * lootsmith.deps.game.xp_per_level,
+        daily_items: body.daily_items,
+        daily_images: body.daily_images,
+      });
+      return player;
+    },
+  );
+}

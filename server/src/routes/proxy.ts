@@ -1,0 +1,47 @@
+import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
+import type { FastifyInstance } from 'fastify';
+import { type AppDeps, clientSignal, parse } from '../app.ts';
+import { ApiError } from '../http/errors.ts';
+import { docs } from './schemas.ts';
+
+/** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
+export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: AppDeps) {
+  const { upstream } = lootsmith.deps;
+
+  const clientId = (principal: ReturnType<import('fastify').FastifyRequest['principal']>, given: unknown) => {
+    if (principal.kind === 'player') return principal.playerId;
+    if (typeof given === 'string' && given) return given;
+    throw new ApiError(400, 'invalid_request', 'body.client_id: required with the server credential');
+  };
+
+  app.post(
+    '/v1/image/generations',
+    { schema: docs('Generate an image (forwarded)', { body: ImageGenerationRequest, response: ImageGenerationResponse, tags: ['v1'] }) },
+    async (request, reply) => {
+      const principal = request.principal();
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const client_id = clientId(principal, raw.client_id);
+      const body = parse(ImageGenerationRequest, { ...raw, client_id });
+      const counted = await lootsmith.countImage(client_id);
+      const { image } = await upstream.image(body, clientSignal(request));
+      await counted();
+      if (body.generation_only) return reply.type('text/plain').send(image);
+      return { image };
+    },
+  );
+
+  app.post(
+    '/v1/chat/completions',
+    { schema: docs('Chat completion (forwarded only when LOOTSMITH_ALLOW_CHAT=1)', { body: ChatCompletionRequest, tags: ['v1'] }) },
+    async (request) => {
+      if (!config.allowChat)
+        throw new ApiError(403, 'chat_disabled', 'Raw chat is off on this server (LOOTSMITH_ALLOW_CHAT=1 turns it on)');
+      const principal = request.principal();
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const client_id = clientId(principal, raw.client_id);
+      await lootsmith.player(client_id);
+      const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
+      return upstream.chat(body, clientSignal(request));
+    },
+  );
+}

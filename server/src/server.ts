@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { startEngine } from './engine/index.ts';
+import { loadGameDefinition } from './game/definition.ts';
+import { IconService } from './icons.ts';
+import { Lootsmith } from './lootsmith.ts';
+import { createMetrics } from './metrics.ts';
+import { SqliteStore } from './store/sqlite.ts';
+import type { Store } from './store/store.ts';
+import { UpstreamClient } from './upstream/client.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  lootsmith: Lootsmith;
+  /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
+  upstreamUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything `npm start` serves: store, the embedded engine when no upstream is configured
+ * (on loopback, spoken to over HTTP exactly like a hosted service), the upstream client and the app.
+ */
+export async function startServer(config: Config, options: { store?: Store; listen?: boolean } = {}): Promise<RunningServer> {
+  const game = loadGameDefinition(config.gameFile);
+  const store = options.store ?? new SqliteStore(config.dataDir);
+  let upstreamUrl = config.upstream.url;
+  let upstreamKey = config.upstream.key;
+  let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
+  if (!upstreamUrl) {
+    engine = await startEngine({ host: '127.0.0.1', port: 0, key: upstreamKey ?? `lsk_${randomBytes(24).toString('hex')}` });
+    upstreamUrl = engine.url;
+    upstreamKey = engine.key;
+  }
+  const metrics = createMetrics();
+  const upstream = new UpstreamClient({
+    primary: { url: upstreamUrl, key: upstreamKey as string },
+    fallback: config.fallback,
+    timeoutMs: config.upstream.timeoutMs,
+    retries: config.upstream.retries,
+    metrics,
+  });
+  const icons = new IconService(store, upstream, game, metrics);
+  const lootsmith = new Lootsmith({ game, store, upstream, icons, metrics, textModel: config.textModel });
+  const app = await buildApp({ config, lootsmith, metrics });
+  let url = '';
+  if (options.listen !== false) {
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  }
+  return {
+    app,
+    url,
+    lootsmith,
+    upstreamUrl,
+    async close() {
+      // Fastify's close waits for in-flight requests before resolving.
+      await app.close();
+      await upstream.close();
+      await engine?.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Item, Recipe } from '@lootsmith/protocol';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.ts';
+import {
+  type CraftInput,
+  type CraftResult,
+  InsufficientError,
+  type PlayerRecord,
+  type Stack,
+  type Store,
+  type StoredResponse,
+} from './store.ts';
+
+interface PlayerRow {
+  id: string;
+  crafting_xp: number;
+  blocked: number;
+  daily_items: number | null;
+  daily_images: number | null;
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    player: db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE id = ?'),
+    stack: db.prepare<[string, string], { quantity: number }>(
+      'SELECT quantity FROM inventory WHERE player_id = ? AND item_id = ?',
+    ),
+    upsertStack: db.prepare(
+      `INSERT INTO inventory (player_id, item_id, quantity) VALUES (?, ?, ?)
+       ON CONFLICT (player_id, item_id) DO UPDATE SET quantity = quantity + excluded.quantity`,
+    ),
+    setStack: db.prepare('UPDATE inventory SET quantity = ? WHERE player_id = ? AND item_id = ?'),
+    deleteStack: db.prepare('DELETE FROM inventory WHERE player_id = ? AND item_id = ?'),
+    ledger: db.prepare(
+      'INSERT INTO ledger (player_id, item_id, delta, reason, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertItem: db.prepare(
+      'INSERT INTO items (id, owner, name, data, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+  };
+}
+
+const toPlayer = (r: PlayerRow): PlayerRecord => ({ ...r, blocked: r.blocked === 1 });
+const now = () => new Date().toISOString();
+
+/** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private readonly stmts: ReturnType<typeof prepareStatements>;
+
+  constructor(dataDir: string | ':memory:') {
+    if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+    this.db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'lootsmith.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+    this.stmts = prepareStatements(this.db);
+  }
+
+  private migrate() {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+    const row = this.db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    this.db.transaction(() => {
+      for (const [i, sql] of MIGRATIONS.entries()) if (i >= current) this.db.exec(sql.sqlite);
+      if (!row) this.db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(MIGRATIONS.length);
+      else this.db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);
+    })();
+  }
+
+  private applyStack(playerId: string, itemId: string, delta: number, reason: string) {
+    if (delta > 0) this.stmts.upsertStack.run(playerId, itemId, delta);
+    else {
+      const have = this.stmts.stack.get(playerId, itemId)?.quantity ?? 0;
+      if (have < -delta) throw new InsufficientError([{ item_id: itemId, have, need: -delta }]);
+      if (have === -delta) this.stmts.deleteStack.run(playerId, itemId);
+      else this.stmts.setStack.run(have + delta, playerId, itemId);
+    }
+    this.stmts.ledger.run(playerId, itemId, delta, reason, now());
+  }
+
+  /** Checks every removal first so the error lists all that is missing, then applies. */
+  private spend(playerId: string, stacks: Stack[], reason: string) {
+    const missing = stacks
+      .map((s) => ({ item_id: s.item_id, have: this.stmts.stack.get(playerId, s.item_id)?.quantity ?? 0, need: s.quantity }))
+      .filter((m) => m.have < m.need);
+    if (missing.length) throw new InsufficientError(missing);
+    for (const s of stacks) this.applyStack(playerId, s.item_id, -s.quantity, reason);
+  }
+
+  async ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord> {
+    return this.db.transaction(() => {
+      const found = this.stmts.player.get(id);
+      if (found) return toPlayer(found);
+      this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      for (const s of starting) this.applyStack(id, s.item_id, s.quantity, 'starting');
+      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+    })();
+  }
+
+  async getPlayer(id: string) {
+    const row = this.stmts.player.get(id);
+    return row ? toPlayer(row) : null;
+  }
+
+  async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
+    return this.db.transaction(() => {
+      if (!this.stmts.player.get(id)) this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      const cols = Object.entries(patch).filter(([, v]) => v !== undefined);
+      for (const [col, value] of cols) {
+        const v = typeof value === 'boolean' ? Number(value) : value;
+        this.db.prepare(`UPDATE players SET ${col} = ? WHERE id = ?`).run(v, id);
+      }
+      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+    })();
+  }
+
+  async stacks(playerId: string): Promise<Stack[]> {
+    return this.db
+      .prepare<[string], Stack>('SELECT item_id, quantity FROM inventory WHERE player_id = ? ORDER BY rowid')
+      .all(playerId);
+  }
+
+  async getItems(ids: string[]): Promise<Item[]> {
+    if (!ids.length) return [];
+    const rows = this.db
+      .prepare<string[], { data: string }>(`SELECT data FROM items WHERE id IN (${ids.map(() => '?').join(',')})`)
+      .all(...ids);
+    return rows.map((r) => JSON.parse(r.data) as Item);
+  }
+
+  async playerItemNames(playerId: string): Promise<string[]> {
+    return this.db
+      .prepare<[string], { name: string }>('SELECT name FROM items WHERE owner = ?')
+      .all(playerId)
+      .map((r) => r.name);
+  }
+
+  async grantNewItems(playerId: string, items: Item[], reason: string) {
+    this.db.transaction(() => {
+      for (const item of items) {
+        this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+        this.applyStack(playerId, item.id, 1, reason);
+      }
+    })();
+  }
+
+  async changeStacks(playerId: string, changes: Stack[], reason: string) {
+    this.db.transaction(() => {
+      this.spend(
+        playerId,
+        changes.filter((c) => c.quantity < 0).map((c) => ({ item_id: c.item_id, quantity: -c.quantity })),
+        reason,
+      );
+      for (const c of changes) if (c.quantity > 0) this.applyStack(playerId, c.item_id, c.quantity, reason);
+    })();
+  }
+
+  async craft(input: CraftInput): Promise<CraftResult> {
+    return this.db.transaction(() => {
+      const { playerId, item, recipe } = input;
+      this.spend(playerId, input.consume, input.reason);
+      this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+      this.applyStack(playerId, item.id, 1, input.reason);
+      let discovered = false;
+      if (recipe) {
+        this.db
+          .prepare('INSERT OR IGNORE INTO recipes (key, template, ingredients, station, tool, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(recipe.key, JSON.stringify(item), JSON.stringify(recipe.ingredients), recipe.station, recipe.tool, now());
+        discovered =
+          this.db
+            .prepare('INSERT OR IGNORE INTO discoveries (player_id, recipe_key, created_at) VALUES (?, ?, ?)')
+            .run(playerId, recipe.key, now()).changes === 1;
+      }
+      const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
+      this.db.prepare('UPDATE players SET crafting_xp = crafting_xp + ? WHERE id = ?').run(xpEarned, playerId);
+      return { discovered, xpEarned };
+    })();
+  }
+
+  async recipe(key: string): Promise<Item | null> {
+    const row = this.db.prepare<[string], { template: string }>('SELECT template FROM recipes WHERE key = ?').get(key);
+    return row ? (JSON.parse(row.template) as Item) : null;
+  }
+
+  async recipes(playerId: string): Promise<Recipe[]> {
+    const rows = this.db
+      .prepare<
+        [string],
+        { key: string; template: string; ingredients: string; station: string | null; tool: string | null; created_at: string }
+      >(
+        `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at FROM discoveries d
+         JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = ? ORDER BY d.created_at`,
+      )
+      .all(playerId);
+    return rows.map((r) => ({
+      key: r.key,
+      ingredients: JSON.parse(r.ingredients),
+      crafting_station: r.station,
+      crafting_tool: r.tool,
+      result_name: (JSON.parse(r.template) as Item).name,
+      discovered_at: r.created_at,
+    }));
+  }
+
+  async icon(id: string) {
+    const row = this.db.prepare<[string], { png: Buffer }>('SELECT png FROM icons WHERE id = ?').get(id);
+    return row?.png ?? null;
+  }
+
+  async putIcon(id: string, prompt: string, png: Buffer) {
+    this.db.prepare('INSERT OR IGNORE INTO icons (id, prompt, png, created_at) VALUES (?, ?, ?, ?)').run(id, prompt, png, now());
+  }
+
+  async dailyUsage(playerId: string, day: string) {
+    const row = this.db
+      .prepare<[string, string], { items: number; images: number }>(
+        'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
+      )
+      .get(playerId, day);
+    return row ?? { items: 0, images: 0 };
+  }
+
+  async countUsage(playerId: string, day: string, kind: 'items' | 'images', n: number) {
+    this.db
+      .prepare(
+        `INSERT INTO daily_usage (player_id, day, items, images) VALUES (?, ?, ?, ?)
+         ON CONFLICT (player_id, day) DO UPDATE SET ${kind} = ${kind} + ?`,
+      )
+      .run(playerId, day, kind === 'items' ? n : 0, kind === 'images' ? n : 0, n);
+  }
+
+  async idempotent(scope: string): Promise<StoredResponse | null> {
+    return (
+      this.db
+        .prepare<[string], StoredResponse>('SELECT status, body FROM idempotency WHERE scope = ?')
+        .get(scope) ?? null
+    );
+  }
+
+  async saveIdempotent(scope: string, response: StoredResponse) {
+    this.db
+      .prepare('INSERT OR IGNORE INTO idempotency (scope, status, body, created_at) VALUES (?, ?, ?, ?)')
+      .run(scope, response.status, response.body, now());
+  }
+
+  async hit(key: string, windowMs: number, at: number) {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare<[string], { count: number; reset_at: number }>('SELECT count, reset_at FROM rate_limits WHERE key = ?')
+        .get(key);
+      if (!row || row.reset_at <= at) {
+        this.db
+          .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
+          .run(key, at + windowMs);
+        return { count: 1, resetAt: at + windowMs };
+      }
+      this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(key);
+      return { count: row.count + 1, resetAt: row.reset_at };
+    })();
+  }
+
+  async close() {
+    this.db.close();
+  }
+}

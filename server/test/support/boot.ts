@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { type RunningServer, startServer } from '../../src/server.ts';
+import { type FakeUpstream, startFakeUpstream } from './fake-upstream.ts';
+
+export const UPSTREAM_KEY = 'upstream-secret-key-do-not-leak';
+export const SERVER_KEY = 'server-credential-0123456789';
+export const PLAYER_SECRET = 'player-secret-0123456789abcdef';
+
+export interface Booted {
+  server: RunningServer;
+  fake: FakeUpstream;
+  dataDir: string;
+  token(playerId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The server over a scripted fake `/v1` service, not listening: tests use `app.inject`. */
+export async function bootWithFake(env: Record<string, string> = {}): Promise<Booted> {
+  const fake = await startFakeUpstream();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-test-'));
+  const server = await startServer(
+    loadConfig({
+      LOOTSMITH_UPSTREAM_URL: fake.url,
+      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
+      LOOTSMITH_SERVER_KEY: SERVER_KEY,
+      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
+      LOOTSMITH_DATA_DIR: dataDir,
+      LOOTSMITH_LOG_LEVEL: 'silent',
+      LOOTSMITH_UPSTREAM_RETRIES: '0',
+      LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
+      ...env,
+    }),
+    { listen: false },
+  );
+  return {
+    server,
+    fake,
+    dataDir,
+    async token(playerId) {
+      const res = await server.app.inject({ method: 'POST', url: '/api/v1/session', payload: { player_id: playerId } });
+      return res.json().token;
+    },
+    async close() {
+      await server.close();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
