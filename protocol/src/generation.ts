@@ -21,7 +21,11 @@ export const ImageGenerationRequest = z.strictObject({
   width: z.int().min(IMAGE_LIMITS.minSize).max(IMAGE_LIMITS.maxSize).optional(),
   steps: z.int().min(1).max(IMAGE_LIMITS.maxSteps).optional(),
   generation_only: z.boolean().optional(),
-  seed: z.int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   model: z.string().min(1).max(128).optional(),
 });
 export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
@@ -66,7 +70,11 @@ export const ChatCompletionRequest = z.strictObject({
   max_tokens: z.int().min(1).max(32_768).optional(),
   response_format: ResponseFormat.optional(),
   stream: z.boolean().optional(),
-  seed: z.int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   stop: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;

@@ -41,7 +41,12 @@ export function clientSignal(request: FastifyRequest): AbortSignal {
   return controller.signal;
 }
 
-export const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization'];
+export const REDACT = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, metrics } = deps;
@@ -68,13 +73,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status < 500) {
       const code = (err as { code?: string }).code ?? 'bad_request';
-      return reply.status(status).send({ error: { code: code.toLowerCase(), message: (err as Error).message } });
+      return reply
+        .status(status)
+        .send({ error: { code: code.toLowerCase(), message: (err as Error).message } });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'internal', message: 'Internal server error' } });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
+    reply
+      .status(404)
+      .send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
   );
 
   app.addHook('onResponse', async (request, reply) => {

@@ -52,7 +52,11 @@ function safeEqual(a: string, b: string) {
 /** 403 unless the principal may act for this player. */
 export function assertActsFor(principal: Principal, playerId: string) {
   if (principal.kind === 'player' && principal.playerId !== playerId)
-    throw new ApiError(403, 'forbidden', `This token belongs to player ${principal.playerId}, not ${playerId}`);
+    throw new ApiError(
+      403,
+      'forbidden',
+      `This token belongs to player ${principal.playerId}, not ${playerId}`,
+    );
 }
 
 export function assertServer(principal: Principal) {

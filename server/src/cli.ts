@@ -30,7 +30,9 @@ async function main(argv: string[]) {
     return;
   }
   if (argv.length) {
-    process.stderr.write(`Unknown argument ${argv[0]}; lootsmith is configured by environment variables (see --help)\n`);
+    process.stderr.write(
+      `Unknown argument ${argv[0]}; lootsmith is configured by environment variables (see --help)\n`,
+    );
     process.exit(2);
   }
   const env = { ...process.env };

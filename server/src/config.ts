@@ -21,7 +21,12 @@ export const ConfigSchema = z.object({
   LOOTSMITH_SERVER_KEY: secret.optional(),
   LOOTSMITH_DEV_LOGIN: flag.optional(),
   LOOTSMITH_ALLOW_CHAT: flag.default(false),
-  LOOTSMITH_TOKEN_TTL_S: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400),
+  LOOTSMITH_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400),
   LOOTSMITH_GAME_FILE: z.string().min(1).optional(),
   LOOTSMITH_STATIC_DIR: z.string().min(1).optional(),
   LOOTSMITH_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -50,9 +55,12 @@ export class ConfigError extends Error {}
 
 /** Reads the environment; a bad value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('LOOTSMITH_') || k === 'NODE_ENV'));
+  const known = Object.fromEntries(
+    Object.entries(env).filter(([k]) => k.startsWith('LOOTSMITH_') || k === 'NODE_ENV'),
+  );
   const unknown = Object.keys(known).filter((k) => !(k in ConfigSchema.shape));
-  if (unknown.length) throw new ConfigError(`Unknown variable ${unknown.join(', ')} (see \`lootsmith --help\`)`);
+  if (unknown.length)
+    throw new ConfigError(`Unknown variable ${unknown.join(', ')} (see \`lootsmith --help\`)`);
   const parsed = ConfigSchema.safeParse(known);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);

@@ -33,7 +33,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 function insufficient(err: InsufficientError): ApiError {
   const list = err.missing.map((m) => `${m.item_id} (have ${m.have}, need ${m.need})`).join(', ');
-  return reasonError(400, 'insufficient_materials', `Not enough materials: ${list}`, { missing: err.missing });
+  return reasonError(400, 'insufficient_materials', `Not enough materials: ${list}`, {
+    missing: err.missing,
+  });
 }
 
 /** The item endpoints as plain methods: the Fastify routes only authenticate, validate and serialise. */
@@ -44,7 +46,7 @@ export class Lootsmith {
 
   constructor(readonly deps: LootsmithDeps) {
     this.materials = materialItems(deps.game, deps.icons);
-    this.crafting = { ...deps, resolve: (ids) => this.resolve(ids) };
+    this.crafting = { ...deps, materials: this.materials, resolve: (ids) => this.resolve(ids) };
     this.planner = new CombinePlanner({ ...this.crafting, recipe: (key) => deps.store.recipe(key) });
   }
 
@@ -101,21 +103,34 @@ export class Lootsmith {
     assertActsFor(principal, body.client_id);
     const trusted = principal.kind === 'server';
     if (!trusted && body.items.some((i) => i.rarity))
-      throw new ApiError(403, 'forbidden', 'Only the game server may choose rarities; players get rolled ones');
+      throw new ApiError(
+        403,
+        'forbidden',
+        'Only the game server may choose rarities; players get rolled ones',
+      );
     const player = await this.player(body.client_id);
     await this.checkBudget(player, 'items', body.items.length);
-    const takenNames = body.constraints?.ensure_uniqueness ? await this.deps.store.playerItemNames(player.id) : [];
-    const items = await generateLoot(this.deps, { body, trusted, takenNames, signal });
-    await this.deps.store.grantNewItems(player.id, items, 'loot');
-    await this.deps.store.countUsage(player.id, today(), 'items', items.length);
-    return { items };
+    const takenNames = body.constraints?.ensure_uniqueness
+      ? await this.deps.store.playerItemNames(player.id)
+      : [];
+    const loot = await generateLoot(
+      { ...this.deps, materials: this.materials },
+      { body, trusted, takenNames, signal },
+    );
+    const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
+    await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot');
+    await this.deps.store.countUsage(player.id, today(), 'items', loot.items.length);
+    return { items: [...loot.items, ...loot.materials] };
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {
     assertActsFor(principal, body.player_id);
     const player = await this.player(body.player_id);
     await this.checkBudget(player, 'items', 1);
-    await this.assertOwns(player.id, body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })));
+    await this.assertOwns(
+      player.id,
+      body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
+    );
     const plan = await this.planner.plan(body, player.crafting_xp, signal);
     if (plan.kind === 'refused')
       return {
@@ -155,7 +170,10 @@ export class Lootsmith {
     assertActsFor(principal, playerId);
     const player = await this.player(playerId);
     await this.checkBudget(player, 'items', 1);
-    await this.assertOwns(player.id, body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })));
+    await this.assertOwns(
+      player.id,
+      body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
+    );
     const { item, stacks } = await planCreateItem(this.crafting, player.id, body, player.crafting_xp, signal);
     const craft = await this.craftOrRefuse({
       playerId: player.id,

@@ -30,7 +30,11 @@ export function createMetrics() {
       labelNames: ['kind', 'outcome'] as const,
       registers: [registry],
     }),
-    reasks: new Counter({ name: 'lootsmith_reasks_total', help: 'Re-asks after invalid model answers', registers: [registry] }),
+    reasks: new Counter({
+      name: 'lootsmith_reasks_total',
+      help: 'Re-asks after invalid model answers',
+      registers: [registry],
+    }),
     cacheHits: new Counter({
       name: 'lootsmith_cache_hits_total',
       help: 'Icon and recipe cache hits',

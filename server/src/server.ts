@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { startEngine } from './engine/index.ts';
 import { loadGameDefinition } from './game/definition.ts';
 import { IconService } from './icons.ts';
 import { Lootsmith } from './lootsmith.ts';
@@ -24,17 +23,27 @@ export interface RunningServer {
  * Starts everything `npm start` serves: store, the embedded engine when no upstream is configured
  * (on loopback, spoken to over HTTP exactly like a hosted service), the upstream client and the app.
  */
-export async function startServer(config: Config, options: { store?: Store; listen?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { store?: Store; listen?: boolean } = {},
+): Promise<RunningServer> {
   const game = loadGameDefinition(config.gameFile);
   const store = options.store ?? new SqliteStore(config.dataDir);
   let upstreamUrl = config.upstream.url;
   let upstreamKey = config.upstream.key;
-  let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
+  let engine: { url: string; key: string; close(): Promise<void> } | undefined;
   if (!upstreamUrl) {
-    engine = await startEngine({ host: '127.0.0.1', port: 0, key: upstreamKey ?? `lsk_${randomBytes(24).toString('hex')}` });
+    // Loaded only when used: a server with a hosted upstream never loads the engine.
+    const { startEngine } = await import('./engine/index.ts');
+    engine = await startEngine({
+      host: '127.0.0.1',
+      port: 0,
+      key: upstreamKey ?? `lsk_${randomBytes(24).toString('hex')}`,
+    });
     upstreamUrl = engine.url;
     upstreamKey = engine.key;
   }
+  if (!upstreamUrl || !upstreamKey) throw new Error('no upstream');
   const metrics = createMetrics();
   const upstream = new UpstreamClient({
     primary: { url: upstreamUrl, key: upstreamKey as string },

@@ -1,7 +1,14 @@
 import type { GameDefinition, Item, Rarity } from '@lootsmith/protocol';
 import type { IconService } from '../icons.ts';
 
-const VALUE: Record<Rarity, number> = { COMMON: 2, UNCOMMON: 8, RARE: 25, EPIC: 80, LEGENDARY: 250, MYTHIC: 900 };
+const VALUE: Record<Rarity, number> = {
+  COMMON: 2,
+  UNCOMMON: 8,
+  RARE: 25,
+  EPIC: 80,
+  LEGENDARY: 250,
+  MYTHIC: 900,
+};
 
 /** Materials are items whose id is their game-definition id; they stack and are never generated. */
 export function materialItems(game: GameDefinition, icons: IconService): Map<string, Item> {
@@ -22,7 +29,12 @@ export function materialItems(game: GameDefinition, icons: IconService): Map<str
       affixes: [],
       value: VALUE[m.rarity],
     };
-    items.set(m.id, { ...base, id: m.id, icon: icons.describe(icons.promptFor(base)), created_at: '1970-01-01T00:00:00.000Z' });
+    items.set(m.id, {
+      ...base,
+      id: m.id,
+      icon: icons.describe(icons.promptFor(base)),
+      created_at: '1970-01-01T00:00:00.000Z',
+    });
   }
   return items;
 }

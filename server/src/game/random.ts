@@ -17,3 +17,13 @@ export function seededRandom(seed: string): Random {
     },
   };
 }
+
+/** Index of a weighted choice; weights need not sum to 1. */
+export function pickWeighted(weights: number[], random: Random): number {
+  let pick = random.next() * weights.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < weights.length; i++) {
+    pick -= weights[i] ?? 0;
+    if (pick < 0) return i;
+  }
+  return weights.length - 1;
+}

@@ -1,5 +1,5 @@
 import { type GameDefinition, type GeneratedItem, RARITIES, type Rarity } from '@lootsmith/protocol';
-import type { Random } from './random.ts';
+import { pickWeighted, type Random } from './random.ts';
 
 const rarityIndex = (r: Rarity) => RARITIES.indexOf(r);
 
@@ -22,13 +22,7 @@ export function rollRarity(game: GameDefinition, tier: number, playerLevel: numb
     weights[i] = (weights[i] ?? 0) - moved;
     weights[i + 1] = (weights[i + 1] ?? 0) + moved;
   }
-  const total = weights.reduce((a, b) => a + b, 0);
-  let pick = random.next() * total;
-  for (let i = 0; i < weights.length; i++) {
-    pick -= weights[i] ?? 0;
-    if (pick < 0) return RARITIES[i] as Rarity;
-  }
-  return 'COMMON';
+  return RARITIES[pickWeighted(weights, random)] as Rarity;
 }
 
 /** Stat points an item of this rarity and level may carry. */

@@ -66,9 +66,14 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     );
   }
   o.metrics?.generations.inc({ kind: o.kind, outcome: 'failed' });
-  throw new ApiError(502, 'generation_failed', 'The model did not produce a valid answer; nothing was changed, try again', {
-    details: problems.slice(0, 10),
-  });
+  throw new ApiError(
+    502,
+    'generation_failed',
+    'The model did not produce a valid answer; nothing was changed, try again',
+    {
+      details: problems.slice(0, 10),
+    },
+  );
 }
 
 /** Problems with one answer; none means it is usable. Truncations and refusals are failures, not repairs. */
@@ -88,7 +93,8 @@ function parseAnswer<T>(
     return fail(`the answer is not JSON: ${(err as Error).message}`);
   }
   const parsed = o.schema.safeParse(json);
-  if (!parsed.success) return fail(...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  if (!parsed.success)
+    return fail(...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   const problems = o.check?.(parsed.data) ?? [];
   return problems.length ? { problems } : { value: parsed.data };
 }

@@ -95,7 +95,10 @@ export class CombinePlanner {
         ingredients.map((i) => i.item.rarity),
         stacks.reduce((a, s) => a + s.quantity, 0),
       );
-      const level = clampLevel(deps.game, Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp));
+      const level = clampLevel(
+        deps.game,
+        Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
+      );
       const budget = statBudget(deps.game, rarity, level);
       const user = [
         `Combine: ${ingredients.map(describe).join('; ')}`,
@@ -130,7 +133,11 @@ export class CombinePlanner {
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
-    return { kind: 'craft', item: { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() }, recipe };
+    return {
+      kind: 'craft',
+      item: { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() },
+      recipe,
+    };
   }
 }
 
@@ -146,7 +153,11 @@ export async function planCreateItem(
   if (!st) throw new ApiError(400, 'unknown_station', 'crafting_station is required');
   const params = body.item_parameters;
   if (!st.types.includes(params.type))
-    throw new ApiError(400, 'invalid_request', `The ${st.name} cannot make ${params.type}; it makes ${st.types.join(', ')}`);
+    throw new ApiError(
+      400,
+      'invalid_request',
+      `The ${st.name} cannot make ${params.type}; it makes ${st.types.join(', ')}`,
+    );
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
   const rarity = craftedRarity(

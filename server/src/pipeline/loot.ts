@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   type GameDefinition,
-  type GenerateItemsRequest,
   GeneratedItemBatch,
+  type GenerateItemsRequest,
   type Item,
   type ItemType,
 } from '@lootsmith/protocol';
+import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
 import { checkItem, clampLevel, enemyTier, rollRarity, statBudget } from '../game/rules.ts';
-import { seededRandom } from '../game/random.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -18,6 +18,8 @@ export const newItemId = () => `itm_${randomUUID().replaceAll('-', '')}`;
 
 export interface LootDeps {
   game: GameDefinition;
+  /** Materials by id: a drop that rolls MATERIAL gives one of these rather than a generated item. */
+  materials: Map<string, Item>;
   upstream: UpstreamClient;
   icons: IconService;
   metrics?: Metrics;
@@ -34,22 +36,50 @@ export interface LootRequest {
   signal?: AbortSignal;
 }
 
+/** A material from the game definition, favouring the enemy's element (frost giants drop frost shards). */
+function rollMaterial(deps: LootDeps, element: string | undefined, random: Random): Item {
+  const all = [...deps.materials.values()];
+  const weights = all.map(
+    (m) => (m.element === element ? 6 : m.element === 'none' ? 2 : 1) * (m.rarity === 'COMMON' ? 2 : 1),
+  );
+  return all[pickWeighted(weights, random)] as Item;
+}
+
+export interface Loot {
+  /** Generated items, new to the store. */
+  items: Item[];
+  /** Materials that dropped, one each, in the order of the request. */
+  materials: Item[];
+}
+
 /** Rolls what the request leaves open, asks the model for the items, checks them, paints their icons. */
-export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Item[]> {
+export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Loot> {
   const { game } = deps;
   const ctx = req.body.generation_context ?? {};
   const random = seededRandom(req.seed ?? randomUUID());
   const playerLevel = clampLevel(game, ctx.player_level ?? 1);
   const tier = enemyTier(game, ctx.enemy);
-  const specs: ItemSpec[] = req.body.items.map((wanted) => {
-    const rarity =
-      req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
+  let specs: ItemSpec[] = req.body.items.map((wanted) => {
+    const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
     const type: ItemType =
       wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as ItemType);
     const level = clampLevel(game, playerLevel + Math.floor(random.next() * 3) - 1 + (tier - 1));
-    return { type, subtype: wanted.subtype, rarity, level, budget: statBudget(game, rarity, level), focus: wanted.focus };
+    return {
+      type,
+      subtype: wanted.subtype,
+      rarity,
+      level,
+      budget: statBudget(game, rarity, level),
+      focus: wanted.focus,
+    };
   });
   const enemy = game.enemies.find((e) => e.id === ctx.enemy?.toLowerCase() || e.name === ctx.enemy);
+  const wantsMaterial = (s: ItemSpec) => s.type === 'MATERIAL' && !s.subtype && !s.focus;
+  const materials = specs
+    .filter(wantsMaterial)
+    .map(() => rollMaterial(deps, enemy?.element ?? ctx.theme, random));
+  specs = specs.filter((s) => !wantsMaterial(s));
+  if (!specs.length) return { items: [], materials };
   const constraints = req.body.constraints ?? {};
   const taken = new Set(req.takenNames.map((n) => n.toLowerCase()));
   const user = [
@@ -70,7 +100,10 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<It
   const batch = await askJson({
     upstream: deps.upstream,
     clientId: req.body.client_id,
-    system: systemPrompt(game, 'Write loot for the drop described by the user, one item per "Item N" line, in order.'),
+    system: systemPrompt(
+      game,
+      'Write loot for the drop described by the user, one item per "Item N" line, in order.',
+    ),
     user,
     schema: GeneratedItemBatch,
     schemaName: 'item_batch',
@@ -105,5 +138,5 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<It
     })),
   );
   deps.metrics?.generations.inc({ kind: 'loot', outcome: 'ok' });
-  return items;
+  return { items, materials };
 }

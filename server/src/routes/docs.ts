@@ -6,7 +6,11 @@ export async function registerDocs(app: FastifyInstance) {
   const { default: swaggerUi } = await import('@fastify/swagger-ui');
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Lootsmith server', version: '0.1.0', description: 'Loot, crafting and icons for Phaser games' },
+      info: {
+        title: 'Lootsmith server',
+        version: '0.1.0',
+        description: 'Loot, crafting and icons for Phaser games',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

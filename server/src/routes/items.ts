@@ -19,11 +19,21 @@ import { docs } from './schemas.ts';
 export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps) {
   const { store, game } = lootsmith.deps;
 
-  app.get('/api/v1/game', { schema: docs('The game definition', { response: GameDefinition, tags: ['items'] }) }, async () => game);
+  app.get(
+    '/api/v1/game',
+    { schema: docs('The game definition', { response: GameDefinition, tags: ['items'] }) },
+    async () => game,
+  );
 
   app.post(
     '/v1/generate/items',
-    { schema: docs('Generate themed items (loot drops)', { body: GenerateItemsRequest, response: GenerateItemsResponse, tags: ['items'] }) },
+    {
+      schema: docs('Generate themed items (loot drops)', {
+        body: GenerateItemsRequest,
+        response: GenerateItemsResponse,
+        tags: ['items'],
+      }),
+    },
     async (request) => {
       const principal = request.principal();
       const body = parse(GenerateItemsRequest, request.body);
@@ -33,7 +43,13 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
 
   app.post(
     '/api/v1/crafting/combine',
-    { schema: docs('Combine items (crafting)', { body: CombineRequest, response: CombineResponse, tags: ['items'] }) },
+    {
+      schema: docs('Combine items (crafting)', {
+        body: CombineRequest,
+        response: CombineResponse,
+        tags: ['items'],
+      }),
+    },
     async (request) => {
       const principal = request.principal();
       const body = parse(CombineRequest, request.body);
@@ -43,7 +59,13 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
 
   app.post(
     '/api/v1/player/:player_id/create-item',
-    { schema: docs('Create a player item (5 per hour)', { body: CreateItemRequest, response: CreateItemResponse, tags: ['items'] }) },
+    {
+      schema: docs('Create a player item (5 per hour)', {
+        body: CreateItemRequest,
+        response: CreateItemResponse,
+        tags: ['items'],
+      }),
+    },
     async (request, reply) => {
       const principal = request.principal();
       const { player_id } = parse(z.strictObject({ player_id: PlayerId }), request.params, 'params');
@@ -74,10 +96,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
       const id = /^([0-9a-f]{32})\.png$/.exec((request.params as { file: string }).file)?.[1];
       const png = id ? await lootsmith.deps.icons.png(id) : null;
       if (!png) throw new ApiError(404, 'not_found', 'No such icon');
-      return reply
-        .type('image/png')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(png);
+      return reply.type('image/png').header('cache-control', 'public, max-age=31536000, immutable').send(png);
     },
   );
 }

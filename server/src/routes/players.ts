@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type AppDeps, parse } from '../app.ts';
-import { assertActsFor, assertServer, type Authenticator } from '../auth.ts';
+import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { docs } from './schemas.ts';
 
@@ -27,10 +27,20 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
 
   app.post(
     '/api/v1/session',
-    { schema: docs('Guest login (while dev login is on)', { body: SessionRequest, response: SessionResponse, tags: ['players'] }) },
+    {
+      schema: docs('Guest login (while dev login is on)', {
+        body: SessionRequest,
+        response: SessionResponse,
+        tags: ['players'],
+      }),
+    },
     async (request) => {
       if (!config.devLogin)
-        throw new ApiError(403, 'dev_login_disabled', 'Guest login is off; your game server signs player tokens');
+        throw new ApiError(
+          403,
+          'dev_login_disabled',
+          'Guest login is off; your game server signs player tokens',
+        );
       const { player_id } = parse(SessionRequest, request.body);
       await lootsmith.player(player_id);
       const token = auth.sign(player_id, config.tokenTtlSeconds);
@@ -44,7 +54,12 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
 
   app.get(
     '/api/v1/player/:player_id/inventory',
-    { schema: docs('A player’s inventory, crafting level and recipe book', { response: InventoryResponse, tags: ['players'] }) },
+    {
+      schema: docs('A player’s inventory, crafting level and recipe book', {
+        response: InventoryResponse,
+        tags: ['players'],
+      }),
+    },
     async (request) => {
       const principal = request.principal();
       const { player_id } = parse(PlayerParams, request.params, 'params');
@@ -59,7 +74,13 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
   ] as const)
     app.post(
       `/api/v1/player/:player_id/inventory/${path}`,
-      { schema: docs(`Server credential: ${path} stacks`, { body: InventoryChangeRequest, response: InventoryResponse, tags: ['server'] }) },
+      {
+        schema: docs(`Server credential: ${path} stacks`, {
+          body: InventoryChangeRequest,
+          response: InventoryResponse,
+          tags: ['server'],
+        }),
+      },
       async (request) => {
         assertServer(request.principal());
         const { player_id } = parse(PlayerParams, request.params, 'params');
@@ -71,14 +92,22 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
 
   app.patch(
     '/api/v1/player/:player_id',
-    { schema: docs('Server credential: block a player, set crafting level or daily budgets', { body: PlayerSettingsRequest, tags: ['server'] }) },
+    {
+      schema: docs('Server credential: block a player, set crafting level or daily budgets', {
+        body: PlayerSettingsRequest,
+        tags: ['server'],
+      }),
+    },
     async (request) => {
       assertServer(request.principal());
       const { player_id } = parse(PlayerParams, request.params, 'params');
       const body = parse(PlayerSettingsRequest, request.body);
       const player = await lootsmith.deps.store.updatePlayer(player_id, {
         blocked: body.blocked,
-        crafting_xp: body.crafting_level === undefined ? undefined : body.crafting_level * lootsmith.deps.game.xp_per_level,
+        crafting_xp:
+          body.crafting_level === undefined
+            ? undefined
+            : body.crafting_level * lootsmith.deps.game.xp_per_level,
         daily_items: body.daily_items,
         daily_images: body.daily_images,
       });

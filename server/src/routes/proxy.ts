@@ -16,7 +16,13 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
 
   app.post(
     '/v1/image/generations',
-    { schema: docs('Generate an image (forwarded)', { body: ImageGenerationRequest, response: ImageGenerationResponse, tags: ['v1'] }) },
+    {
+      schema: docs('Generate an image (forwarded)', {
+        body: ImageGenerationRequest,
+        response: ImageGenerationResponse,
+        tags: ['v1'],
+      }),
+    },
     async (request, reply) => {
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
@@ -32,10 +38,19 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
 
   app.post(
     '/v1/chat/completions',
-    { schema: docs('Chat completion (forwarded only when LOOTSMITH_ALLOW_CHAT=1)', { body: ChatCompletionRequest, tags: ['v1'] }) },
+    {
+      schema: docs('Chat completion (forwarded only when LOOTSMITH_ALLOW_CHAT=1)', {
+        body: ChatCompletionRequest,
+        tags: ['v1'],
+      }),
+    },
     async (request) => {
       if (!config.allowChat)
-        throw new ApiError(403, 'chat_disabled', 'Raw chat is off on this server (LOOTSMITH_ALLOW_CHAT=1 turns it on)');
+        throw new ApiError(
+          403,
+          'chat_disabled',
+          'Raw chat is off on this server (LOOTSMITH_ALLOW_CHAT=1 turns it on)',
+        );
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);

@@ -36,9 +36,7 @@ function prepareStatements(db: Database.Database) {
     ledger: db.prepare(
       'INSERT INTO ledger (player_id, item_id, delta, reason, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
-    insertItem: db.prepare(
-      'INSERT INTO items (id, owner, name, data, created_at) VALUES (?, ?, ?, ?, ?)',
-    ),
+    insertItem: db.prepare('INSERT INTO items (id, owner, name, data, created_at) VALUES (?, ?, ?, ?, ?)'),
   };
 }
 
@@ -63,7 +61,9 @@ export class SqliteStore implements Store {
 
   private migrate() {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const row = this.db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
+    const row = this.db.prepare('SELECT version FROM schema_version').get() as
+      | { version: number }
+      | undefined;
     const current = row?.version ?? 0;
     this.db.transaction(() => {
       for (const [i, sql] of MIGRATIONS.entries()) if (i >= current) this.db.exec(sql.sqlite);
@@ -86,7 +86,11 @@ export class SqliteStore implements Store {
   /** Checks every removal first so the error lists all that is missing, then applies. */
   private spend(playerId: string, stacks: Stack[], reason: string) {
     const missing = stacks
-      .map((s) => ({ item_id: s.item_id, have: this.stmts.stack.get(playerId, s.item_id)?.quantity ?? 0, need: s.quantity }))
+      .map((s) => ({
+        item_id: s.item_id,
+        have: this.stmts.stack.get(playerId, s.item_id)?.quantity ?? 0,
+        need: s.quantity,
+      }))
       .filter((m) => m.have < m.need);
     if (missing.length) throw new InsufficientError(missing);
     for (const s of stacks) this.applyStack(playerId, s.item_id, -s.quantity, reason);
@@ -109,7 +113,8 @@ export class SqliteStore implements Store {
 
   async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
     return this.db.transaction(() => {
-      if (!this.stmts.player.get(id)) this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      if (!this.stmts.player.get(id))
+        this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
       const cols = Object.entries(patch).filter(([, v]) => v !== undefined);
       for (const [col, value] of cols) {
         const v = typeof value === 'boolean' ? Number(value) : value;
@@ -128,7 +133,9 @@ export class SqliteStore implements Store {
   async getItems(ids: string[]): Promise<Item[]> {
     if (!ids.length) return [];
     const rows = this.db
-      .prepare<string[], { data: string }>(`SELECT data FROM items WHERE id IN (${ids.map(() => '?').join(',')})`)
+      .prepare<string[], { data: string }>(
+        `SELECT data FROM items WHERE id IN (${ids.map(() => '?').join(',')})`,
+      )
       .all(...ids);
     return rows.map((r) => JSON.parse(r.data) as Item);
   }
@@ -140,12 +147,13 @@ export class SqliteStore implements Store {
       .map((r) => r.name);
   }
 
-  async grantNewItems(playerId: string, items: Item[], reason: string) {
+  async grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string) {
     this.db.transaction(() => {
       for (const item of items) {
         this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
         this.applyStack(playerId, item.id, 1, reason);
       }
+      for (const s of stacks) this.applyStack(playerId, s.item_id, s.quantity, reason);
     })();
   }
 
@@ -169,21 +177,34 @@ export class SqliteStore implements Store {
       let discovered = false;
       if (recipe) {
         this.db
-          .prepare('INSERT OR IGNORE INTO recipes (key, template, ingredients, station, tool, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(recipe.key, JSON.stringify(item), JSON.stringify(recipe.ingredients), recipe.station, recipe.tool, now());
+          .prepare(
+            'INSERT OR IGNORE INTO recipes (key, template, ingredients, station, tool, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+          )
+          .run(
+            recipe.key,
+            JSON.stringify(item),
+            JSON.stringify(recipe.ingredients),
+            recipe.station,
+            recipe.tool,
+            now(),
+          );
         discovered =
           this.db
             .prepare('INSERT OR IGNORE INTO discoveries (player_id, recipe_key, created_at) VALUES (?, ?, ?)')
             .run(playerId, recipe.key, now()).changes === 1;
       }
       const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
-      this.db.prepare('UPDATE players SET crafting_xp = crafting_xp + ? WHERE id = ?').run(xpEarned, playerId);
+      this.db
+        .prepare('UPDATE players SET crafting_xp = crafting_xp + ? WHERE id = ?')
+        .run(xpEarned, playerId);
       return { discovered, xpEarned };
     })();
   }
 
   async recipe(key: string): Promise<Item | null> {
-    const row = this.db.prepare<[string], { template: string }>('SELECT template FROM recipes WHERE key = ?').get(key);
+    const row = this.db
+      .prepare<[string], { template: string }>('SELECT template FROM recipes WHERE key = ?')
+      .get(key);
     return row ? (JSON.parse(row.template) as Item) : null;
   }
 
@@ -191,7 +212,14 @@ export class SqliteStore implements Store {
     const rows = this.db
       .prepare<
         [string],
-        { key: string; template: string; ingredients: string; station: string | null; tool: string | null; created_at: string }
+        {
+          key: string;
+          template: string;
+          ingredients: string;
+          station: string | null;
+          tool: string | null;
+          created_at: string;
+        }
       >(
         `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at FROM discoveries d
          JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = ? ORDER BY d.created_at`,
@@ -213,7 +241,9 @@ export class SqliteStore implements Store {
   }
 
   async putIcon(id: string, prompt: string, png: Buffer) {
-    this.db.prepare('INSERT OR IGNORE INTO icons (id, prompt, png, created_at) VALUES (?, ?, ?, ?)').run(id, prompt, png, now());
+    this.db
+      .prepare('INSERT OR IGNORE INTO icons (id, prompt, png, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, prompt, png, now());
   }
 
   async dailyUsage(playerId: string, day: string) {
@@ -251,7 +281,9 @@ export class SqliteStore implements Store {
   async hit(key: string, windowMs: number, at: number) {
     return this.db.transaction(() => {
       const row = this.db
-        .prepare<[string], { count: number; reset_at: number }>('SELECT count, reset_at FROM rate_limits WHERE key = ?')
+        .prepare<[string], { count: number; reset_at: number }>(
+          'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+        )
         .get(key);
       if (!row || row.reset_at <= at) {
         this.db

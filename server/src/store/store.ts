@@ -51,8 +51,8 @@ export interface Store {
   stacks(playerId: string): Promise<Stack[]>;
   getItems(ids: string[]): Promise<Item[]>;
   playerItemNames(playerId: string): Promise<string[]>;
-  /** Stores new items and grants one of each; counts them against the player's daily budget. */
-  grantNewItems(playerId: string, items: Item[], reason: string): Promise<void>;
+  /** Stores new items and grants one of each, plus stacks of existing ones (materials), in one transaction. */
+  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string): Promise<void>;
   /** Adds (positive) or removes (negative) stacks; throws InsufficientError when a removal exceeds what is owned. */
   changeStacks(playerId: string, changes: Stack[], reason: string): Promise<void>;
   craft(input: CraftInput): Promise<CraftResult>;

@@ -62,12 +62,22 @@ export class UpstreamClient {
   }
 
   chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
-    return this.call('/v1/chat/completions', ChatCompletionRequest.parse(body), ChatCompletionResponse, signal);
+    return this.call(
+      '/v1/chat/completions',
+      ChatCompletionRequest.parse(body),
+      ChatCompletionResponse,
+      signal,
+    );
   }
 
   image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
-    return this.call('/v1/image/generations', ImageGenerationRequest.parse(rest), ImageGenerationResponse, signal);
+    return this.call(
+      '/v1/image/generations',
+      ImageGenerationRequest.parse(rest),
+      ImageGenerationResponse,
+      signal,
+    );
   }
 
   async close() {
@@ -105,7 +115,13 @@ export class UpstreamClient {
     throw new ApiError(502, 'upstream_unavailable', 'The content service is unavailable; try again shortly');
   }
 
-  private async attempt<T>(target: Target, path: string, body: unknown, schema: ZodType<T>, signal?: AbortSignal) {
+  private async attempt<T>(
+    target: Target,
+    path: string,
+    body: unknown,
+    schema: ZodType<T>,
+    signal?: AbortSignal,
+  ) {
     let res: Awaited<ReturnType<Pool['request']>>;
     try {
       res = await target.pool.request({
@@ -128,7 +144,11 @@ export class UpstreamClient {
     if (status === 429 || status >= 500) {
       const header = res.headers['retry-after'];
       const seconds = Number(Array.isArray(header) ? header[0] : header);
-      throw new AttemptFailed(`status ${status}`, true, Number.isFinite(seconds) ? seconds * 1000 : undefined);
+      throw new AttemptFailed(
+        `status ${status}`,
+        true,
+        Number.isFinite(seconds) ? seconds * 1000 : undefined,
+      );
     }
     if (status >= 400) {
       let message = `The content service rejected the request (status ${status})`;

@@ -35,18 +35,23 @@ export async function bootWithFake(env: Record<string, string> = {}): Promise<Bo
     }),
     { listen: false },
   );
-  return {
+  const booted: Booted = {
     server,
     fake,
     dataDir,
     async token(playerId) {
-      const res = await server.app.inject({ method: 'POST', url: '/api/v1/session', payload: { player_id: playerId } });
+      const res = await booted.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        payload: { player_id: playerId },
+      });
       return res.json().token;
     },
     async close() {
-      await server.close();
+      await booted.server.close();
       await fake.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return booted;
 }

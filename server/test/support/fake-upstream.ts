@@ -2,7 +2,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 
-export type FakeMode = 'ok' | 'down' | 'slow' | 'error500' | 'rate429' | 'garbage' | 'invalid' | 'truncated' | 'refuse' | 'senseless' | 'forbidden';
+export type FakeMode =
+  | 'ok'
+  | 'down'
+  | 'slow'
+  | 'error500'
+  | 'rate429'
+  | 'garbage'
+  | 'invalid'
+  | 'truncated'
+  | 'refuse'
+  | 'senseless'
+  | 'forbidden';
 
 /** A tiny valid PNG (1×1), so icons decode. */
 export const TINY_PNG = (() => {
@@ -73,7 +84,13 @@ export interface FakeUpstream {
 }
 
 export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpstream> {
-  const state: FakeUpstream = { url: '', mode, script: [], calls: { chat: 0, image: 0 }, close: async () => {} };
+  const state: FakeUpstream = {
+    url: '',
+    mode,
+    script: [],
+    calls: { chat: 0, image: 0 },
+    close: async () => {},
+  };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -87,7 +104,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     if (current === 'down') return req.socket.destroy();
     if (current === 'slow') return setTimeout(() => send(500, { error: 'late' }), 3_000).unref();
     if (current === 'error500') return send(500, { error: { code: 'internal', message: 'boom' } });
-    if (current === 'rate429') return send(429, { error: { code: 'rate', message: 'slow down' } }, { 'retry-after': '0' });
+    if (current === 'rate429')
+      return send(429, { error: { code: 'rate', message: 'slow down' } }, { 'retry-after': '0' });
     if (current === 'forbidden') return send(401, { error: { code: 'unauthorized', message: 'bad key' } });
     if (req.url === '/v1/image/generations') {
       state.calls.image++;
@@ -102,8 +120,14 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     else if (current === 'refuse') content = 'I cannot help with that request.';
     else if (current === 'invalid') content = JSON.stringify({ items: [{ name: 'x' }] });
     else if (current === 'senseless')
-      content = JSON.stringify({ sensible: false, message: 'Fire and frost cancel out.', suggestions: ['Try iron with ember essence'], item: null });
-    else if (combining) content = JSON.stringify({ sensible: true, message: 'It works.', suggestions: [], item: items[0] });
+      content = JSON.stringify({
+        sensible: false,
+        message: 'Fire and frost cancel out.',
+        suggestions: ['Try iron with ember essence'],
+        item: null,
+      });
+    else if (combining)
+      content = JSON.stringify({ sensible: true, message: 'It works.', suggestions: [], item: items[0] });
     else content = JSON.stringify({ items });
     const finish = current === 'truncated' ? 'length' : 'stop';
     if (current === 'truncated') content = content.slice(0, 40);
