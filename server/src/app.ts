@@ -23,6 +23,8 @@ export interface AppDeps {
   config: Config;
   lootsmith: Lootsmith;
   metrics: Metrics;
+  /** Where logs go (stdout by default); tests read them to prove secrets stay out. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
@@ -51,7 +53,11 @@ export const REDACT = [
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, metrics } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
     bodyLimit: 64 * 1024,
     trustProxy: false,
     return503OnClosing: false,

@@ -25,7 +25,7 @@ export interface RunningServer {
  */
 export async function startServer(
   config: Config,
-  options: { store?: Store; listen?: boolean } = {},
+  options: { store?: Store; listen?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<RunningServer> {
   const game = loadGameDefinition(config.gameFile);
   const store = options.store ?? new SqliteStore(config.dataDir);
@@ -54,7 +54,7 @@ export async function startServer(
   });
   const icons = new IconService(store, upstream, game, metrics);
   const lootsmith = new Lootsmith({ game, store, upstream, icons, metrics, textModel: config.textModel });
-  const app = await buildApp({ config, lootsmith, metrics });
+  const app = await buildApp({ config, lootsmith, metrics, logStream: options.logStream });
   let url = '';
   if (options.listen !== false) {
     await app.listen({ host: config.host, port: config.port });

@@ -18,7 +18,10 @@ export interface Booted {
 }
 
 /** The server over a scripted fake `/v1` service, not listening: tests use `app.inject`. */
-export async function bootWithFake(env: Record<string, string> = {}): Promise<Booted> {
+export async function bootWithFake(
+  env: Record<string, string> = {},
+  logStream?: NodeJS.WritableStream,
+): Promise<Booted> {
   const fake = await startFakeUpstream();
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-test-'));
   const server = await startServer(
@@ -33,7 +36,7 @@ export async function bootWithFake(env: Record<string, string> = {}): Promise<Bo
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
       ...env,
     }),
-    { listen: false },
+    { listen: false, logStream },
   );
   const booted: Booted = {
     server,

@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
+
+let t: Booted | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('configuration', () => {
+  it('names the variable of a bad value', () => {
+    expect(() => loadConfig({ LOOTSMITH_PORT: 'eighty' })).toThrow(/LOOTSMITH_PORT/);
+    expect(() => loadConfig({ LOOTSMITH_UPSTREAM_URL: 'ftp://x' })).toThrow(/LOOTSMITH_UPSTREAM_URL/);
+    expect(() => loadConfig({ LOOTSMITH_UPSTREAM_URL: 'https://x.example' })).toThrow(
+      /LOOTSMITH_UPSTREAM_KEY/,
+    );
+    expect(() => loadConfig({ LOOTSMITH_ALLOW_CHAT: 'yes' })).toThrow(/LOOTSMITH_ALLOW_CHAT/);
+    expect(() => loadConfig({ LOOTSMITH_PLAYER_SECRET: 'short' })).toThrow(/LOOTSMITH_PLAYER_SECRET/);
+    expect(() => loadConfig({ LOOTSMITH_PROT: '1' })).toThrow(/Unknown variable LOOTSMITH_PROT/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+  });
+
+  it('turns dev login off in production unless asked', () => {
+    const secret = { LOOTSMITH_PLAYER_SECRET: 'a'.repeat(32), NODE_ENV: 'production' };
+    expect(loadConfig(secret).devLogin).toBe(false);
+    expect(loadConfig({ ...secret, LOOTSMITH_DEV_LOGIN: '1' }).devLogin).toBe(true);
+    expect(loadConfig({}).devLogin).toBe(true);
+  });
+
+  it('has a --help and refuses bad arguments and values with exit code 2', () => {
+    const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, ...env },
+        timeout: 30_000,
+      });
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('LOOTSMITH_UPSTREAM_KEY');
+    expect(run(['--port', '1']).status).toBe(2);
+    const bad = run([], { LOOTSMITH_PORT: '99999' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('LOOTSMITH_PORT');
+  });
+});
+
+describe('operations', () => {
+  it('serves /health, /metrics and the OpenAPI document', async () => {
+    t = await bootWithFake();
+    expect((await t.server.app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
+    const token = await t.token('ana');
+    await t.server.app.inject({ url: '/api/v1/player/ana/inventory', headers: auth(token) });
+    const metrics = await t.server.app.inject({ url: '/metrics' });
+    expect(metrics.body).toContain(
+      'lootsmith_http_requests_total{method="GET",route="/api/v1/player/:player_id/inventory",status="200"} 1',
+    );
+    const doc = (await t.server.app.inject({ url: '/docs/json' })).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/generate/items',
+        '/api/v1/crafting/combine',
+        '/api/v1/player/{player_id}/create-item',
+      ]),
+    );
+    expect(
+      doc.paths['/api/v1/crafting/combine'].post.requestBody.content['application/json'].schema.required,
+    ).toContain('ingredients');
+  });
+
+  it('keeps the upstream key, player tokens and the server key out of every log line', async () => {
+    let logs = '';
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        logs += chunk.toString();
+        done();
+      },
+    });
+    t = await bootWithFake({ LOOTSMITH_LOG_LEVEL: 'trace' }, stream);
+    const token = await t.token('ana');
+    await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/generate/items',
+      headers: auth(token),
+      payload: { client_id: 'ana', items: [{}] },
+    });
+    t.fake.mode = 'forbidden';
+    const refused = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: auth(SERVER_KEY),
+      payload: { client_id: 'ana', prompt: 'a sword' },
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.body).not.toContain(UPSTREAM_KEY);
+    expect(logs).toContain('incoming request');
+    expect(logs).not.toContain(UPSTREAM_KEY);
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(SERVER_KEY);
+  });
+});
+
+describe('forwarded /v1 endpoints', () => {
+  it('forwards images with client_id from the token and counts the daily image budget', async () => {
+    t = await bootWithFake();
+    const token = await t.token('ana');
+    const image = (payload: Record<string, unknown>) =>
+      t?.server.app.inject({ method: 'POST', url: '/v1/image/generations', headers: auth(token), payload });
+    const ok = await image({
+      prompt: 'a frost axe, game item',
+      width: 64,
+      height: 64,
+      client_id: 'someone-else',
+    });
+    expect(ok?.statusCode).toBe(200);
+    expect(Buffer.from(ok?.json().image, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    const plain = await image({ prompt: 'a frost axe', generation_only: true });
+    expect(plain?.headers['content-type']).toContain('text/plain');
+    expect((await image({ prompt: 'x', width: 4096 }))?.statusCode).toBe(400);
+    expect((await image({ prompt: '' }))?.json().error.message).toContain('body.prompt');
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/ana',
+      headers: auth(SERVER_KEY),
+      payload: { daily_images: 2 },
+    });
+    const over = await image({ prompt: 'one too many' });
+    expect(over?.statusCode).toBe(429);
+    expect(over?.json().reason).toBe('budget_exceeded');
+    expect(t.fake.calls.image).toBe(2);
+  });
+
+  it('forwards raw chat only when LOOTSMITH_ALLOW_CHAT=1', async () => {
+    const chat = async (booted: Booted) =>
+      booted.server.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: auth(await booted.token('ana')),
+        payload: { messages: [{ role: 'user', content: 'Hello' }] },
+      });
+    t = await bootWithFake();
+    const off = await chat(t);
+    expect(off.statusCode).toBe(403);
+    expect(off.json().error.code).toBe('chat_disabled');
+    await t.close();
+    t = await bootWithFake({ LOOTSMITH_ALLOW_CHAT: '1' });
+    const on = await chat(t);
+    expect(on.statusCode).toBe(200);
+    expect(on.json().choices[0].message.role).toBe('assistant');
+  });
+
+  it('does not issue guest tokens when dev login is off', async () => {
+    t = await bootWithFake({ LOOTSMITH_DEV_LOGIN: '0' });
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { player_id: 'ana' },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
