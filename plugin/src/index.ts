@@ -9,6 +9,7 @@ export {
   type Progress,
 } from './core/client.ts';
 export { type ClientErrorCode, LootsmithError } from './core/errors.ts';
+export { RARITY_COLORS } from './core/rarity-colors.ts';
 export type {
   CombineParams,
   CreateItemParams,
@@ -23,7 +24,7 @@ export {
   type LootDrop,
   LootsmithPlugin,
 } from './phaser/LootsmithPlugin.ts';
-export { type DropSpriteInfo, LootSprite, RARITY_COLORS } from './phaser/loot-sprite.ts';
+export { type DropSpriteInfo, LootSprite } from './phaser/loot-sprite.ts';
 
 import { LootsmithPlugin } from './phaser/LootsmithPlugin.ts';
 

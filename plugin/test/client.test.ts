@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import type { ItemIcon } from '@lootsmith/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LootsmithClient, type LootsmithConfig, type Progress } from '../src/core/client.ts';
 import { LootsmithError } from '../src/core/errors.ts';
@@ -22,6 +23,8 @@ function client(config: Partial<LootsmithConfig> = {}) {
     ...config,
   });
 }
+
+const iconOf = (n: number) => fakeItem(n).icon as ItemIcon;
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
@@ -191,16 +194,16 @@ describe('LootsmithClient', () => {
 
   it('fetches an item icon once per device: a new client reads it from IndexedDB', async () => {
     const cache = { name: 'icon-reload-test' };
-    const first = await client({ cache }).icon(fakeItem(1).icon!);
+    const first = await client({ cache }).icon(iconOf(1));
     expect(first).toMatchObject({ id: 'icon:icon-1', cached: false });
     expect(first.dataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
-    const afterReload = await client({ cache }).icon(fakeItem(1).icon!);
+    const afterReload = await client({ cache }).icon(iconOf(1));
     expect(afterReload).toEqual({ ...first, cached: true });
     expect(server.calls('/api/v1/icons/icon-1.png')).toHaveLength(1);
   });
 
   it('fetches icon images without the player token', async () => {
-    await client().icon(fakeItem(2).icon!);
+    await client().icon(iconOf(2));
     expect(server.calls('/api/v1/icons/icon-2.png')[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -224,8 +227,8 @@ describe('LootsmithClient', () => {
 
   it('works without IndexedDB caching when told so', async () => {
     const c = client({ cache: false });
-    await c.icon(fakeItem(3).icon!);
-    await c.icon(fakeItem(3).icon!);
+    await c.icon(iconOf(3));
+    await c.icon(iconOf(3));
     expect(server.calls('/api/v1/icons/icon-3.png')).toHaveLength(2);
   });
 });

@@ -9,9 +9,10 @@ import type {
 import Phaser from 'phaser';
 import { type CallOptions, LootsmithClient, type LootsmithConfig } from '../core/client.ts';
 import { abortedError, LootsmithError, toLootsmithError } from '../core/errors.ts';
+import { RARITY_COLORS } from '../core/rarity-colors.ts';
 import type { CombineParams, CreateItemParams, DropParams, IconPromptOptions } from '../core/requests.ts';
 import type { LootsmithEvents, LootsmithOp } from './events.ts';
-import { addGlowTexture, type DropSpriteInfo, LootSprite, RARITY_COLORS } from './loot-sprite.ts';
+import { addGlowTexture, type DropSpriteInfo, LootSprite } from './loot-sprite.ts';
 import { addBase64, TextureRegistry } from './texture-registry.ts';
 
 export interface DropOptions<S extends Phaser.GameObjects.GameObject = LootSprite> extends DropParams {

@@ -1,14 +1,5 @@
-import type { Item, Rarity } from '@lootsmith/protocol';
+import type { Item } from '@lootsmith/protocol';
 import Phaser from 'phaser';
-
-export const RARITY_COLORS: Record<Rarity, number> = {
-  COMMON: 0xc8c8c8,
-  UNCOMMON: 0x3ddc4a,
-  RARE: 0x3b82f6,
-  EPIC: 0xa855f7,
-  LEGENDARY: 0xf59e0b,
-  MYTHIC: 0xff3860,
-};
 
 /** What a custom drop sprite factory gets for each dropped item. */
 export interface DropSpriteInfo {

@@ -1,0 +1,76 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { type FakeServer, startFakeServer } from '../support/fake-server.ts';
+
+// Imported by URL: the shared helper lives outside this TypeScript project.
+const SUPPORT = new URL('../../../test/support/browser.ts', import.meta.url).href;
+const launchChromium = async (): Promise<Browser> =>
+  ((await import(/* @vite-ignore */ SUPPORT)) as { launchChromium: () => Promise<Browser> }).launchChromium();
+
+const PAGE_ROOT = fileURLToPath(new URL('page', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.map': 'application/json',
+};
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** Builds the test page with Vite into a temp dir and serves it from the fake server, so it is same-origin. */
+export async function startHarness() {
+  const outDir = await mkdtemp(join(tmpdir(), 'lootsmith-plugin-page-'));
+  await build({
+    configFile: false,
+    root: PAGE_ROOT,
+    base: './',
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, minify: false, chunkSizeWarningLimit: 5000 },
+  });
+  const files: Parameters<FakeServer['serve']>[0] = {};
+  for (const path of await filesUnder(outDir)) {
+    files[`/${relative(outDir, path)}`] = {
+      type: TYPES[extname(path)] ?? 'application/octet-stream',
+      body: await readFile(path),
+    };
+  }
+  const server = await startFakeServer();
+  server.serve(files);
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  const opened = browser;
+
+  return {
+    server,
+    /** A fresh page with the game booted and Lootsmith configured against the fake server. */
+    async open(config: { cacheName?: string } = {}): Promise<Page> {
+      const page = await opened.newPage();
+      page.on('pageerror', (e) => console.error('page error:', e));
+      await page.goto(server.url);
+      await page.waitForFunction(() => window.lootsmithTest !== undefined);
+      await page.evaluate(async (cacheName) => {
+        await window.lootsmithTest.ready;
+        window.lootsmithTest.configure({ cache: { name: cacheName } });
+      }, config.cacheName ?? `page-${Math.random()}`);
+      return page;
+    },
+    async close() {
+      await opened.close();
+      await server.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
