@@ -65,6 +65,20 @@ describe('LootsmithClient', () => {
     ]);
   });
 
+  it('asks for one new token when several calls meet the same expired one', async () => {
+    let asked = 0;
+    const getToken = async () => {
+      asked++;
+      const res = await fetch(`${server.url}/api/v1/session`, { method: 'POST', body: '{"player_id":"p1"}' });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const c = client({ getToken });
+    await c.gameDefinition().catch(() => undefined);
+    server.revokeTokens();
+    await Promise.all([c.inventory(), c.combine({ ingredients: ['a'] }), c.generateItems({})]);
+    expect(asked).toBe(2);
+  });
+
   it('gives up with a 401 error when a fresh token is refused too', async () => {
     const c = client({ getToken: () => 'never-valid' });
     const error = await rejection(c.inventory());

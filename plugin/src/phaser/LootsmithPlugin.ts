@@ -102,7 +102,7 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
     list: (signal?: AbortSignal): Promise<InventoryResponse> =>
       this.#run('inventory', signal, (_id, call) => this.client.inventory(call)),
     /** The last inventory fetched on this device, for an instant first paint; undefined if none. */
-    cached: () => this.client.cachedInventory(),
+    cached: async () => this.client.cachedInventory(),
   };
 
   /** The game's public rules: materials, stations, enemies. */

@@ -42,6 +42,8 @@ export class LootSprite extends Phaser.GameObjects.Container {
       yoyo: true,
       repeat: -1,
     });
+    // The pulse repeats forever: stop it with the sprite rather than leave it tweening a dead object.
+    this.once(Phaser.GameObjects.Events.DESTROY, () => scene.tweens?.killTweensOf([this, this.glow]));
   }
 }
 
