@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import { paintImage } from '../src/engine/painter/index.ts';
+import { encodeRgbaPng } from '../src/engine/painter/png.ts';
+
+/** Prompts that cover every item kind, element, style and asset type. */
+const PROMPTS = [
+  'iron sword, game item, fantasy',
+  'flaming sword of the phoenix, legendary, game item, fantasy',
+  'frost dagger, game item, fantasy',
+  'poison dagger, rare, game item, cartoon',
+  'battle axe, game item, fantasy',
+  'frostbite axe, legendary frost axe, game item, fantasy',
+  'golden mace, epic, game item, fantasy',
+  'thunder warhammer, lightning, game item, fantasy',
+  'holy spear, game item, fantasy',
+  'elven longbow, wood, game item, fantasy',
+  'shadow staff of the void, game item, fantasy',
+  'fire wand, game item, cartoon',
+  'knight shield, blue, game item, fantasy',
+  'round wooden shield, game item, realistic',
+  'horned iron helmet, game item, fantasy',
+  'golden crown, game item, fantasy',
+  'steel chest armour, game item, fantasy',
+  'purple mage robe, game item, fantasy',
+  'iron greaves, game item, fantasy',
+  'leather boots, game item, fantasy',
+  'steel gauntlets, game item, fantasy',
+  'ruby ring, game item, fantasy',
+  'holy amulet, game item, fantasy',
+  'red health potion, game item, fantasy',
+  'blue mana potion, game item, cartoon',
+  'poison vial, game item, realistic',
+  'ancient scroll, game item, fantasy',
+  'shadow grimoire, game item, fantasy',
+  'emerald gem, game item, fantasy',
+  'frost crystal shard, game item, realistic',
+  'golden key, game item, fantasy',
+  'leather pouch, game item, fantasy',
+  'treasure chest, game item, fantasy',
+  'iron ore, game item, fantasy',
+  'gold ingot, game item, fantasy',
+  'gold coins, game item, cartoon',
+  'healing herb, green, game item, fantasy',
+  'iron sword, game item, realistic',
+  'iron sword, game item, cartoon',
+  'steel sword, game item, fantasy, 50 steps',
+  'dwarf warrior, character portrait, fantasy',
+  'elf wizard, character portrait, fantasy',
+  'orc rogue, character portrait, cartoon',
+  'frost giant king, character portrait, fantasy',
+  'skeleton lich, character portrait, realistic',
+  'fireball, skill icon, fantasy',
+  'healing light, skill icon, fantasy',
+  'chain lightning, skill icon, cartoon',
+  'frost nova, skill icon, fantasy',
+  'shadow curse, skill icon, realistic',
+  'poison arrow volley, skill icon, fantasy',
+  'holy shield ward, skill icon, fantasy',
+];
+
+const TILE = 160;
+const COLUMNS = 8;
+
+/** Decodes the engine's own indexed PNGs (8-bit palette, filters None and Up). */
+function decodeIndexed(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let palette = new Uint8Array(0);
+  let alpha = new Uint8Array(0);
+  const idat: Buffer[] = [];
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    const data = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+    } else if (type === 'PLTE') palette = new Uint8Array(data);
+    else if (type === 'tRNS') alpha = new Uint8Array(data);
+    else if (type === 'IDAT') idat.push(data);
+    offset += length + 12;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const rgba = new Uint8Array(width * height * 4);
+  const previous = new Uint8Array(width);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (width + 1)];
+    for (let x = 0; x < width; x++) {
+      let index = raw[y * (width + 1) + 1 + x] as number;
+      if (filter === 2) index = (index + (previous[x] as number)) & 255;
+      previous[x] = index;
+      const o = (y * width + x) * 4;
+      rgba[o] = palette[index * 3] as number;
+      rgba[o + 1] = palette[index * 3 + 1] as number;
+      rgba[o + 2] = palette[index * 3 + 2] as number;
+      rgba[o + 3] = index < alpha.length ? (alpha[index] as number) : 255;
+    }
+  }
+  return { width, height, rgba };
+}
+
+function main() {
+  const rows = Math.ceil(PROMPTS.length / COLUMNS);
+  const width = TILE * COLUMNS;
+  const height = TILE * rows;
+  const sheet = new Uint8Array(width * height * 4);
+  PROMPTS.forEach((prompt, n) => {
+    const steps = prompt.includes('50 steps') ? 50 : 5;
+    const icon = decodeIndexed(
+      paintImage({ prompt: prompt.replace(', 50 steps', ''), width: TILE, height: TILE, steps }),
+    );
+    const ox = (n % COLUMNS) * TILE;
+    const oy = Math.floor(n / COLUMNS) * TILE;
+    for (let y = 0; y < TILE; y++) {
+      for (let x = 0; x < TILE; x++) {
+        const checker = ((x >> 3) + (y >> 3)) % 2 ? 58 : 46;
+        const s = (y * icon.width + x) * 4;
+        const a = (icon.rgba[s + 3] as number) / 255;
+        const o = ((oy + y) * width + ox + x) * 4;
+        for (let c = 0; c < 3; c++)
+          sheet[o + c] = Math.round((icon.rgba[s + c] as number) * a + checker * (1 - a));
+        sheet[o + 3] = 255;
+      }
+    }
+  });
+  const out = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/icons-sheet.png');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, encodeRgbaPng(width, height, sheet));
+  console.log(`wrote ${out}: ${PROMPTS.length} prompts, ${COLUMNS}×${rows} tiles of ${TILE}px`);
+}
+
+main();

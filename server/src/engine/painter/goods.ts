@@ -1,0 +1,110 @@
+import { mixRgb } from './colour.ts';
+import { MATERIALS } from './materials.ts';
+import { type ItemPainter, part } from './part.ts';
+import type { Material, Part } from './scene.ts';
+import { box, capsule, circle, ellipse, intersect, polygon, ring, rotate, star, union } from './sdf.ts';
+
+export const bag: ItemPainter = (look, rng) => {
+  const body: Material = look.words.has('leather') || !rng('cloth').chance(0.4) ? look.leather : look.paint;
+  const parts: Part[] = [
+    part(union(ellipse(0, -0.12, 0.33, 0.3), box(0, 0.14, 0.12, 0.08, 0.03)), body, 0.12, { round: true }),
+    part(polygon([-0.18, 0.4, 0.18, 0.4, 0.11, 0.22, -0.11, 0.22]), body, 0.05),
+    part(capsule(-0.15, 0.2, 0.15, 0.2, 0.03), { base: [200, 180, 130], finish: 'cloth' }, 0.03, {
+      round: true,
+    }),
+    part(capsule(0.1, 0.2, 0.18, 0.02, 0.018), { base: [200, 180, 130], finish: 'cloth' }, 0.018, {
+      round: true,
+    }),
+    part(circle(0, -0.14, 0.09), look.accent, 0.09, { round: true }),
+  ];
+  if (look.gems && look.rarity >= 2) parts.push(part(circle(0, -0.14, 0.045), look.gem, 0.045));
+  return { parts };
+};
+
+export const chest: ItemPainter = (look) => {
+  const wood = look.metal.finish === 'metal' ? (MATERIALS.wood as Material) : look.metal;
+  const band = look.metal.finish === 'metal' ? look.metal : (MATERIALS.iron as Material);
+  const lid = union(intersect(ellipse(0, 0.06, 0.4, 0.24), box(0, 0.2, 0.5, 0.14)), box(0, 0.1, 0.4, 0.05));
+  return {
+    parts: [
+      part(box(0, -0.16, 0.4, 0.23, 0.02), wood, 0.04),
+      part(lid, mixWood(wood), 0.06),
+      part(box(-0.26, -0.02, 0.04, 0.38, 0.01), band, 0.03),
+      part(box(0.26, -0.02, 0.04, 0.38, 0.01), band, 0.03),
+      part(box(0, 0.06, 0.41, 0.025, 0.01), band, 0.02),
+      part(box(0, 0.0, 0.075, 0.09, 0.015), look.accent, 0.04),
+      part(union(circle(0, 0.02, 0.02), box(0, -0.03, 0.01, 0.03)), look.dark, 0.01, { lineless: true }),
+    ],
+  };
+};
+
+function mixWood(wood: Material): Material {
+  return { base: mixRgb(wood.base, [255, 230, 190], 0.08), finish: wood.finish };
+}
+
+export const ore: ItemPainter = (look, rng) => {
+  const r = rng('rock');
+  const points: number[] = [];
+  const n = 9;
+  for (let i = 0; i < n; i++) {
+    const a = (i / n) * Math.PI * 2 + r.range(-0.15, 0.15);
+    const radius = r.range(0.27, 0.38);
+    points.push(Math.cos(a) * radius, Math.sin(a) * radius * 0.85 - 0.04);
+  }
+  const vein =
+    look.metal.finish === 'matte' || look.metal.finish === 'cloth'
+      ? (MATERIALS.iron as Material)
+      : look.metal;
+  const parts: Part[] = [part(polygon(points), { base: [110, 104, 100], finish: 'matte' }, 0.12)];
+  const c = rng('crystals');
+  const count = c.int(3, 5);
+  for (let i = 0; i < count; i++) {
+    const u = c.range(-0.2, 0.2);
+    const v = c.range(-0.2, 0.16);
+    const s = c.range(0.05, 0.085);
+    const shape =
+      vein.finish === 'gem'
+        ? rotate(polygon([u, v + s * 2.2, u + s, v, u, v - s * 0.6, u - s, v]), c.range(-0.7, 0.7), u, v)
+        : star(u, v, s, s * 0.7, 5, c.next());
+    parts.push(part(shape, vein, s));
+  }
+  return { parts };
+};
+
+export const ingot: ItemPainter = (look, rng) => {
+  const metal = look.metal.finish === 'metal' ? look.metal : (MATERIALS.iron as Material);
+  const bar = (du: number, dv: number): Part[] => [
+    part(
+      polygon([-0.36 + du, -0.1 + dv, 0.36 + du, -0.1 + dv, 0.28 + du, 0.08 + dv, -0.28 + du, 0.08 + dv]),
+      metal,
+      0.07,
+    ),
+    part(
+      box(du, -0.01 + dv, 0.08, 0.025, 0.01),
+      { base: mixRgb(metal.base, [20, 10, 30], 0.3), finish: 'metal' },
+      0.015,
+      { lineless: true },
+    ),
+  ];
+  const stacked = rng('stack').int(1, 3);
+  const parts: Part[] = [];
+  if (stacked >= 2) parts.push(...bar(0.06, 0.2));
+  if (stacked >= 3) parts.push(...bar(-0.12, 0.02));
+  parts.push(...bar(0.02, -0.16));
+  return { parts };
+};
+
+export const coin: ItemPainter = (look) => {
+  const metal = look.metal.finish === 'metal' ? look.metal : (MATERIALS.gold as Material);
+  const one = (u: number, v: number, r: number): Part[] => [
+    part(circle(u, v, r), metal, 0.05),
+    part(
+      ring(u, v, r * 0.78, 0.012),
+      { base: mixRgb(metal.base, [20, 10, 30], 0.3), finish: 'metal' },
+      0.01,
+      { lineless: true },
+    ),
+    part(star(u, v, r * 0.45, r * 0.2, 5), metal, 0.03),
+  ];
+  return { parts: [...one(0.16, 0.16, 0.2), ...one(-0.18, 0.1, 0.18), ...one(0, -0.12, 0.28)] };
+};

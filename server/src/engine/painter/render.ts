@@ -1,0 +1,226 @@
+import { hslToRgb, mixRgb, type Rgb, rgbToHsl, shadeRamp } from './colour.ts';
+import type { Material, Part, Scene, Style } from './scene.ts';
+
+/** What the step count buys: more shading and anti-aliasing passes, at a cost in time. */
+export interface Quality {
+  /** Sub-samples per axis per scene pixel. */
+  samples: number;
+  shading: boolean;
+  highlights: boolean;
+  occlusion: boolean;
+}
+
+export function qualityFor(steps: number): Quality {
+  return {
+    samples: steps >= 30 ? 3 : steps >= 15 ? 2 : 1,
+    shading: steps >= 3,
+    highlights: steps >= 4,
+    occlusion: steps >= 8,
+  };
+}
+
+export interface Raster {
+  width: number;
+  height: number;
+  /** Size of one scene pixel in output pixels. */
+  cell: number;
+  rgba: Uint8Array;
+}
+
+const LIGHT = (() => {
+  const l = [-0.55, 0.65, 0.6];
+  const n = Math.hypot(l[0] as number, l[1] as number, l[2] as number);
+  return l.map((c) => c / n) as [number, number, number];
+})();
+const FLAT_LAMBERT = LIGHT[2];
+
+interface Flags {
+  outline: boolean;
+  glow: boolean;
+  shading: boolean;
+}
+
+export function sceneGeometry(width: number, height: number, style: Style) {
+  const cell = Math.max(1, Math.floor(Math.min(width, height) / style.grid));
+  const gw = Math.ceil(width / cell);
+  const gh = Math.ceil(height / cell);
+  return { cell, gw, gh, pixelsPerUnit: Math.min(gw, gh) };
+}
+
+/** Rasterises a scene into scene pixels: hit-test parts top-down, shade by a bevel normal, outline, glow. */
+export function renderScene(
+  scene: Scene,
+  style: Style,
+  quality: Quality,
+  width: number,
+  height: number,
+  flags: Flags,
+): Raster {
+  const { cell, gw, gh, pixelsPerUnit } = sceneGeometry(width, height, style);
+  const ss = quality.samples;
+  const px = 1 / pixelsPerUnit;
+  const levels = quality.shading ? style.levels : 2;
+  const ramps = new Map<Material, readonly Rgb[]>();
+  const rampOf = (m: Material) => {
+    let r = ramps.get(m);
+    if (!r) {
+      r = m.ramp ?? shadeRamp(saturate(m.base, style.saturation), levels, style.hueShift, style.contrast);
+      ramps.set(m, r);
+    }
+    return r;
+  };
+  const parts = scene.parts;
+  const ow = flags.outline && style.outline !== 'none' ? style.outlineWidth * px : 0;
+  const glow = flags.glow ? scene.glow : undefined;
+  const bands = style.name === 'realistic' ? 8 : 3;
+  const e = px * 0.3;
+  const rgba = new Uint8Array(gw * gh * 4);
+  const sample = [0, 0, 0, 0];
+
+  const shadeSample = (u: number, v: number) => {
+    let hit = -1;
+    let dHit = 0;
+    let dMin = Number.POSITIVE_INFINITY;
+    let nearest = -1;
+    let dUpper = Number.POSITIVE_INFINITY;
+    let upper = -1;
+    for (let k = parts.length - 1; k >= 0; k--) {
+      const d = (parts[k] as Part).sdf(u, v);
+      if (d < 0) {
+        hit = k;
+        dHit = d;
+        break;
+      }
+      if (d < dMin) {
+        dMin = d;
+        nearest = k;
+      }
+      if (d < dUpper && !(parts[k] as Part).lineless) {
+        dUpper = d;
+        upper = k;
+      }
+    }
+    let colour: Rgb | undefined;
+    let alpha = 0;
+    if (hit < 0) {
+      if (nearest >= 0 && dMin < ow) {
+        colour = outlineColour(rampOf((parts[nearest] as Part).material), style);
+        alpha = style.outline === 'soft' ? 0.75 : 1;
+      } else if (glow && dMin < glow.radius + ow) {
+        const x = 1 - (dMin - ow) / glow.radius;
+        const a = glow.strength * x * x;
+        alpha = Math.ceil(a * bands) / bands;
+        colour = glow.colour;
+      }
+    } else {
+      const part = parts[hit] as Part;
+      const ramp = rampOf(part.material);
+      if (style.innerLines && upper >= 0 && dUpper < Math.min(ow, px) * 0.8) {
+        colour = outlineColour(rampOf((parts[upper] as Part).material), style);
+      } else {
+        let index = shadeIndex(part, u, v, dHit, e, ramp.length, quality, flags.shading);
+        if (quality.occlusion && upper >= 0 && dUpper < ow + px * 1.5 && part.material.finish !== 'glow') {
+          index = Math.max(0, index - 1);
+        }
+        colour = ramp[index] as Rgb;
+      }
+      alpha = part.alpha ?? 1;
+    }
+    if (scene.background) {
+      const bg = scene.background(u, v);
+      colour = colour ? mixRgb(bg, colour, alpha) : bg;
+      alpha = 1;
+    }
+    sample[0] = colour ? colour[0] : 0;
+    sample[1] = colour ? colour[1] : 0;
+    sample[2] = colour ? colour[2] : 0;
+    sample[3] = alpha;
+  };
+
+  for (let j = 0; j < gh; j++) {
+    for (let i = 0; i < gw; i++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let a = 0;
+      for (let sj = 0; sj < ss; sj++) {
+        for (let si = 0; si < ss; si++) {
+          const u = (i + (si + 0.5) / ss - gw / 2) * px;
+          const v = (gh / 2 - j - (sj + 0.5) / ss) * px;
+          shadeSample(u, v);
+          const sa = sample[3] as number;
+          r += (sample[0] as number) * sa;
+          g += (sample[1] as number) * sa;
+          b += (sample[2] as number) * sa;
+          a += sa;
+        }
+      }
+      const o = (j * gw + i) * 4;
+      if (a > 0) {
+        rgba[o] = Math.round(r / a);
+        rgba[o + 1] = Math.round(g / a);
+        rgba[o + 2] = Math.round(b / a);
+        rgba[o + 3] = Math.round((a / (ss * ss)) * 255);
+      }
+    }
+  }
+  return { width: gw, height: gh, cell, rgba };
+}
+
+function saturate(rgb: Rgb, factor: number): Rgb {
+  if (factor === 1) return rgb;
+  const [h, s, l] = rgbToHsl(rgb);
+  return hslToRgb(h, Math.min(1, s * factor), l);
+}
+
+function outlineColour(ramp: readonly Rgb[], style: Style): Rgb {
+  if (style.outline === 'black') return [22, 16, 30];
+  return mixRgb(ramp[0] as Rgb, [12, 8, 24], style.outline === 'soft' ? 0.35 : 0.55);
+}
+
+function shadeIndex(
+  part: Part,
+  u: number,
+  v: number,
+  d: number,
+  e: number,
+  levels: number,
+  quality: Quality,
+  shading: boolean,
+): number {
+  const finish = part.material.finish;
+  const t = Math.min(1, -d / part.bevel);
+  if (finish === 'glow') return Math.min(levels - 1, Math.floor(t * 1.6 * levels));
+  if (!shading) return Math.min(levels - 1, Math.floor(levels / 2));
+  const gu = (part.sdf(u + e, v) - d) / e;
+  const gv = (part.sdf(u, v + e) - d) / e;
+  let slope: number;
+  if (part.round) slope = Math.min(3, (1 - t) / Math.sqrt(Math.max(0.04, 1 - (1 - t) * (1 - t))));
+  else slope = t < 1 ? 1.1 : 0;
+  let nu = gu * slope;
+  let nv = gv * slope;
+  if (finish === 'gem') {
+    // Facets: snap the surface direction to six sectors and a flat table in the middle.
+    if (t > 0.55) {
+      nu = 0;
+      nv = 0;
+    } else {
+      const angle = Math.round(Math.atan2(gv, gu) / (Math.PI / 3)) * (Math.PI / 3);
+      nu = Math.cos(angle) * 0.9;
+      nv = Math.sin(angle) * 0.9;
+    }
+  }
+  const len = Math.hypot(nu, nv, 1);
+  const lambert = (nu * LIGHT[0] + nv * LIGHT[1] + LIGHT[2]) / len;
+  const contrast = finish === 'metal' ? 1.7 : finish === 'cloth' ? 0.9 : 1.25;
+  let value = 0.5 + (lambert - FLAT_LAMBERT) * contrast + (v - u) * 0.18;
+  if (finish === 'glass') value = t < 0.22 ? 0.85 : 0.4 + (v - u) * 0.3;
+  if (
+    quality.highlights &&
+    (finish === 'metal' || finish === 'gem' || finish === 'glass') &&
+    lambert > 0.95
+  ) {
+    value = 1;
+  }
+  return Math.max(0, Math.min(levels - 1, Math.round(value * (levels - 1))));
+}

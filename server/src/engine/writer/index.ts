@@ -1,0 +1,100 @@
+import {
+  type ChatMessage,
+  CombineVerdict,
+  GeneratedItemBatch,
+  jsonSchemaOf,
+  type ResponseFormat,
+} from '@lootsmith/protocol';
+import { hashString, Rng } from '../random.ts';
+import { type Cues, readCues } from './cues.ts';
+import { writeProse } from './prose.ts';
+import { fillSchema } from './schema.ts';
+import { countTokens, truncateToTokens } from './tokens.ts';
+
+export interface WriteRequest {
+  messages: readonly ChatMessage[];
+  max_tokens?: number | undefined;
+  temperature?: number | undefined;
+  response_format?: ResponseFormat | undefined;
+  seed?: number | undefined;
+}
+
+export interface Completion {
+  content: string;
+  finish_reason: 'stop' | 'length';
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+const ITEM_BATCH_SCHEMA = jsonSchemaOf(GeneratedItemBatch);
+const VERDICT_SCHEMA = jsonSchemaOf(CombineVerdict);
+const systemSchemas = new Map<string, Record<string, unknown> | null>();
+
+/** A JSON Schema written into the system message (as the Lootsmith pipeline does), if there is one. */
+function schemaInSystem(system: string): Record<string, unknown> | null {
+  const known = systemSchemas.get(system);
+  if (known !== undefined) return known;
+  let found: Record<string, unknown> | null = null;
+  const end = system.lastIndexOf('}');
+  for (
+    let start = system.indexOf('{');
+    start >= 0 && start < end && !found;
+    start = system.indexOf('{', start + 1)
+  ) {
+    try {
+      const value = JSON.parse(system.slice(start, end + 1)) as unknown;
+      if (
+        value &&
+        typeof value === 'object' &&
+        ('properties' in value || 'type' in value || '$ref' in value)
+      ) {
+        found = value as Record<string, unknown>;
+      }
+    } catch {
+      // Not JSON from this brace on; try the next one.
+    }
+  }
+  if (systemSchemas.size > 100) systemSchemas.clear();
+  systemSchemas.set(system, found);
+  return found;
+}
+
+function seedOf(messages: readonly ChatMessage[]): number {
+  let h = 0x811c9dc5;
+  for (const m of messages) h = hashString(m.content, hashString(m.role, h));
+  return h;
+}
+
+function nameWords(cues: Cues): string[] {
+  const text = [cues.location, cues.enemy, cues.themeWord].filter(Boolean).join(' ');
+  return (text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase());
+}
+
+function json(schema: Record<string, unknown>, cues: Cues, rng: Rng): string {
+  return JSON.stringify(fillSchema(schema, { cues, rng, words: nameWords(cues) }));
+}
+
+/** The procedural writer: themed JSON for a schema, or short in-character prose. Pure and seeded. */
+export function writeCompletion(request: WriteRequest): Completion {
+  const rng = new Rng(request.seed ?? seedOf(request.messages));
+  const cues = readCues(request.messages);
+  const format = request.response_format;
+  let content: string;
+  if (format?.type === 'json_schema') content = json(format.json_schema.schema, cues, rng);
+  else if (format?.type === 'json_object') {
+    const schema =
+      schemaInSystem(cues.system) ??
+      (cues.combine ? VERDICT_SCHEMA : cues.items.length || cues.count ? ITEM_BATCH_SCHEMA : null);
+    content = schema ? json(schema, cues, rng) : JSON.stringify({ reply: writeProse(cues, rng) });
+  } else content = writeProse(cues, rng);
+  const prompt_tokens = request.messages.reduce((sum, m) => sum + countTokens(m.content) + 4, 0);
+  const limited = request.max_tokens
+    ? truncateToTokens(content, request.max_tokens)
+    : { text: content, truncated: false };
+  return {
+    content: limited.text,
+    finish_reason: limited.truncated ? 'length' : 'stop',
+    prompt_tokens,
+    completion_tokens: countTokens(limited.text),
+  };
+}

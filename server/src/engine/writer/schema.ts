@@ -1,0 +1,315 @@
+import type { Rng } from '../random.ts';
+import { judgeCombination, type Verdict } from './combine.ts';
+import type { Cues } from './cues.ts';
+import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** State of one generation: the conversation, the random stream, and the item being filled. */
+export interface FillContext {
+  cues: Cues;
+  rng: Rng;
+  depth: number;
+  plan?: ItemPlan;
+  verdict?: Verdict;
+  /** Position in the nearest array, so "Item 2:" fills the second element. */
+  index: number;
+  words: readonly string[];
+}
+
+type Gen = (ctx: FillContext, key: string) => unknown;
+
+const MAX_DEPTH = 8;
+
+function asSchema(value: unknown): JsonSchema {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchema) : {};
+}
+
+function fitString(text: string, node: JsonSchema): string {
+  const min = typeof node.minLength === 'number' ? node.minLength : 0;
+  const max = typeof node.maxLength === 'number' ? node.maxLength : Number.POSITIVE_INFINITY;
+  let out = text;
+  if (out.length > max) {
+    const cut = out.slice(0, max);
+    const space = cut.lastIndexOf(' ');
+    out = space > Math.max(min, max * 0.6) ? cut.slice(0, space).replace(/[,;:]$/, '') : cut;
+  }
+  while (out.length < min) out += out.length ? ' of old' : 'relic';
+  return out.slice(0, Math.max(min, Math.min(max, out.length)));
+}
+
+function fitNumber(value: number, node: JsonSchema, integer: boolean): number {
+  let lo = typeof node.minimum === 'number' ? node.minimum : Number.NEGATIVE_INFINITY;
+  let hi = typeof node.maximum === 'number' ? node.maximum : Number.POSITIVE_INFINITY;
+  const step = integer ? 1 : 1e-6;
+  if (typeof node.exclusiveMinimum === 'number') lo = Math.max(lo, node.exclusiveMinimum + step);
+  if (typeof node.exclusiveMaximum === 'number') hi = Math.min(hi, node.exclusiveMaximum - step);
+  let v = Math.min(hi, Math.max(lo, value));
+  if (integer) {
+    v = Math.round(v);
+    if (v > hi) v = Math.floor(hi);
+    if (v < lo) v = Math.ceil(lo);
+  }
+  if (typeof node.multipleOf === 'number' && node.multipleOf > 0) {
+    const m = node.multipleOf;
+    let k = Math.round(v / m) * m;
+    if (k > hi) k -= m;
+    if (k < lo) k += m;
+    v = integer ? Math.round(k) : Number(k.toFixed(10));
+  }
+  return v;
+}
+
+/** A value the plan suggests for a field, looked up by the field's name. */
+function planned(ctx: FillContext, key: string): unknown {
+  const plan = ctx.plan;
+  if (!plan) return undefined;
+  const k = key.toLowerCase();
+  if (k in plan) return plan[k as keyof ItemPlan];
+  if (k === 'title') return plan.name;
+  if (k === 'item_type' || k === 'kind') return plan.type;
+  if (k === 'flavor' || k === 'flavour' || k === 'story' || k === 'history') return plan.lore;
+  if (k === 'gold' || k === 'price' || k === 'worth') return plan.value;
+  if (k === 'item_level' || k === 'ilvl') return plan.level;
+  return undefined;
+}
+
+function themedText(ctx: FillContext, key: string): string {
+  const k = key.toLowerCase();
+  const subject = ctx.cues.location ?? ctx.cues.enemy ?? ctx.cues.themeWord ?? 'the realm';
+  if (k.includes('name') || k === 'title')
+    return `${ctx.rng.pick(['Old', 'Grim', 'Bright', 'Hollow', 'Iron'])} ${ctx.rng.pick(ctx.words.length ? ctx.words : ['Relic'])}`;
+  if (k.includes('id') || k.endsWith('key'))
+    return `${k.replace(/[^a-z]/g, '') || 'id'}_${ctx.rng.int(1000, 9999)}`;
+  return `A tale of ${subject}, told in few words.`;
+}
+
+function stringGen(node: JsonSchema): Gen {
+  const format = node.format;
+  return (ctx, key) => {
+    let text: string;
+    const fromPlan = planned(ctx, key);
+    if (ctx.verdict && key === 'message') text = ctx.verdict.message;
+    else if (typeof fromPlan === 'string') text = fromPlan;
+    else if (typeof fromPlan === 'number') text = String(fromPlan);
+    else if (format === 'date-time')
+      text = new Date(Date.UTC(2024, 0, 1 + ctx.rng.int(0, 364))).toISOString();
+    else if (format === 'date')
+      text = new Date(Date.UTC(2024, 0, 1 + ctx.rng.int(0, 364))).toISOString().slice(0, 10);
+    else if (format === 'email') text = `player${ctx.rng.int(1, 9999)}@example.com`;
+    else if (format === 'uri' || format === 'url') text = `https://example.com/${ctx.rng.int(1, 9999)}`;
+    else if (format === 'uuid') {
+      const hex = () => ctx.rng.int(0, 0xffff).toString(16).padStart(4, '0');
+      text = `${hex()}${hex()}-${hex()}-4${hex().slice(1)}-a${hex().slice(1)}-${hex()}${hex()}${hex()}`;
+    } else text = themedText(ctx, key);
+    return fitString(text, node);
+  };
+}
+
+function enumGen(values: readonly unknown[]): Gen {
+  const lower = values.map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
+  return (ctx, key) => {
+    const want = planned(ctx, key) ?? (key === 'element' ? ctx.cues.element : undefined);
+    if (typeof want === 'string') {
+      const i = lower.indexOf(want.toLowerCase());
+      if (i >= 0) return values[i];
+    }
+    if (key === 'element' && lower.includes('none')) return values[lower.indexOf('none')];
+    return ctx.rng.pick(values);
+  };
+}
+
+function numberGen(node: JsonSchema, integer: boolean): Gen {
+  return (ctx, key) => {
+    const fromPlan = planned(ctx, key);
+    const lo = typeof node.minimum === 'number' ? node.minimum : 0;
+    const hi = typeof node.maximum === 'number' ? node.maximum : lo + 100;
+    const value =
+      typeof fromPlan === 'number' ? fromPlan : lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
+    return fitNumber(value, node, integer);
+  };
+}
+
+function isItemLike(props: JsonSchema): boolean {
+  return 'name' in props && ('rarity' in props || 'stats' in props || 'subtype' in props);
+}
+
+/** Plan options a schema implies: which stat names it allows and how many stats or affixes fit. */
+function planOptions(props: JsonSchema): PlanOptions {
+  const stats = asSchema(props.stats);
+  const statName = asSchema(asSchema(asSchema(stats.items).properties).name);
+  const options: PlanOptions = {};
+  if (Array.isArray(statName.enum)) options.allowedStats = statName.enum as string[];
+  if (typeof stats.maxItems === 'number') options.maxStats = stats.maxItems;
+  const affixes = asSchema(props.affixes);
+  if (typeof affixes.maxItems === 'number') options.maxAffixes = affixes.maxItems;
+  return options;
+}
+
+class Compiler {
+  private readonly memo = new Map<JsonSchema, Gen>();
+
+  constructor(private readonly root: JsonSchema) {}
+
+  private resolve(ref: string): JsonSchema {
+    if (ref === '#') return this.root;
+    const path = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let node: unknown = this.root;
+    for (const p of path) node = asSchema(node)[p];
+    return asSchema(node);
+  }
+
+  compile(node: JsonSchema): Gen {
+    const known = this.memo.get(node);
+    if (known) return known;
+    let compiled: Gen | undefined;
+    const lazy: Gen = (ctx, key) => (compiled as Gen)(ctx, key);
+    this.memo.set(node, lazy);
+    compiled = this.build(node);
+    return compiled;
+  }
+
+  private build(node: JsonSchema): Gen {
+    if (typeof node.$ref === 'string') {
+      const target = this.compile(this.resolve(node.$ref));
+      return (ctx, key) => (ctx.depth > MAX_DEPTH ? null : target({ ...ctx, depth: ctx.depth + 1 }, key));
+    }
+    if ('const' in node) return () => node.const;
+    if (Array.isArray(node.enum)) return enumGen(node.enum);
+    const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+    if (Array.isArray(union)) return this.union(union.map(asSchema));
+    if (Array.isArray(node.allOf)) {
+      const merged: JsonSchema = { type: 'object', properties: {}, required: [] };
+      for (const part of node.allOf.map(asSchema)) {
+        const p = part.$ref ? this.resolve(part.$ref as string) : part;
+        Object.assign(merged.properties as JsonSchema, asSchema(p.properties));
+        (merged.required as unknown[]).push(...((p.required as unknown[]) ?? []));
+      }
+      return this.compile(merged);
+    }
+    const types = Array.isArray(node.type) ? (node.type as string[]) : [node.type as string | undefined];
+    const type = types.find((t) => t !== 'null') ?? (node.properties ? 'object' : types[0]);
+    switch (type) {
+      case 'object':
+        return this.object(node);
+      case 'array':
+        return this.array(node);
+      case 'string':
+        return stringGen(node);
+      case 'integer':
+        return numberGen(node, true);
+      case 'number':
+        return numberGen(node, false);
+      case 'boolean':
+        return (ctx, key) => (key === 'sensible' && ctx.verdict ? ctx.verdict.sensible : true);
+      case 'null':
+        return () => null;
+      default:
+        return stringGen(node);
+    }
+  }
+
+  private union(branches: JsonSchema[]): Gen {
+    const isNull = (b: JsonSchema) => b.type === 'null' || ('const' in b && b.const === null);
+    const nullable = branches.some(isNull);
+    const others = branches.filter((b) => !isNull(b)).map((b) => this.compile(b));
+    return (ctx, key) => {
+      if (
+        nullable &&
+        (others.length === 0 || ctx.depth > MAX_DEPTH || (key === 'item' && ctx.verdict && !ctx.verdict.item))
+      ) {
+        return null;
+      }
+      return (others[0] as Gen)(ctx, key);
+    };
+  }
+
+  private object(node: JsonSchema): Gen {
+    const props = asSchema(node.properties);
+    const fields = Object.entries(props).map(([key, child]) => [key, this.compile(asSchema(child))] as const);
+    const itemLike = isItemLike(props);
+    const verdictLike = 'sensible' in props && 'item' in props;
+    const options = itemLike
+      ? planOptions(props)
+      : verdictLike
+        ? planOptions(asSchema(this.itemProps(asSchema(props.item))))
+        : {};
+    return (ctx, _key) => {
+      let inner = ctx;
+      if (verdictLike && ctx.cues.combine) {
+        inner = { ...ctx, verdict: judgeCombination(ctx.cues, ctx.rng.fork('verdict'), options) };
+      } else if (itemLike) {
+        const plan =
+          ctx.verdict?.item ??
+          planItem(ctx.cues.items[ctx.index] ?? {}, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
+        const { verdict: _drop, ...rest } = ctx;
+        inner = { ...rest, plan };
+      }
+      const out: Record<string, unknown> = {};
+      for (const [key, gen] of fields) out[key] = gen({ ...inner, depth: inner.depth + 1 }, key);
+      return out;
+    };
+  }
+
+  private itemProps(node: JsonSchema): unknown {
+    const branches = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+    const candidates = Array.isArray(branches) ? branches.map(asSchema) : [node];
+    for (const c of candidates) {
+      const target = typeof c.$ref === 'string' ? this.resolve(c.$ref) : c;
+      if (target.properties) return target.properties;
+    }
+    return {};
+  }
+
+  private array(node: JsonSchema): Gen {
+    const itemSchema = asSchema(node.items);
+    const item = this.compile(itemSchema);
+    const target = typeof itemSchema.$ref === 'string' ? this.resolve(itemSchema.$ref) : itemSchema;
+    const itemLike = isItemLike(asSchema(target.properties));
+    const min = typeof node.minItems === 'number' ? node.minItems : 0;
+    const max = typeof node.maxItems === 'number' ? node.maxItems : Math.max(min, 3);
+    return (ctx, key) => {
+      let count: number;
+      const fromPlan = planned(ctx, key);
+      if (Array.isArray(fromPlan)) {
+        const values = fromPlan.slice(0, max);
+        if (values.length >= min) {
+          return values.map((v, i) =>
+            v && typeof v === 'object'
+              ? item({ ...ctx, plan: v as ItemPlan, index: i, depth: ctx.depth + 1 }, key)
+              : v,
+          );
+        }
+        count = min;
+      } else if (ctx.verdict && key === 'suggestions') {
+        return ctx.verdict.suggestions.slice(0, max).map((s) => fitString(s, itemSchema));
+      } else if (itemLike) count = ctx.cues.count ?? Math.max(1, ctx.cues.items.length);
+      else if (ctx.depth > MAX_DEPTH) count = 0;
+      else count = ctx.rng.int(Math.max(min, 1), Math.max(Math.min(max, min + 2), 1));
+      count = Math.max(min, Math.min(max, count));
+      const out: unknown[] = [];
+      for (let i = 0; i < count; i++) out.push(item({ ...ctx, index: i, depth: ctx.depth + 1 }, key));
+      return out;
+    };
+  }
+}
+
+const cache = new Map<string, Gen>();
+
+/** Compiles a JSON Schema into an instance generator; compiled schemas are cached by their text. */
+export function compileSchema(schema: JsonSchema, cacheKey = JSON.stringify(schema)): Gen {
+  let gen = cache.get(cacheKey);
+  if (!gen) {
+    gen = new Compiler(schema).compile(schema);
+    if (cache.size > 200) cache.clear();
+    cache.set(cacheKey, gen);
+  }
+  return gen;
+}
+
+export function fillSchema(schema: JsonSchema, ctx: Omit<FillContext, 'depth' | 'index'>): unknown {
+  return compileSchema(schema)({ ...ctx, depth: 0, index: 0 }, '');
+}
