@@ -51,12 +51,22 @@ export async function startHarness() {
   }
   const opened = browser;
 
+  // Phaser reports misuse (a texture key added twice, a missing texture) on the console, not by throwing.
+  const problems: string[] = [];
+
   return {
     server,
+    /** Page errors and console errors or warnings since the last call. */
+    takeProblems: () => problems.splice(0),
     /** A fresh page with the game booted and Lootsmith configured against the fake server. */
     async open(config: { cacheName?: string } = {}): Promise<Page> {
       const page = await opened.newPage();
-      page.on('pageerror', (e) => console.error('page error:', e));
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        // Chromium logs every non-2xx response; the tests script those on purpose.
+        if (m.text().startsWith('Failed to load resource')) return;
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
       await page.goto(server.url);
       await page.waitForFunction(() => window.lootsmithTest !== undefined);
       await page.evaluate(async (cacheName) => {

@@ -10,7 +10,10 @@ beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness?.close());
-afterEach(() => page?.close());
+afterEach(async () => {
+  await page?.close();
+  expect(harness.takeProblems()).toEqual([]);
+});
 
 const apiCalls = (prefix: string) => harness.server.seen.filter((s) => s.path.startsWith(prefix)).length;
 
@@ -138,6 +141,32 @@ describe('LootsmithPlugin in Phaser', () => {
       };
     });
     expect(result).toEqual({ same: true, afterArena: true, afterShop: false, left: [] });
+  });
+
+  it('shuts down cleanly with drop sprites on screen, and drops them again after a restart', async () => {
+    page = await harness.open();
+    const result = await page.evaluate(async () => {
+      const t = window.lootsmithTest;
+      const arena = t.scene('arena');
+      const first = await arena.lootsmith.loot.drop({ x: 100, y: 100, count: 3 });
+      // Let a few frames render the sprites before the scene goes away.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const held = t.lootsmithTextures().length;
+      await t.stop('arena');
+      const afterStop = t.lootsmithTextures();
+      const destroyed = first.sprites.every((s) => s.scene === undefined || s.displayList === null);
+      await t.start('arena');
+      const second = await arena.lootsmith.loot.drop({ x: 100, y: 100, count: 3 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return {
+        held,
+        afterStop,
+        destroyed,
+        iconsAgain: second.sprites.every((s) => s.icon && t.game.textures.exists(s.icon.texture.key)),
+      };
+    });
+    // Three icons and the shared glow texture.
+    expect(result).toEqual({ held: 4, afterStop: [], destroyed: true, iconsAgain: true });
   });
 
   it('releases a texture early on request, but only for the scene that asks', async () => {
