@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { ZodType } from 'zod';
 import { Authenticator, type Principal } from './auth.ts';
 import type { Config } from './config.ts';
 import { ApiError, invalidBody } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import type { Lootsmith } from './lootsmith.ts';
 import type { Metrics } from './metrics.ts';
 import { registerDocs } from './routes/docs.ts';
@@ -23,6 +25,8 @@ export interface AppDeps {
   config: Config;
   lootsmith: Lootsmith;
   metrics: Metrics;
+  /** Shared Redis of several instances: rate limits live there. */
+  redis?: Redis;
   /** Where logs go (stdout by default); tests read them to prove secrets stay out. */
   logStream?: NodeJS.WritableStream;
 }
@@ -99,7 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerDocs(app);
-  registerIdempotency(app, deps.lootsmith.deps.store);
+  await registerRateLimit(app, deps.lootsmith.deps.store, deps.redis);
+  registerIdempotency(app, deps.lootsmith.deps.coordination);
   registerPlayerRoutes(app, deps, auth);
   registerItemRoutes(app, deps);
   registerProxyRoutes(app, deps);

@@ -11,6 +11,10 @@ export const ConfigSchema = z.object({
   LOOTSMITH_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   LOOTSMITH_HOST: z.string().min(1).default('127.0.0.1'),
   LOOTSMITH_DATA_DIR: z.string().min(1).default('./.lootsmith'),
+  LOOTSMITH_DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+    .optional(),
+  LOOTSMITH_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
   LOOTSMITH_UPSTREAM_URL: url.optional(),
   LOOTSMITH_UPSTREAM_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
   LOOTSMITH_FALLBACK_URL: url.optional(),
@@ -38,6 +42,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
   upstream: { url?: string; key?: string; timeoutMs: number; retries: number };
   fallback?: { url: string; key: string };
   playerSecret: string;
@@ -78,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.LOOTSMITH_PORT,
     host: e.LOOTSMITH_HOST,
     dataDir: resolve(e.LOOTSMITH_DATA_DIR),
+    databaseUrl: e.LOOTSMITH_DATABASE_URL,
+    redisUrl: e.LOOTSMITH_REDIS_URL,
     upstream: {
       url: e.LOOTSMITH_UPSTREAM_URL,
       key: e.LOOTSMITH_UPSTREAM_KEY,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GameDefinition, GeneratedItem, ItemIcon } from '@lootsmith/protocol';
+import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
-import { SingleFlight } from './single-flight.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 
@@ -9,11 +9,9 @@ export const ICON_SIZE = 128;
 
 /** Icons are content-addressed by prompt: the same prompt is painted once and served forever. */
 export class IconService {
-  private readonly known = new Map<string, string>();
-  private readonly flights = new SingleFlight<Buffer>();
-
   constructor(
     private readonly store: Store,
+    private readonly coordination: Coordination,
     private readonly upstream: UpstreamClient,
     private readonly game: GameDefinition,
     private readonly metrics?: Metrics,
@@ -28,13 +26,19 @@ export class IconService {
   /** The icon reference of a prompt, painted lazily when first fetched. */
   describe(prompt: string): ItemIcon {
     const id = createHash('sha256').update(`${ICON_SIZE}:${prompt}`).digest('hex').slice(0, 32);
-    this.known.set(id, prompt);
     return { id, url: `/api/v1/icons/${id}.png`, prompt };
+  }
+
+  /** Describes an icon that may be painted later, on any instance. */
+  async register(prompt: string): Promise<ItemIcon> {
+    const icon = this.describe(prompt);
+    await this.coordination.rememberIcon(icon.id, prompt);
+    return icon;
   }
 
   /** Paints the icon now (generation fails if painting fails) and returns its reference. */
   async ensure(prompt: string, clientId: string, signal?: AbortSignal): Promise<ItemIcon> {
-    const icon = this.describe(prompt);
+    const icon = await this.register(prompt);
     await this.png(icon.id, clientId, signal);
     return icon;
   }
@@ -45,16 +49,18 @@ export class IconService {
       this.metrics?.cacheHits.inc({ cache: 'icon' });
       return stored;
     }
-    const prompt = this.known.get(id);
+    const prompt = await this.coordination.iconPrompt(id);
     if (!prompt) return null;
-    return this.flights.run(id, async () => {
+    // Concurrent requests for one icon paint it once; the others read it from the store.
+    await this.coordination.singleFlight(`icon:${id}`, async () => {
+      if (await this.store.icon(id)) return true;
       const { image } = await this.upstream.image(
         { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
         signal,
       );
-      const png = Buffer.from(image, 'base64');
-      await this.store.putIcon(id, prompt, png);
-      return png;
+      await this.store.putIcon(id, prompt, Buffer.from(image, 'base64'));
+      return true;
     });
+    return this.store.icon(id);
   }
 }

@@ -9,6 +9,7 @@ import type {
   Item,
 } from '@lootsmith/protocol';
 import { assertActsFor, type Principal } from './auth.ts';
+import type { Coordination } from './coordination/coordination.ts';
 import { materialItems } from './game/materials.ts';
 import { craftingLevel } from './game/rules.ts';
 import { ApiError, reasonError } from './http/errors.ts';
@@ -22,13 +23,14 @@ import type { UpstreamClient } from './upstream/client.ts';
 export interface LootsmithDeps {
   game: GameDefinition;
   store: Store;
+  coordination: Coordination;
   upstream: UpstreamClient;
   icons: IconService;
   metrics?: Metrics;
   textModel?: string;
 }
 
-export const CREATE_ITEM_LIMIT = { max: 5, windowMs: 3_600_000 };
+export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
 const today = () => new Date().toISOString().slice(0, 10);
 
 function insufficient(err: InsufficientError): ApiError {
@@ -47,7 +49,18 @@ export class Lootsmith {
   constructor(readonly deps: LootsmithDeps) {
     this.materials = materialItems(deps.game, deps.icons);
     this.crafting = { ...deps, materials: this.materials, resolve: (ids) => this.resolve(ids) };
-    this.planner = new CombinePlanner({ ...this.crafting, recipe: (key) => deps.store.recipe(key) });
+    this.planner = new CombinePlanner({
+      ...this.crafting,
+      coordination: deps.coordination,
+      recipe: (key) => deps.store.recipe(key),
+    });
+  }
+
+  /** Registers the materials' icons so any instance can paint them when first asked. */
+  async init() {
+    await Promise.all(
+      [...this.materials.values()].map((m) => m.icon && this.deps.icons.register(m.icon.prompt)),
+    );
   }
 
   /** The player, created with the game's starting materials on first sight; 403 when blocked. */

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { LocalCoordination } from './coordination/local.ts';
+import { RedisCoordination } from './coordination/redis.ts';
 import { loadGameDefinition } from './game/definition.ts';
 import { IconService } from './icons.ts';
 import { Lootsmith } from './lootsmith.ts';
 import { createMetrics } from './metrics.ts';
+import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/client.ts';
@@ -28,7 +31,10 @@ export async function startServer(
   options: { store?: Store; listen?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<RunningServer> {
   const game = loadGameDefinition(config.gameFile);
-  const store = options.store ?? new SqliteStore(config.dataDir);
+  const store = options.store ?? (await openStore(config));
+  const coordination = config.redisUrl
+    ? new RedisCoordination(config.redisUrl)
+    : new LocalCoordination(store);
   let upstreamUrl = config.upstream.url;
   let upstreamKey = config.upstream.key;
   let engine: { url: string; key: string; close(): Promise<void> } | undefined;
@@ -52,9 +58,19 @@ export async function startServer(
     retries: config.upstream.retries,
     metrics,
   });
-  const icons = new IconService(store, upstream, game, metrics);
-  const lootsmith = new Lootsmith({ game, store, upstream, icons, metrics, textModel: config.textModel });
-  const app = await buildApp({ config, lootsmith, metrics, logStream: options.logStream });
+  const icons = new IconService(store, coordination, upstream, game, metrics);
+  const lootsmith = new Lootsmith({
+    game,
+    store,
+    coordination,
+    upstream,
+    icons,
+    metrics,
+    textModel: config.textModel,
+  });
+  await lootsmith.init();
+  const redis = coordination instanceof RedisCoordination ? coordination.redis : undefined;
+  const app = await buildApp({ config, lootsmith, metrics, redis, logStream: options.logStream });
   let url = '';
   if (options.listen !== false) {
     await app.listen({ host: config.host, port: config.port });
@@ -72,7 +88,14 @@ export async function startServer(
       await app.close();
       await upstream.close();
       await engine?.close();
+      await coordination.close();
       await store.close();
     },
   };
+}
+
+/** PostgreSQL when `LOOTSMITH_DATABASE_URL` is set, else SQLite in the data directory. */
+export function openStore(config: Config): Promise<Store> {
+  if (config.databaseUrl) return PostgresStore.connect(config.databaseUrl);
+  return Promise.resolve(new SqliteStore(config.dataDir));
 }

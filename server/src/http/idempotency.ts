@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../store/store.ts';
+import type { Coordination } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
 // Transient answers are not remembered: retrying them is the point.
@@ -9,9 +9,8 @@ const remembered = (status: number) => status < 500 && status !== 429 && status 
  * `Idempotency-Key` on state-changing POSTs: the first answer is stored per caller and key; a replay
  * gets it back unchanged, and a replay that arrives while the first is running waits for it.
  */
-export function registerIdempotency(app: FastifyInstance, store: Store) {
-  const running = new Map<string, Promise<void>>();
-  const scopes = new WeakMap<object, { scope: string; done: () => void }>();
+export function registerIdempotency(app: FastifyInstance, coordination: Coordination) {
+  const scopes = new WeakMap<object, { scope: string; release: () => Promise<void> }>();
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
@@ -22,28 +21,24 @@ export function registerIdempotency(app: FastifyInstance, store: Store) {
       });
     const who = request.principal();
     const scope = `${who.kind === 'server' ? 'server' : who.playerId}|${request.routeOptions.url}|${request.url}|${key}`;
-    while (running.has(scope)) await running.get(scope);
-    const stored = await store.idempotent(scope);
+    const release = await coordination.hold(scope);
+    const stored = await coordination.idempotent(scope);
     if (stored) {
+      await release();
       reply.header('idempotent-replayed', 'true');
       return reply.status(stored.status).type('application/json').send(stored.body);
     }
-    let done = () => {};
-    running.set(scope, new Promise<void>((resolve) => (done = resolve)));
-    scopes.set(request, { scope, done });
+    scopes.set(request, { scope, release });
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const entry = scopes.get(request);
     if (entry && remembered(reply.statusCode) && typeof payload === 'string')
-      await store.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload });
+      await coordination.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload });
     return payload;
   });
 
   app.addHook('onResponse', async (request) => {
-    const entry = scopes.get(request);
-    if (!entry) return;
-    running.delete(entry.scope);
-    entry.done();
+    await scopes.get(request)?.release();
   });
 }

@@ -7,9 +7,9 @@ import {
   GeneratedItemBatch,
   type Item,
 } from '@lootsmith/protocol';
+import type { Coordination } from '../coordination/coordination.ts';
 import { checkItem, clampLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
 import { ApiError, reasonError } from '../http/errors.ts';
-import { SingleFlight } from '../single-flight.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
@@ -64,9 +64,12 @@ export type CombinePlan =
  * before, else from the model (identical requests in flight share one generation).
  */
 export class CombinePlanner {
-  private readonly flights = new SingleFlight<CombineVerdict>();
-
-  constructor(private readonly deps: CraftingDeps & { recipe(key: string): Promise<Item | null> }) {}
+  constructor(
+    private readonly deps: CraftingDeps & {
+      coordination: Coordination;
+      recipe(key: string): Promise<Item | null>;
+    },
+  ) {}
 
   async plan(body: CombineRequest, xp: number, signal?: AbortSignal): Promise<CombinePlan> {
     const deps = this.deps;
@@ -85,7 +88,7 @@ export class CombinePlanner {
       .slice(0, 24);
     const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
 
-    const result = await this.flights.run(key, async () => {
+    const result = await deps.coordination.singleFlight<CombineVerdict>(`combine:${key}`, async () => {
       const known = await deps.recipe(key);
       if (known) {
         deps.metrics?.cacheHits.inc({ cache: 'recipe' });

@@ -8,7 +8,7 @@ import {
   GenerateItemsResponse,
   PlayerId,
 } from '@lootsmith/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AppDeps, clientSignal, parse } from '../app.ts';
 import { assertActsFor } from '../auth.ts';
@@ -17,7 +17,7 @@ import { CREATE_ITEM_LIMIT } from '../lootsmith.ts';
 import { docs } from './schemas.ts';
 
 export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps) {
-  const { store, game } = lootsmith.deps;
+  const { game } = lootsmith.deps;
 
   app.get(
     '/api/v1/game',
@@ -57,6 +57,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
     },
   );
 
+  const playerParams = z.strictObject({ player_id: PlayerId });
   app.post(
     '/api/v1/player/:player_id/create-item',
     {
@@ -65,27 +66,25 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
         response: CreateItemResponse,
         tags: ['items'],
       }),
+      config: {
+        // Every authenticated request counts, as a rate limiter does; unauthenticated ones are refused first.
+        rateLimit: {
+          ...CREATE_ITEM_LIMIT,
+          keyGenerator: (request: FastifyRequest) => {
+            const { player_id } = parse(playerParams, request.params, 'params');
+            assertActsFor(request.principal(), player_id);
+            return `create-item:${player_id}`;
+          },
+        },
+      },
     },
     async (request, reply) => {
       const principal = request.principal();
-      const { player_id } = parse(z.strictObject({ player_id: PlayerId }), request.params, 'params');
-      assertActsFor(principal, player_id);
-      // Every authenticated request counts, as a rate limiter does; the counter lives in the store.
-      const now = Date.now();
-      const hit = await store.hit(`create-item:${player_id}`, CREATE_ITEM_LIMIT.windowMs, now);
-      reply.header('x-ratelimit-limit', CREATE_ITEM_LIMIT.max);
-      reply.header('x-ratelimit-remaining', Math.max(0, CREATE_ITEM_LIMIT.max - hit.count));
-      if (hit.count > CREATE_ITEM_LIMIT.max) {
-        const retryAfter = Math.ceil((hit.resetAt - now) / 1000);
-        throw new ApiError(
-          429,
-          'rate_limit_exceeded',
-          `Only ${CREATE_ITEM_LIMIT.max} items may be created per hour; try again in ${Math.ceil(retryAfter / 60)} min`,
-          { reason: 'rate_limit_exceeded', retryAfter, details: { retry_after: retryAfter } },
-        );
-      }
+      const { player_id } = parse(playerParams, request.params, 'params');
       const body = parse(CreateItemRequest, request.body);
-      return lootsmith.createItem(principal, player_id, body, new Date(hit.resetAt), clientSignal(request));
+      const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
+      const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
+      return lootsmith.createItem(principal, player_id, body, cooldownUntil, clientSignal(request));
     },
   );
 

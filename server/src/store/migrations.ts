@@ -1,5 +1,5 @@
 /** Schema migrations, in order; each runs once per database, in the dialect of its store. */
-export const MIGRATIONS: Array<{ sqlite: string }> = [
+export const MIGRATIONS: Array<{ sqlite: string; postgres: string }> = [
   {
     sqlite: `
       CREATE TABLE players (
@@ -57,6 +57,57 @@ export const MIGRATIONS: Array<{ sqlite: string }> = [
       );
       CREATE TABLE idempotency (scope TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
       CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+    `,
+    postgres: `
+      CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        crafting_xp INTEGER NOT NULL DEFAULT 0,
+        blocked INTEGER NOT NULL DEFAULT 0,
+        daily_items INTEGER,
+        daily_images INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE items (id TEXT PRIMARY KEY, owner TEXT, name TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE INDEX items_owner ON items (owner);
+      CREATE TABLE inventory (
+        player_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        quantity INTEGER NOT NULL CHECK (quantity > 0),
+        PRIMARY KEY (player_id, item_id)
+      );
+      CREATE TABLE ledger (
+        id BIGSERIAL PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        delta INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX ledger_player ON ledger (player_id, item_id);
+      CREATE TABLE recipes (
+        key TEXT PRIMARY KEY,
+        template TEXT NOT NULL,
+        ingredients TEXT NOT NULL,
+        station TEXT,
+        tool TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE discoveries (
+        player_id TEXT NOT NULL,
+        recipe_key TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (player_id, recipe_key)
+      );
+      CREATE TABLE icons (id TEXT PRIMARY KEY, prompt TEXT NOT NULL, png BYTEA NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE daily_usage (
+        player_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        items INTEGER NOT NULL DEFAULT 0,
+        images INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (player_id, day)
+      );
+      CREATE TABLE idempotency (scope TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at BIGINT NOT NULL);
     `,
   },
 ];

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { StoredResponse } from '../store/store.ts';
+import type { Coordination } from './coordination.ts';
+
+const IDEMPOTENCY_TTL_S = 24 * 3600;
+const LOCK_TTL_MS = 120_000;
+const RESULT_TTL_MS = 30_000;
+const POLL_MS = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Deletes the lock only if this holder still owns it, so an expired lock is never released by mistake.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+/** Several instances: locks, idempotency records, flights and the icon index in one Redis. */
+export class RedisCoordination implements Coordination {
+  readonly redis: Redis;
+  private readonly local = new Map<string, Promise<unknown>>();
+
+  constructor(
+    url: string,
+    private readonly prefix = 'lootsmith:',
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, lazyConnect: false });
+  }
+
+  private key(kind: string, id: string) {
+    return `${this.prefix}${kind}:${id}`;
+  }
+
+  async idempotent(scope: string): Promise<StoredResponse | null> {
+    const raw = await this.redis.get(this.key('idem', scope));
+    return raw ? (JSON.parse(raw) as StoredResponse) : null;
+  }
+
+  async saveIdempotent(scope: string, response: StoredResponse) {
+    await this.redis.set(this.key('idem', scope), JSON.stringify(response), 'EX', IDEMPOTENCY_TTL_S, 'NX');
+  }
+
+  private async tryLock(key: string, token: string) {
+    return (await this.redis.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK';
+  }
+
+  private release(key: string, token: string) {
+    return this.redis.eval(RELEASE, 1, key, token).then(() => {});
+  }
+
+  async hold(scope: string) {
+    const key = this.key('lock', scope);
+    const token = randomUUID();
+    const deadline = Date.now() + LOCK_TTL_MS;
+    while (!(await this.tryLock(key, token))) {
+      if (Date.now() > deadline) throw new Error(`lock ${scope} not released in time`);
+      await sleep(POLL_MS);
+    }
+    return () => this.release(key, token);
+  }
+
+  singleFlight<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = this.local.get(key);
+    if (running) return running as Promise<T>;
+    const promise = this.flight(key, work).finally(() => this.local.delete(key));
+    this.local.set(key, promise);
+    return promise;
+  }
+
+  /** The lock holder runs the work and publishes its result; the others wait for it (or for the lock to free). */
+  private async flight<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const lock = this.key('flight', id);
+    const result = this.key('result', id);
+    const token = randomUUID();
+    const deadline = Date.now() + LOCK_TTL_MS;
+    for (;;) {
+      const published = await this.redis.get(result);
+      if (published) return JSON.parse(published) as T;
+      if (await this.tryLock(lock, token)) {
+        try {
+          const value = await work();
+          await this.redis.set(result, JSON.stringify(value ?? null), 'PX', RESULT_TTL_MS);
+          return value;
+        } finally {
+          await this.release(lock, token);
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`flight ${id} did not finish in time`);
+      await sleep(POLL_MS);
+    }
+  }
+
+  async rememberIcon(id: string, prompt: string) {
+    await this.redis.hset(this.key('icons', 'prompts'), id, prompt);
+  }
+
+  async iconPrompt(id: string) {
+    return (await this.redis.hget(this.key('icons', 'prompts'), id)) ?? null;
+  }
+
+  async close() {
+    await this.redis.quit();
+  }
+}

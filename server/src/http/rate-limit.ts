@@ -1,0 +1,45 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Store } from '../store/store.ts';
+import { ApiError } from './errors.ts';
+
+type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
+
+/** `@fastify/rate-limit` store over Lootsmith's own store, so counters survive a restart. */
+function storeBacked(store: Store) {
+  return class StoreRateLimit {
+    incr(key: string, cb: Callback, timeWindow: number) {
+      const now = Date.now();
+      store.hit(key, timeWindow, now).then(
+        (r) => cb(null, { current: r.count, ttl: r.resetAt - now }),
+        (err) => cb(err as Error),
+      );
+    }
+
+    child() {
+      return this;
+    }
+  };
+}
+
+/**
+ * Per-route limits (`config.rateLimit` on a route) keyed by the caller, in the store by default or in
+ * Redis across instances. Exceeding answers 429 `rate_limit_exceeded` with Retry-After.
+ */
+export async function registerRateLimit(app: FastifyInstance, store: Store, redis?: Redis) {
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    ...(redis ? { redis, nameSpace: 'lootsmith:ratelimit:' } : { store: storeBacked(store) }),
+    errorResponseBuilder: (_request, context) => {
+      const retryAfter = Math.ceil(context.ttl / 1000);
+      return new ApiError(
+        429,
+        'rate_limit_exceeded',
+        `Rate limit reached: ${context.max} requests allowed here per window; try again in ${context.after}`,
+        { reason: 'rate_limit_exceeded', details: { retry_after: retryAfter } },
+      );
+    },
+  });
+}

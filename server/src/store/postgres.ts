@@ -1,0 +1,338 @@
+import type { Item, Recipe } from '@lootsmith/protocol';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations.ts';
+import {
+  type CraftInput,
+  type CraftResult,
+  InsufficientError,
+  type PlayerRecord,
+  type Stack,
+  type Store,
+  type StoredResponse,
+} from './store.ts';
+
+type Client = pg.PoolClient;
+
+interface PlayerRow {
+  id: string;
+  crafting_xp: number;
+  blocked: number;
+  daily_items: number | null;
+  daily_images: number | null;
+}
+
+const toPlayer = ({ id, crafting_xp, blocked, daily_items, daily_images }: PlayerRow): PlayerRecord => ({
+  id,
+  crafting_xp,
+  blocked: blocked === 1,
+  daily_items,
+  daily_images,
+});
+const now = () => new Date().toISOString();
+const MIGRATION_LOCK = 74_211_009;
+
+/**
+ * The store for several instances: PostgreSQL with the same migrations and guarantees as SQLite.
+ * Spending locks the player's inventory rows (`FOR UPDATE`), so concurrent crafts serialise per row.
+ */
+export class PostgresStore implements Store {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async connect(url: string, options: { max?: number } = {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool);
+    await store.migrate();
+    return store;
+  }
+
+  private async migrate() {
+    await this.tx(async (c) => {
+      // Instances starting together take turns; the second sees the first one's version.
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await c.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+      const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_version');
+      const current = rows[0]?.version ?? 0;
+      for (const [i, m] of MIGRATIONS.entries()) if (i >= current) await c.query(m.postgres);
+      if (!rows.length)
+        await c.query('INSERT INTO schema_version (version) VALUES ($1)', [MIGRATIONS.length]);
+      else await c.query('UPDATE schema_version SET version = $1', [MIGRATIONS.length]);
+    });
+  }
+
+  private async tx<T>(work: (c: Client) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      const result = await work(c);
+      await c.query('COMMIT');
+      return result;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  private async applyStack(c: Client, playerId: string, itemId: string, delta: number, reason: string) {
+    if (delta > 0)
+      await c.query(
+        `INSERT INTO inventory (player_id, item_id, quantity) VALUES ($1, $2, $3)
+         ON CONFLICT (player_id, item_id) DO UPDATE SET quantity = inventory.quantity + excluded.quantity`,
+        [playerId, itemId, delta],
+      );
+    else {
+      const { rows } = await c.query<{ quantity: number }>(
+        'SELECT quantity FROM inventory WHERE player_id = $1 AND item_id = $2 FOR UPDATE',
+        [playerId, itemId],
+      );
+      const have = rows[0]?.quantity ?? 0;
+      if (have < -delta) throw new InsufficientError([{ item_id: itemId, have, need: -delta }]);
+      if (have === -delta)
+        await c.query('DELETE FROM inventory WHERE player_id = $1 AND item_id = $2', [playerId, itemId]);
+      else
+        await c.query('UPDATE inventory SET quantity = $1 WHERE player_id = $2 AND item_id = $3', [
+          have + delta,
+          playerId,
+          itemId,
+        ]);
+    }
+    await c.query(
+      'INSERT INTO ledger (player_id, item_id, delta, reason, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [playerId, itemId, delta, reason, now()],
+    );
+  }
+
+  /** Locks and checks every row first (in id order, so two crafts never deadlock), then applies. */
+  private async spend(c: Client, playerId: string, stacks: Stack[], reason: string) {
+    const sorted = [...stacks].sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
+    const { rows } = await c.query<{ item_id: string; quantity: number }>(
+      'SELECT item_id, quantity FROM inventory WHERE player_id = $1 AND item_id = ANY($2) ORDER BY item_id FOR UPDATE',
+      [playerId, sorted.map((s) => s.item_id)],
+    );
+    const owned = new Map(rows.map((r) => [r.item_id, r.quantity]));
+    const missing = sorted
+      .map((s) => ({ item_id: s.item_id, have: owned.get(s.item_id) ?? 0, need: s.quantity }))
+      .filter((m) => m.have < m.need);
+    if (missing.length) throw new InsufficientError(missing);
+    for (const s of sorted) await this.applyStack(c, playerId, s.item_id, -s.quantity, reason);
+  }
+
+  private async insertItem(c: Client, playerId: string, item: Item) {
+    await c.query('INSERT INTO items (id, owner, name, data, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      item.id,
+      playerId,
+      item.name,
+      JSON.stringify(item),
+      item.created_at,
+    ]);
+  }
+
+  async ensurePlayer(id: string, starting: Stack[]) {
+    const found = await this.getPlayer(id);
+    if (found) return found;
+    return this.tx(async (c) => {
+      const inserted = await c.query(
+        'INSERT INTO players (id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [id, now()],
+      );
+      if (inserted.rowCount === 1)
+        for (const s of starting) await this.applyStack(c, id, s.item_id, s.quantity, 'starting');
+      const { rows } = await c.query<PlayerRow>('SELECT * FROM players WHERE id = $1', [id]);
+      return toPlayer(rows[0] as PlayerRow);
+    });
+  }
+
+  async getPlayer(id: string) {
+    const { rows } = await this.pool.query<PlayerRow>('SELECT * FROM players WHERE id = $1', [id]);
+    return rows[0] ? toPlayer(rows[0]) : null;
+  }
+
+  async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
+    return this.tx(async (c) => {
+      await c.query('INSERT INTO players (id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        id,
+        now(),
+      ]);
+      const allowed = ['crafting_xp', 'blocked', 'daily_items', 'daily_images'] as const;
+      for (const col of allowed) {
+        const value = patch[col];
+        if (value === undefined) continue;
+        await c.query(`UPDATE players SET ${col} = $1 WHERE id = $2`, [
+          typeof value === 'boolean' ? Number(value) : value,
+          id,
+        ]);
+      }
+      const { rows } = await c.query<PlayerRow>('SELECT * FROM players WHERE id = $1', [id]);
+      return toPlayer(rows[0] as PlayerRow);
+    });
+  }
+
+  async stacks(playerId: string): Promise<Stack[]> {
+    const { rows } = await this.pool.query<Stack>(
+      'SELECT item_id, quantity FROM inventory WHERE player_id = $1 ORDER BY ctid',
+      [playerId],
+    );
+    return rows;
+  }
+
+  async getItems(ids: string[]): Promise<Item[]> {
+    if (!ids.length) return [];
+    const { rows } = await this.pool.query<{ data: string }>('SELECT data FROM items WHERE id = ANY($1)', [
+      ids,
+    ]);
+    return rows.map((r) => JSON.parse(r.data) as Item);
+  }
+
+  async playerItemNames(playerId: string) {
+    const { rows } = await this.pool.query<{ name: string }>('SELECT name FROM items WHERE owner = $1', [
+      playerId,
+    ]);
+    return rows.map((r) => r.name);
+  }
+
+  async grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string) {
+    await this.tx(async (c) => {
+      for (const item of items) {
+        await this.insertItem(c, playerId, item);
+        await this.applyStack(c, playerId, item.id, 1, reason);
+      }
+      for (const s of stacks) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+    });
+  }
+
+  async changeStacks(playerId: string, changes: Stack[], reason: string) {
+    await this.tx(async (c) => {
+      const removals = changes
+        .filter((s) => s.quantity < 0)
+        .map((s) => ({ item_id: s.item_id, quantity: -s.quantity }));
+      await this.spend(c, playerId, removals, reason);
+      for (const s of changes)
+        if (s.quantity > 0) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+    });
+  }
+
+  async craft(input: CraftInput): Promise<CraftResult> {
+    return this.tx(async (c) => {
+      const { playerId, item, recipe } = input;
+      await this.spend(c, playerId, input.consume, input.reason);
+      await this.insertItem(c, playerId, item);
+      await this.applyStack(c, playerId, item.id, 1, input.reason);
+      let discovered = false;
+      if (recipe) {
+        await c.query(
+          `INSERT INTO recipes (key, template, ingredients, station, tool, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT DO NOTHING`,
+          [
+            recipe.key,
+            JSON.stringify(item),
+            JSON.stringify(recipe.ingredients),
+            recipe.station,
+            recipe.tool,
+            now(),
+          ],
+        );
+        const found = await c.query(
+          'INSERT INTO discoveries (player_id, recipe_key, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [playerId, recipe.key, now()],
+        );
+        discovered = found.rowCount === 1;
+      }
+      const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
+      await c.query('UPDATE players SET crafting_xp = crafting_xp + $1 WHERE id = $2', [xpEarned, playerId]);
+      return { discovered, xpEarned };
+    });
+  }
+
+  async recipe(key: string) {
+    const { rows } = await this.pool.query<{ template: string }>(
+      'SELECT template FROM recipes WHERE key = $1',
+      [key],
+    );
+    return rows[0] ? (JSON.parse(rows[0].template) as Item) : null;
+  }
+
+  async recipes(playerId: string): Promise<Recipe[]> {
+    const { rows } = await this.pool.query<{
+      key: string;
+      template: string;
+      ingredients: string;
+      station: string | null;
+      tool: string | null;
+      created_at: string;
+    }>(
+      `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at FROM discoveries d
+       JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = $1 ORDER BY d.created_at`,
+      [playerId],
+    );
+    return rows.map((r) => ({
+      key: r.key,
+      ingredients: JSON.parse(r.ingredients),
+      crafting_station: r.station,
+      crafting_tool: r.tool,
+      result_name: (JSON.parse(r.template) as Item).name,
+      discovered_at: r.created_at,
+    }));
+  }
+
+  async icon(id: string) {
+    const { rows } = await this.pool.query<{ png: Buffer }>('SELECT png FROM icons WHERE id = $1', [id]);
+    return rows[0]?.png ?? null;
+  }
+
+  async putIcon(id: string, prompt: string, png: Buffer) {
+    await this.pool.query(
+      'INSERT INTO icons (id, prompt, png, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [id, prompt, png, now()],
+    );
+  }
+
+  async dailyUsage(playerId: string, day: string) {
+    const { rows } = await this.pool.query<{ items: number; images: number }>(
+      'SELECT items, images FROM daily_usage WHERE player_id = $1 AND day = $2',
+      [playerId, day],
+    );
+    return rows[0] ?? { items: 0, images: 0 };
+  }
+
+  async countUsage(playerId: string, day: string, kind: 'items' | 'images', n: number) {
+    await this.pool.query(
+      `INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (player_id, day) DO UPDATE SET ${kind} = daily_usage.${kind} + $5`,
+      [playerId, day, kind === 'items' ? n : 0, kind === 'images' ? n : 0, n],
+    );
+  }
+
+  async idempotent(scope: string): Promise<StoredResponse | null> {
+    const { rows } = await this.pool.query<StoredResponse>(
+      'SELECT status, body FROM idempotency WHERE scope = $1',
+      [scope],
+    );
+    return rows[0] ?? null;
+  }
+
+  async saveIdempotent(scope: string, response: StoredResponse) {
+    await this.pool.query(
+      'INSERT INTO idempotency (scope, status, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [scope, response.status, response.body, now()],
+    );
+  }
+
+  async hit(key: string, windowMs: number, at: number) {
+    const { rows } = await this.pool.query<{ count: number; reset_at: string }>(
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
+         reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
+       RETURNING count, reset_at`,
+      [key, at + windowMs, at],
+    );
+    const row = rows[0] as { count: number; reset_at: string };
+    return { count: row.count, resetAt: Number(row.reset_at) };
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Item } from '@lootsmith/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../src/store/postgres.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
+import { InsufficientError, type Store } from '../src/store/store.ts';
+import { createTestSchema } from './support/postgres.ts';
+
+const item = (id: string, name = `Item ${id}`): Item => ({
+  id,
+  name,
+  type: 'WEAPON',
+  subtype: 'sword',
+  rarity: 'RARE',
+  level: 3,
+  element: 'none',
+  material: 'iron',
+  description: 'A test sword.',
+  lore: 'Made for a store test.',
+  stats: [{ name: 'attack', value: 9 }],
+  affixes: [],
+  value: 5,
+  icon: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+});
+
+const starting = [
+  { item_id: 'iron_ore', quantity: 4 },
+  { item_id: 'oak_wood', quantity: 3 },
+];
+
+interface Backend {
+  name: string;
+  open(): Promise<{ store: Store; cleanup(): Promise<void> } | null>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'SQLite',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'lootsmith-store-'));
+      const store = new SqliteStore(dir);
+      return { store, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      const schema = await createTestSchema();
+      if (!schema) return null;
+      const store = await PostgresStore.connect(schema.url);
+      return { store, cleanup: () => schema.drop() };
+    },
+  },
+];
+
+describe.each(backends)('$name store', (backend) => {
+  let store: Store;
+  let cleanup = async () => {};
+  let available = true;
+
+  beforeAll(async () => {
+    const opened = await backend.open();
+    if (!opened) {
+      available = false;
+      return;
+    }
+    store = opened.store;
+    cleanup = opened.cleanup;
+  });
+  afterAll(async () => {
+    if (!available) return;
+    await store.close();
+    await cleanup();
+  });
+
+  const run = (name: string, fn: () => Promise<void>) =>
+    it(name, async (ctx) => {
+      if (!available) ctx.skip();
+      await fn();
+    });
+
+  run('creates a player once, with the starting materials', async () => {
+    await store.ensurePlayer('p1', starting);
+    await store.ensurePlayer('p1', starting);
+    expect(await store.stacks('p1')).toEqual(starting);
+  });
+
+  run(
+    'grants loot and changes stacks, refusing removals beyond what is owned without changing anything',
+    async () => {
+      await store.ensurePlayer('p2', starting);
+      await store.grantLoot('p2', [item('itm_a')], [{ item_id: 'iron_ore', quantity: 2 }], 'loot');
+      expect(await store.getItems(['itm_a'])).toEqual([item('itm_a')]);
+      await expect(
+        store.changeStacks(
+          'p2',
+          [
+            { item_id: 'oak_wood', quantity: -1 },
+            { item_id: 'iron_ore', quantity: -99 },
+          ],
+          'test',
+        ),
+      ).rejects.toBeInstanceOf(InsufficientError);
+      const stacks = Object.fromEntries((await store.stacks('p2')).map((s) => [s.item_id, s.quantity]));
+      expect(stacks).toEqual({ iron_ore: 6, oak_wood: 3, itm_a: 1 });
+    },
+  );
+
+  run('crafts in one transaction: spends each ingredient once under concurrency', async () => {
+    await store.ensurePlayer('p3', starting);
+    const attempts = Array.from({ length: 20 }, (_, i) =>
+      store.craft({
+        playerId: 'p3',
+        consume: [
+          { item_id: 'oak_wood', quantity: 1 },
+          { item_id: 'iron_ore', quantity: 1 },
+        ],
+        item: item(`itm_c${i}`),
+        recipe: { key: 'r1', ingredients: [], station: null, tool: null },
+        xp: 10,
+        discoveryXp: 5,
+        reason: 'combine',
+      }),
+    );
+    const results = await Promise.allSettled(attempts);
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    expect(ok).toHaveLength(3);
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => r.reason instanceof InsufficientError),
+    ).toBe(true);
+    const discovered = ok.filter((r) => r.value.discovered);
+    expect(discovered).toHaveLength(1);
+    expect((await store.getPlayer('p3'))?.crafting_xp).toBe(3 * 10 + 5);
+    const stacks = Object.fromEntries((await store.stacks('p3')).map((s) => [s.item_id, s.quantity]));
+    expect(stacks.oak_wood).toBeUndefined();
+    expect(stacks.iron_ore).toBe(1);
+    expect(Object.keys(stacks).filter((k) => k.startsWith('itm_'))).toHaveLength(3);
+    expect(await store.recipes('p3')).toHaveLength(1);
+    expect((await store.recipe('r1'))?.name).toMatch(/^Item itm_c/);
+  });
+
+  run('counts rate-limit hits per fixed window', async () => {
+    expect(await store.hit('k', 1000, 10_000)).toEqual({ count: 1, resetAt: 11_000 });
+    expect(await store.hit('k', 1000, 10_500)).toEqual({ count: 2, resetAt: 11_000 });
+    expect(await store.hit('k', 1000, 11_000)).toEqual({ count: 1, resetAt: 12_000 });
+  });
+
+  run('keeps idempotency records, icons, usage and player settings', async () => {
+    await store.saveIdempotent('s', { status: 200, body: '{"a":1}' });
+    await store.saveIdempotent('s', { status: 500, body: 'second' });
+    expect(await store.idempotent('s')).toEqual({ status: 200, body: '{"a":1}' });
+    await store.putIcon('i1', 'a sword', Buffer.from([1, 2, 3]));
+    expect([...((await store.icon('i1')) ?? [])]).toEqual([1, 2, 3]);
+    await store.countUsage('p4', '2026-11-22', 'items', 2);
+    await store.countUsage('p4', '2026-11-22', 'images', 1);
+    await store.countUsage('p4', '2026-11-22', 'items', 1);
+    expect(await store.dailyUsage('p4', '2026-11-22')).toEqual({ items: 3, images: 1 });
+    const updated = await store.updatePlayer('p4', { blocked: true, daily_items: 5 });
+    expect(updated).toMatchObject({ id: 'p4', blocked: true, daily_items: 5, daily_images: null });
+  });
+});
