@@ -193,6 +193,10 @@ describe('LootsmithClient', () => {
     ]);
     expect(a).toEqual(b);
     expect(server.calls('/v1/generate/items')).toHaveLength(3);
+    await client().generateItems({ enemy: 'rat', dropId: 'rat-7' });
+    const keys = server.calls('/v1/generate/items').map((s) => s.headers['idempotency-key']);
+    expect(new Set(keys).size).toBe(3);
+    expect(keys[3]).toBe(keys[2]);
   });
 
   it('aborts the request when the caller aborts', async () => {

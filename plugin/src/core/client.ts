@@ -110,7 +110,8 @@ export class LootsmithClient {
         path: '/v1/generate/items',
         body,
         key: dropKey || false,
-        idempotencyKey: dropKey || undefined,
+        // Stable for one dropId, so even a drop repeated after a reload is granted once.
+        idempotencyKey: dropKey ? `drop-${hash(dropKey)}` : undefined,
       },
       options,
     );
@@ -197,7 +198,9 @@ export class LootsmithClient {
 
   /** One logical request: one Idempotency-Key, a token refresh on 401, retries where a retry can help. */
   async #send<T>(call: Call, { signal = new AbortController().signal, onProgress }: CallOptions): Promise<T> {
-    const idempotencyKey = call.method === 'POST' ? (call.idempotencyKey ?? randomKey()) : undefined;
+    // Only calls that change a player's state need one; the guest login does not.
+    const idempotencyKey =
+      call.method === 'POST' && call.auth !== false ? (call.idempotencyKey ?? randomKey()) : undefined;
     let refreshedToken = false;
     for (let attempt = 1; ; attempt++) {
       try {
