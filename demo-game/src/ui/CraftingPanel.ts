@@ -1,0 +1,163 @@
+import { LootsmithError } from '@lootsmith/plugin';
+import type { CombineResult } from '../lootsmith-types.ts';
+import type { StationId } from '../world/dungeon-map.ts';
+import { fill, h } from './dom.ts';
+import { errorText } from './error-text.ts';
+import { itemCard } from './ItemCard.ts';
+import { ItemPicker } from './ItemPicker.ts';
+import { Panel, type PanelHost } from './Panel.ts';
+import type { Services } from './services.ts';
+
+/** Combine owned items at a station, with an intent in the player's words; lists found recipes. */
+export class CraftingPanel extends Panel {
+  readonly #s: Services;
+  readonly #picker: ItemPicker;
+  readonly #intent = h('input', {
+    type: 'text',
+    name: 'intent',
+    maxlength: 300,
+    placeholder: 'What do you want to make? e.g. “a fiery dagger”',
+    autocomplete: 'off',
+  });
+  readonly #station = h('select', { name: 'station' });
+  readonly #button = h('button', { type: 'button', class: 'primary', name: 'combine' }, 'Combine');
+  readonly #result = h('div', { class: 'result', 'aria-live': 'polite' });
+  #busy = false;
+
+  constructor(host: PanelHost, services: Services) {
+    super(host, 'crafting-panel', 'Crafting', 'panel-crafting');
+    this.#s = services;
+    this.#picker = new ItemPicker(services.state, services.icons, { max: 6, onChange: () => this.#sync() });
+    this.#button.addEventListener('click', () => void this.#combine());
+    this.#intent.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') void this.#combine();
+    });
+    services.state.onChange(() => this.isOpen && this.render());
+  }
+
+  /** Opens at a station (the one the hero walked to). */
+  openAt(station: StationId) {
+    this.open();
+    this.#station.value = station;
+  }
+
+  render() {
+    const stations = this.#s.state.game?.stations ?? [];
+    const chosenStation = this.#station.value || 'workbench';
+    fill(
+      this.#station,
+      ...stations.map((s) => h('option', { value: s.id, selected: s.id === chosenStation }, s.name)),
+    );
+    this.#picker.render();
+    const recipes = this.#s.state.recipes;
+    fill(
+      this.body,
+      h(
+        'div',
+        { class: 'crafting-layout' },
+        h('div', { class: 'column' }, this.#picker.root),
+        h(
+          'div',
+          { class: 'column' },
+          h('label', {}, 'Station', this.#station),
+          h('label', {}, 'Intent', this.#intent),
+          this.#button,
+          this.#result,
+        ),
+        h(
+          'div',
+          { class: 'column recipes' },
+          h('h3', {}, `Recipe book (${recipes.length})`),
+          recipes.length === 0
+            ? h('p', { class: 'hint' }, 'Combinations that work are written down here.')
+            : h(
+                'ul',
+                { class: 'recipe-list' },
+                ...recipes.map((r) =>
+                  h(
+                    'li',
+                    {
+                      title: 'Click to put these ingredients in the tray',
+                      onclick: () =>
+                        this.#picker.set(r.ingredients.map((i) => ({ id: i.item_id, quantity: i.quantity }))),
+                    },
+                    h('b', {}, r.result_name),
+                    h(
+                      'span',
+                      { class: 'muted' },
+                      ` ← ${r.ingredients.map((i) => `${i.quantity}× ${this.#s.state.item(i.item_id)?.name ?? 'an item you used up'}`).join(' + ')}`,
+                    ),
+                  ),
+                ),
+              ),
+        ),
+      ),
+    );
+    this.#sync();
+  }
+
+  #sync() {
+    this.#button.disabled = this.#busy || this.#picker.total < 2;
+    this.#button.textContent = this.#busy ? 'Combining…' : 'Combine';
+  }
+
+  async #combine() {
+    if (this.#busy || this.#picker.total < 2) return;
+    this.#busy = true;
+    this.#sync();
+    fill(
+      this.#result,
+      h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'The ingredients hiss and fuse…'),
+    );
+    try {
+      const result = await this.#s.plugin.crafting.combine({
+        ingredients: this.#picker.selection,
+        station: this.#station.value,
+        intent: this.#intent.value.trim() || undefined,
+      });
+      this.#showResult(result);
+      if (result.success) {
+        this.#picker.clear();
+        await this.#s.state.refresh(this.#s.plugin);
+      }
+    } catch (e) {
+      const { title, detail } = errorText(
+        e instanceof LootsmithError ? e : new LootsmithError('network', String(e)),
+      );
+      fill(this.#result, h('div', { class: 'failure' }, h('b', {}, title), h('p', {}, detail)));
+      this.#s.toasts.show('error', title, detail);
+    } finally {
+      this.#busy = false;
+      this.#sync();
+    }
+  }
+
+  #showResult(result: CombineResult) {
+    if (result.success && result.result_item) {
+      const xp = `+${result.crafting_xp_earned} crafting XP`;
+      fill(
+        this.#result,
+        h(
+          'div',
+          { class: 'success' },
+          h('b', {}, result.recipe_discovered ? 'New recipe discovered!' : 'Crafted!'),
+          ` ${xp}`,
+        ),
+        itemCard(result.result_item, this.#s.icons),
+      );
+      this.#s.toasts.show('success', `Crafted ${result.result_item.name}`, xp);
+      return;
+    }
+    fill(
+      this.#result,
+      h(
+        'div',
+        { class: 'failure' },
+        h('b', {}, 'It did not work.'),
+        h('p', {}, result.message),
+        (result.suggestions?.length ?? 0) > 0 &&
+          h('ul', { class: 'suggestions' }, ...(result.suggestions ?? []).map((s) => h('li', {}, s))),
+      ),
+    );
+  }
+}

@@ -1,0 +1,187 @@
+import { LootsmithError } from '@lootsmith/plugin';
+import type { ItemType } from '../lootsmith-types.ts';
+import type { StationId } from '../world/dungeon-map.ts';
+import { fill, h } from './dom.ts';
+import { errorText } from './error-text.ts';
+import { itemCard } from './ItemCard.ts';
+import { ItemPicker } from './ItemPicker.ts';
+import { Panel, type PanelHost } from './Panel.ts';
+import { titleCase } from './rarity.ts';
+import type { Services } from './services.ts';
+
+const FOCUS = ['attack', 'defense', 'magic', 'speed', 'health', 'mana', 'crit_chance', 'luck'];
+const COLOURS = ['crimson', 'azure', 'emerald', 'gold', 'obsidian', 'ivory'];
+const FINISHES = ['rugged', 'ornate', 'elegant', 'runic'];
+
+/** Create an item from materials and parameters at a station (5 per hour; stations need skill). */
+export class ForgePanel extends Panel {
+  readonly #s: Services;
+  readonly #picker: ItemPicker;
+  readonly #station = h('select', { name: 'station' });
+  readonly #type = h('select', { name: 'type' });
+  readonly #description = h('textarea', {
+    name: 'description',
+    maxlength: 300,
+    rows: 2,
+    placeholder: 'Describe it: “a sturdy oak shield banded with iron”',
+  });
+  readonly #colour = h(
+    'select',
+    { name: 'colour' },
+    ...COLOURS.map((c) => h('option', { value: c }, titleCase(c))),
+  );
+  readonly #finish = h(
+    'select',
+    { name: 'finish' },
+    ...FINISHES.map((f) => h('option', { value: f }, titleCase(f))),
+  );
+  readonly #glow = h('input', { type: 'checkbox', name: 'glow' });
+  readonly #focus = new Set<string>(['attack']);
+  readonly #button = h('button', { type: 'button', class: 'primary', name: 'create' }, 'Create item');
+  readonly #result = h('div', { class: 'result', 'aria-live': 'polite' });
+  #busy = false;
+
+  constructor(host: PanelHost, services: Services) {
+    super(host, 'forge-panel', 'Forge an item', 'panel-forge');
+    this.#s = services;
+    this.#picker = new ItemPicker(services.state, services.icons, { max: 6, onChange: () => this.#sync() });
+    this.#button.addEventListener('click', () => void this.#create());
+    this.#station.addEventListener('change', () => this.#fillTypes());
+    services.state.onChange(() => this.isOpen && this.render());
+  }
+
+  openAt(station: StationId) {
+    this.open();
+    this.#station.value = station;
+    this.#fillTypes();
+  }
+
+  render() {
+    const stations = this.#s.state.game?.stations ?? [];
+    const chosen = this.#station.value || 'workbench';
+    const level = this.#s.state.craftingLevel;
+    fill(
+      this.#station,
+      ...stations.map((s) =>
+        h(
+          'option',
+          { value: s.id, selected: s.id === chosen },
+          `${s.name}${s.min_level > level ? ` (needs crafting level ${s.min_level})` : ''}`,
+        ),
+      ),
+    );
+    this.#fillTypes();
+    this.#picker.render();
+    const chips = FOCUS.map((f) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `chip${this.#focus.has(f) ? ' on' : ''}`,
+          'data-focus': f,
+          onclick: () => {
+            if (this.#focus.has(f)) this.#focus.delete(f);
+            else if (this.#focus.size < 4) this.#focus.add(f);
+            this.render();
+          },
+        },
+        titleCase(f),
+      ),
+    );
+    fill(
+      this.body,
+      h(
+        'div',
+        { class: 'forge-layout' },
+        h('div', { class: 'column' }, this.#picker.root),
+        h(
+          'div',
+          { class: 'column' },
+          h(
+            'div',
+            { class: 'row' },
+            h('label', {}, 'Station', this.#station),
+            h('label', {}, 'Type', this.#type),
+          ),
+          h('label', {}, 'Description', this.#description),
+          h('div', { class: 'label' }, 'Focus (up to 4)'),
+          h('div', { class: 'chips' }, ...chips),
+          h(
+            'div',
+            { class: 'row' },
+            h('label', {}, 'Colour', this.#colour),
+            h('label', {}, 'Finish', this.#finish),
+            h('label', { class: 'check' }, this.#glow, 'Glowing'),
+          ),
+          h(
+            'div',
+            { class: 'row' },
+            this.#button,
+            h('span', { class: 'muted small' }, 'Limit: 5 creations per hour'),
+          ),
+          this.#result,
+        ),
+      ),
+    );
+    this.#sync();
+  }
+
+  #fillTypes() {
+    const station = this.#s.state.game?.stations.find((s) => s.id === this.#station.value);
+    const current = this.#type.value;
+    const types = station?.types ?? [];
+    fill(this.#type, ...types.map((t) => h('option', { value: t, selected: t === current }, titleCase(t))));
+  }
+
+  #sync() {
+    this.#button.disabled = this.#busy || this.#picker.total < 1;
+    this.#button.textContent = this.#busy ? 'Forging…' : 'Create item';
+  }
+
+  async #create() {
+    if (this.#busy || this.#picker.total < 1) return;
+    this.#busy = true;
+    this.#sync();
+    fill(this.#result, h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'Hammer on anvil…'));
+    const type = this.#type.value as ItemType;
+    try {
+      const result = await this.#s.plugin.crafting.createItem({
+        station: this.#station.value,
+        materials: this.#picker.selection,
+        type,
+        description: this.#description.value.trim() || `A ${titleCase(type).toLowerCase()} forged by hand`,
+        focusAttributes: [...this.#focus],
+        visualPreferences: {
+          colour: this.#colour.value,
+          finish: this.#finish.value,
+          glowing: this.#glow.checked,
+        },
+      });
+      const xp = `+${result.crafting_xp} crafting XP`;
+      fill(
+        this.#result,
+        h('div', { class: 'success' }, h('b', {}, 'Forged!'), ` ${xp}`),
+        itemCard(result.item, this.#s.icons),
+      );
+      this.#s.toasts.show('success', `Created ${result.item.name}`, xp);
+      this.#picker.clear();
+      await this.#s.state.refresh(this.#s.plugin);
+    } catch (e) {
+      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
+      const { title, detail } = errorText(error);
+      fill(
+        this.#result,
+        h(
+          'div',
+          { class: `failure reason-${error.reason ?? error.code}` },
+          h('b', {}, title),
+          h('p', {}, detail),
+        ),
+      );
+      this.#s.toasts.show(error.reason ? 'warn' : 'error', title, detail);
+    } finally {
+      this.#busy = false;
+      this.#sync();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import type { Item } from '@lootsmith/plugin';
+import { h } from './dom.ts';
+import type { IconSource } from './IconSource.ts';
+import { rarityCss, titleCase } from './rarity.ts';
+
+const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
+const statValue = (name: string, value: number) =>
+  name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
+
+/** The tooltip card of an item: name in its rarity's colour, type, level, stats, affixes, text and lore. */
+export function itemCard(item: Item, icons: IconSource): HTMLElement {
+  const color = rarityCss(item.rarity);
+  return h(
+    'article',
+    { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
+    h(
+      'header',
+      {},
+      icons.paint(h('img', { class: 'card-icon', alt: '' }), item),
+      h(
+        'div',
+        {},
+        h('h3', { class: 'item-name' }, item.name),
+        h(
+          'div',
+          { class: 'item-kind' },
+          `${titleCase(item.rarity)} ${titleCase(item.type)}`,
+          h('span', { class: 'muted' }, ` · ${item.subtype} · level ${item.level}`),
+        ),
+      ),
+    ),
+    item.stats.length > 0 &&
+      h(
+        'ul',
+        { class: 'item-stats' },
+        ...item.stats.map((s) =>
+          h('li', {}, h('b', {}, statValue(s.name, s.value)), ` ${titleCase(s.name)}`),
+        ),
+      ),
+    item.affixes.length > 0 &&
+      h(
+        'ul',
+        { class: 'item-affixes' },
+        ...item.affixes.map((a) => h('li', {}, h('b', {}, a.name), ` — ${a.effect}`)),
+      ),
+    h('p', { class: 'item-description' }, item.description),
+    h('p', { class: 'item-lore' }, `“${item.lore}”`),
+    h(
+      'footer',
+      { class: 'muted' },
+      [item.element !== 'none' ? titleCase(item.element) : '', titleCase(item.material), `${item.value} gold`]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+  );
+}
+
+/** One inventory square: the icon over a rarity glow, with the stack count. */
+export function itemSlot(
+  item: Item,
+  quantity: number,
+  icons: IconSource,
+  attrs: Record<string, string> = {},
+) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `slot rarity-${item.rarity.toLowerCase()}`,
+      style: `--rarity: ${rarityCss(item.rarity)}`,
+      title: item.name,
+      'data-item-id': item.id,
+      ...attrs,
+    },
+    icons.paint(h('img', { alt: item.name }), item),
+    quantity > 1 && h('span', { class: 'qty' }, String(quantity)),
+  );
+}

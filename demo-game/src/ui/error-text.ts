@@ -1,0 +1,32 @@
+import type { LootsmithError } from '@lootsmith/plugin';
+
+/** A player-facing title and explanation for any Lootsmith failure. */
+export function errorText(error: LootsmithError): { title: string; detail: string } {
+  switch (error.reason ?? error.code) {
+    case 'skill_too_low':
+      return {
+        title: 'Not skilled enough yet',
+        detail: `${error.message}. Craft at the Workbench to gain XP.`,
+      };
+    case 'insufficient_materials':
+      return { title: 'Missing materials', detail: error.message };
+    case 'rate_limit_exceeded': {
+      const minutes = error.retryAfter ? Math.ceil(error.retryAfter / 60) : undefined;
+      return {
+        title: 'The forge fire needs to rest',
+        detail: `Only 5 items can be created per hour.${minutes ? ` Try again in ${minutes} min.` : ''}`,
+      };
+    }
+    case 'budget_exceeded':
+      return { title: 'Daily budget used up', detail: error.message };
+    case 'network':
+      return { title: 'Cannot reach the Lootsmith server', detail: 'Is it still running? (npm start)' };
+    case 'upstream_unavailable':
+      return {
+        title: 'The item generator is unavailable',
+        detail: 'Nothing was spent; try again in a moment.',
+      };
+    default:
+      return { title: 'Something went wrong', detail: error.message };
+  }
+}

@@ -1,0 +1,106 @@
+import Phaser from 'phaser';
+import { isClear } from './dungeon-map.ts';
+
+const SPEED = 150;
+
+/** The player's knight: walks by keys or along a clicked path, swings a sword, takes hits. */
+export class Hero extends Phaser.GameObjects.Container {
+  readonly radius = 10;
+  readonly maxHp = 30;
+  hp = this.maxHp;
+  readonly sprite: Phaser.GameObjects.Image;
+  #path: Array<{ x: number; y: number }> = [];
+  #walk: Phaser.Tweens.Tween;
+
+  constructor(scene: Phaser.Scene, x: number, y: number) {
+    super(scene, x, y);
+    const shadow = scene.add.image(0, 11, 'shadow').setDisplaySize(28, 10);
+    this.sprite = scene.add.image(0, 0, 'hero').setOrigin(0.5, 0.72);
+    this.add([shadow, this.sprite]);
+    this.#walk = scene.tweens.add({
+      targets: this.sprite,
+      y: { from: 0, to: -2 },
+      duration: 140,
+      yoyo: true,
+      repeat: -1,
+      paused: true,
+    });
+    scene.add.existing(this);
+  }
+
+  get walking() {
+    return this.#path.length > 0;
+  }
+
+  /** Follows these waypoints (replacing any earlier path). */
+  follow(path: Array<{ x: number; y: number }>) {
+    this.#path = path;
+  }
+
+  stop() {
+    this.#path = [];
+  }
+
+  /** Moves for one frame, by keyboard direction if any, else along the path. */
+  step(delta: number, direction: Phaser.Math.Vector2) {
+    const distance = SPEED * (delta / 1000);
+    let move = new Phaser.Math.Vector2();
+    if (direction.lengthSq() > 0) {
+      this.#path = [];
+      move = direction.clone().normalize().scale(distance);
+    } else if (this.#path[0]) {
+      const next = this.#path[0];
+      const to = new Phaser.Math.Vector2(next.x - this.x, next.y - this.y);
+      if (to.length() <= distance) {
+        move = to;
+        this.#path.shift();
+      } else move = to.normalize().scale(distance);
+    }
+    const moved = move.lengthSq() > 0.01;
+    if (moved) {
+      if (isClear(this.x + move.x, this.y, this.radius)) this.x += move.x;
+      if (isClear(this.x, this.y + move.y, this.radius)) this.y += move.y;
+      if (Math.abs(move.x) > 0.1) this.sprite.setFlipX(move.x < 0);
+    }
+    if (moved && this.#walk.isPaused()) this.#walk.resume();
+    if (!moved && !this.#walk.isPaused()) {
+      this.#walk.pause();
+      this.sprite.y = 0;
+    }
+    this.setDepth(this.y);
+  }
+
+  /** The sword swing toward a point: an arc that flashes and fades. */
+  swing(toward: { x: number; y: number }) {
+    const angle = Phaser.Math.Angle.Between(this.x, this.y, toward.x, toward.y);
+    this.sprite.setFlipX(Math.cos(angle) < 0);
+    const slash = this.scene.add.graphics({ x: this.x, y: this.y - 8 }).setDepth(10_000);
+    slash
+      .lineStyle(4, 0xffffff, 0.95)
+      .beginPath()
+      .arc(0, 0, 24, angle - 1, angle + 1)
+      .strokePath();
+    slash
+      .lineStyle(2, 0x9fd3ff, 0.8)
+      .beginPath()
+      .arc(0, 0, 30, angle - 0.8, angle + 0.8)
+      .strokePath();
+    this.scene.tweens.add({
+      targets: slash,
+      alpha: 0,
+      scale: 1.25,
+      duration: 180,
+      onComplete: () => slash.destroy(),
+    });
+  }
+
+  hurt(damage: number) {
+    this.hp = Math.max(0, this.hp - damage);
+    this.sprite.setTint(0xff5555);
+    this.scene.time.delayedCall(120, () => this.sprite.clearTint());
+  }
+
+  heal(amount: number) {
+    this.hp = Math.min(this.maxHp, this.hp + amount);
+  }
+}

@@ -1,0 +1,73 @@
+import type { EnemyKindId } from './dungeon-map.ts';
+
+export interface EnemyKind {
+  id: EnemyKindId;
+  name: string;
+  hp: number;
+  /** Damage per hit on the hero, as [min, max]. */
+  damage: [number, number];
+  /** Pixels per second while chasing. */
+  speed: number;
+  /** Radius in pixels for clicks, contact and the shadow. */
+  radius: number;
+  /** How many items it drops. */
+  loot: number;
+  /** Seconds before another one appears at its spawn. */
+  respawn: number;
+  boss?: boolean;
+}
+
+export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
+  slime: {
+    id: 'slime',
+    name: 'Green Slime',
+    hp: 5,
+    damage: [1, 2],
+    speed: 40,
+    radius: 14,
+    loot: 1,
+    respawn: 12,
+  },
+  rat: { id: 'rat', name: 'Cellar Rat', hp: 4, damage: [1, 2], speed: 70, radius: 13, loot: 1, respawn: 12 },
+  skeleton: {
+    id: 'skeleton',
+    name: 'Skeleton Warrior',
+    hp: 9,
+    damage: [2, 3],
+    speed: 55,
+    radius: 14,
+    loot: 1,
+    respawn: 20,
+  },
+  fire_imp: {
+    id: 'fire_imp',
+    name: 'Fire Imp',
+    hp: 8,
+    damage: [2, 4],
+    speed: 75,
+    radius: 14,
+    loot: 1,
+    respawn: 25,
+  },
+  cultist: {
+    id: 'cultist',
+    name: 'Shadow Cultist',
+    hp: 11,
+    damage: [2, 4],
+    speed: 50,
+    radius: 14,
+    loot: 2,
+    respawn: 25,
+  },
+  frost_giant: {
+    id: 'frost_giant',
+    name: 'Frost Giant',
+    hp: 28,
+    damage: [4, 7],
+    speed: 35,
+    radius: 30,
+    loot: 3,
+    respawn: 60,
+    boss: true,
+  },
+};
