@@ -20,7 +20,7 @@ export class IconService {
   /** SPEC 2.3: the subject first, then comma-separated style tags. */
   promptFor(item: Pick<GeneratedItem, 'name' | 'subtype' | 'material' | 'element' | 'rarity'>): string {
     const element = item.element === 'none' ? '' : `${item.element} `;
-    return `${item.name}, a ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}, ${this.game.icon_style}`;
+    return `${item.name}, ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}, ${this.game.icon_style}`;
   }
 
   /** The icon reference of a prompt, painted lazily when first fetched. */

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
+import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
+import { createTestSchema } from './support/postgres.ts';
+import { type ServerProcess, startServerProcess } from './support/process.ts';
+
+const REDIS_URL = process.env.LOOTSMITH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+/** Two server processes over one PostgreSQL and one Redis behave as one server. */
+describe('two instances over PostgreSQL and Redis', () => {
+  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let fake: FakeUpstream;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const run = `${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    if (!schema) return;
+    fake = await startFakeUpstream();
+    const env = {
+      LOOTSMITH_DATABASE_URL: schema.url,
+      LOOTSMITH_REDIS_URL: REDIS_URL,
+      LOOTSMITH_UPSTREAM_URL: fake.url,
+      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
+      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
+      LOOTSMITH_SERVER_KEY: SERVER_KEY,
+    };
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (!schema) return;
+    await Promise.all([a?.stop(), b?.stop()]);
+    await fake.close();
+    await schema.drop();
+  });
+
+  const call = async (
+    base: string,
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers = {},
+  ) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const session = async (player: string) => {
+    const res = await fetch(`${a.url}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ player_id: player }),
+    });
+    return (await res.json()).token as string;
+  };
+
+  it('spends each ingredient once across 100 concurrent combines on both instances', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `multi-${run}`;
+    const token = await session(player);
+    await call(b.url, 'POST', `/api/v1/player/${player}/inventory/grant`, SERVER_KEY, {
+      items: [
+        { item_id: 'iron_ore', quantity: 30 },
+        { item_id: 'oak_wood', quantity: 20 },
+      ],
+    });
+    // iron_ore 34, oak_wood 23: oak runs out first.
+    const body = {
+      player_id: player,
+      ingredients: [
+        { item_id: 'iron_ore', quantity: 1 },
+        { item_id: 'oak_wood', quantity: 1 },
+      ],
+    };
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', '/api/v1/crafting/combine', token, body),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter(
+      (r) => r.status === 400 && JSON.parse(r.text).reason === 'insufficient_materials',
+    );
+    expect(ok).toHaveLength(23);
+    expect(refused).toHaveLength(77);
+    // One generation for the recipe, shared by both instances; the rest come from the recipe book.
+    expect(fake.calls.chat).toBe(1);
+
+    const db = new pg.Client({ connectionString: schema?.url });
+    await db.connect();
+    const stacks = await db.query<{ item_id: string; quantity: number }>(
+      'SELECT item_id, quantity FROM inventory WHERE player_id = $1',
+      [player],
+    );
+    const ledger = await db.query<{ item_id: string; total: string }>(
+      'SELECT item_id, SUM(delta) AS total FROM ledger WHERE player_id = $1 GROUP BY item_id',
+      [player],
+    );
+    await db.end();
+    const owned = Object.fromEntries(stacks.rows.map((r) => [r.item_id, r.quantity]));
+    expect(owned.oak_wood).toBeUndefined();
+    expect(owned.iron_ore).toBe(34 - 23);
+    for (const row of ledger.rows) expect(Number(row.total)).toBe(owned[row.item_id] ?? 0);
+  });
+
+  it('holds the 5-per-hour create-item limit across instances', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `limit-${run}`;
+    const token = await session(player);
+    const body = {
+      crafting_station: 'workbench',
+      materials: [{ id: 'oak_wood', quantity: 1 }],
+      item_parameters: {
+        type: 'WEAPON',
+        description: 'a club',
+        focus_attributes: [],
+        visual_preferences: {},
+      },
+    };
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', `/api/v1/player/${player}/create-item`, token, body),
+      ),
+    );
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(3);
+    expect(limited.every((r) => JSON.parse(r.text).reason === 'rate_limit_exceeded')).toBe(true);
+  });
+
+  it('answers an idempotent replay on the other instance with the first response', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `replay-${run}`;
+    const token = await session(player);
+    const key = { 'idempotency-key': `replay-${run}-0001` };
+    const drop = { client_id: player, items: [{ type: 'WEAPON' }] };
+    const first = await call(a.url, 'POST', '/v1/generate/items', token, drop, key);
+    const replay = await call(b.url, 'POST', '/v1/generate/items', token, drop, key);
+    expect(first.status).toBe(200);
+    expect(replay.text).toBe(first.text);
+    const inventory = JSON.parse(
+      (await call(b.url, 'GET', `/api/v1/player/${player}/inventory`, token)).text,
+    );
+    const generated = inventory.items.filter((e: { item: { id: string } }) => e.item.id.startsWith('itm_'));
+    expect(generated).toHaveLength(1);
+  });
+});
