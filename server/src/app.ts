@@ -33,7 +33,8 @@ export interface AppDeps {
 
 /** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
 export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
-  const result = schema.safeParse(value ?? {});
+  // No body at all reads as `{}` so the error names the missing fields; a JSON `null` body is wrong.
+  const result = schema.safeParse(value === undefined ? {} : value);
   if (!result.success) throw invalidBody(result.error, where);
   return result.data;
 }
@@ -65,6 +66,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
     trustProxy: false,
     return503OnClosing: false,
+    // A URL that cannot be decoded is refused before routing; it still gets the one error body.
+    frameworkErrors: (err, _request, reply) =>
+      reply.status(400).send({ error: { code: 'bad_url', message: err.message } }),
   });
   const auth = new Authenticator(config.playerSecret, config.serverKey);
 

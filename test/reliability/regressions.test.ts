@@ -1,0 +1,37 @@
+import { ErrorBody } from '@lootsmith/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, boot, dumpStore, type Harness, SERVER_KEY } from './support/harness.ts';
+
+// Server bugs the reliability suites found, each pinned by the smallest request that showed it.
+let t: Harness;
+beforeAll(async () => {
+  t = await boot();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('regressions', () => {
+  it('answers an undecodable URL with the one error body, not Fastify’s own', async () => {
+    for (const url of ['/%', '/api/v1/player/%E0%A4%A/inventory', '/v1/%zz']) {
+      const res = await t.server.app.inject({ url, headers: auth(SERVER_KEY) });
+      expect(res.statusCode).toBe(400);
+      expect(ErrorBody.safeParse(res.json()).success, res.body).toBe(true);
+    }
+  });
+
+  it('refuses a JSON null body instead of reading it as {}', async () => {
+    const token = await t.token('nora');
+    const before = dumpStore(t.db);
+    const res = await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/nora',
+      headers: { ...auth(SERVER_KEY), 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('invalid_request');
+    expect(dumpStore(t.db)).toBe(before);
+    expect(token).toBeTruthy();
+  });
+});

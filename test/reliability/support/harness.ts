@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type Database from 'better-sqlite3';
+import { loadConfig } from '../../../server/src/config.ts';
+import { type RunningServer, startServer } from '../../../server/src/server.ts';
+import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
+import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
+
+/** `npm run test:reliability` sets this; `npm test` runs the bounded form. */
+export const FULL = process.env.LOOTSMITH_RELIABILITY === 'full';
+
+export const UPSTREAM_KEY = 'sk_upstream_reliability_0123456789abcdef';
+export const FALLBACK_KEY = 'sk_fallback_reliability_0123456789abcdef';
+export const SERVER_KEY = 'server-credential-reliability-0123';
+export const PLAYER_SECRET = 'player-secret-reliability-0123456789';
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Collects every log line a server writes, so suites can prove secrets never reach a log. */
+export class LogSink extends Writable {
+  lines: string[] = [];
+  bytes = 0;
+  /** Lines beyond this are counted (and scanned) but not kept, so a soak does not hold them all. */
+  constructor(private readonly keep = 20_000) {
+    super();
+  }
+  readonly leaks: string[] = [];
+  secrets: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    const text = chunk.toString();
+    this.bytes += text.length;
+    for (const s of this.secrets) if (text.includes(s)) this.leaks.push(text.slice(0, 500));
+    if (this.lines.length < this.keep) this.lines.push(text);
+    done();
+  }
+}
+
+export interface Harness {
+  server: RunningServer;
+  fake: FakeUpstream;
+  dataDir: string;
+  logs: LogSink;
+  db: Database.Database;
+  /** A player token from the guest login. */
+  token(playerId: string): Promise<string>;
+  /** Server credential: give a player materials. */
+  grant(playerId: string, items: Record<string, number>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The server over the scripted fake `/v1` service, with a temporary SQLite store and captured logs. */
+export async function boot(
+  options: { env?: Record<string, string>; listen?: boolean; fake?: FakeUpstream; logLevel?: string } = {},
+): Promise<Harness> {
+  const fake = options.fake ?? (await startFakeUpstream());
+  const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-reliability-'));
+  const logs = new LogSink();
+  logs.secrets = [UPSTREAM_KEY, FALLBACK_KEY, SERVER_KEY];
+  const server = await startServer(
+    loadConfig({
+      LOOTSMITH_UPSTREAM_URL: fake.url,
+      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
+      LOOTSMITH_SERVER_KEY: SERVER_KEY,
+      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
+      LOOTSMITH_DATA_DIR: dataDir,
+      LOOTSMITH_LOG_LEVEL: options.logLevel ?? 'info',
+      LOOTSMITH_UPSTREAM_RETRIES: '0',
+      LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
+      LOOTSMITH_PORT: '0',
+      ...options.env,
+    }),
+    { listen: options.listen ?? false, logStream: logs },
+  );
+  const h: Harness = {
+    server,
+    fake,
+    dataDir,
+    logs,
+    db: (server.lootsmith.deps.store as SqliteStore).db,
+    async token(playerId) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        payload: { player_id: playerId },
+      });
+      if (res.statusCode !== 200) throw new Error(`session ${playerId}: ${res.statusCode} ${res.body}`);
+      return res.json().token;
+    },
+    async grant(playerId, items) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/player/${playerId}/inventory/grant`,
+        headers: auth(SERVER_KEY),
+        payload: { items: Object.entries(items).map(([item_id, quantity]) => ({ item_id, quantity })) },
+      });
+      if (res.statusCode !== 200) throw new Error(`grant ${playerId}: ${res.statusCode} ${res.body}`);
+    },
+    async close() {
+      await server.close();
+      if (!options.fake) await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+const TABLES = [
+  'players',
+  'items',
+  'inventory',
+  'ledger',
+  'recipes',
+  'discoveries',
+  'icons',
+  'daily_usage',
+  'idempotency',
+  'rate_limits',
+] as const;
+export type Table = (typeof TABLES)[number];
+
+/** Every row of every table, in rowid order, as text: two equal dumps mean an unchanged store. */
+export function dumpStore(db: Database.Database, tables: readonly Table[] = TABLES): string {
+  const out: string[] = [];
+  for (const table of tables) {
+    out.push(`-- ${table}`);
+    for (const row of db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[])
+      out.push(
+        JSON.stringify(row, (_k, v) =>
+          v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer'
+            ? Buffer.from((v as { data: number[] }).data).toString('hex')
+            : v,
+        ),
+      );
+  }
+  return out.join('\n');
+}
+
+/** The tables a failed request must leave alone: what players own and what they are charged. */
+export const MATERIAL_TABLES: Table[] = [
+  'players',
+  'items',
+  'inventory',
+  'ledger',
+  'discoveries',
+  'daily_usage',
+];
+
+export interface LedgerReport {
+  /** (player, item) pairs whose inventory differs from the sum of their ledger entries. */
+  unbalanced: Array<{ player_id: string; item_id: string; ledger: number; inventory: number }>;
+  /** Stored items not granted exactly once. */
+  duplicated: string[];
+  negative: number;
+}
+
+/** The inventory must equal the ledger's running sum, and every stored item is granted exactly once. */
+export function checkLedger(db: Database.Database): LedgerReport {
+  const unbalanced = db
+    .prepare(
+      `SELECT l.player_id, l.item_id, l.total AS ledger, COALESCE(i.quantity, 0) AS inventory
+       FROM (SELECT player_id, item_id, SUM(delta) AS total FROM ledger GROUP BY player_id, item_id) l
+       LEFT JOIN inventory i ON i.player_id = l.player_id AND i.item_id = l.item_id
+       WHERE l.total <> COALESCE(i.quantity, 0)
+       UNION ALL
+       SELECT i.player_id, i.item_id, 0, i.quantity FROM inventory i
+       WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.player_id = i.player_id AND l.item_id = i.item_id)`,
+    )
+    .all() as LedgerReport['unbalanced'];
+  const duplicated = (
+    db
+      .prepare(
+        `SELECT it.id FROM items it
+         WHERE (SELECT COUNT(*) FROM ledger l WHERE l.item_id = it.id AND l.delta > 0) <> 1
+            OR (SELECT COALESCE(SUM(quantity), 0) FROM inventory v WHERE v.item_id = it.id) > 1`,
+      )
+      .all() as Array<{ id: string }>
+  ).map((r) => r.id);
+  const negative = (
+    db.prepare('SELECT COUNT(*) AS n FROM inventory WHERE quantity <= 0').get() as { n: number }
+  ).n;
+  return { unbalanced, duplicated, negative };
+}
+
+/** The p-th percentile (0–100) of a list of numbers. */
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
