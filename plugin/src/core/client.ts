@@ -111,7 +111,7 @@ export class LootsmithClient {
         body,
         key: dropKey || false,
         // Stable for one dropId, so even a drop repeated after a reload is granted once.
-        idempotencyKey: dropKey ? `drop-${hash(dropKey)}` : undefined,
+        idempotencyKey: dropKey ? `lootsmith-drop-${hash(dropKey)}` : undefined,
       },
       options,
     );

@@ -177,6 +177,10 @@ export async function startFakeServer() {
       const text = Buffer.concat(chunks).toString('utf8');
       const body = text ? JSON.parse(text) : undefined;
       seen.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+      const key = req.headers['idempotency-key'];
+      // The real server's rule: a malformed key is refused before anything else.
+      if (key !== undefined && !/^[\w.:-]{8,128}$/.test(String(key)))
+        return error(res, 400, 'invalid_request');
       const next = script.get(path)?.shift();
       if (next?.hang) return;
       if (next?.held) return void held.push(() => answer(req, res, path, body));

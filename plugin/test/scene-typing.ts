@@ -1,0 +1,38 @@
+// Checked by `tsc -p plugin`: `this.lootsmith` is typed in any scene once the package is imported.
+// Each @ts-expect-error fails the check if the plugin's types ever loosen to `any`.
+import Phaser from 'phaser';
+import type { LootSprite } from '../src/index.ts';
+
+export class TypedScene extends Phaser.Scene {
+  async create() {
+    const { items, sprites } = await this.lootsmith.loot.drop({ x: 1, y: 2, enemy: 'rat', count: 2 });
+    const first: LootSprite | undefined = sprites[0];
+    first?.glow.setTint(0xffffff);
+    const names: string[] = items.map((item) => item.name);
+
+    const texts = await this.lootsmith.loot.drop({
+      x: 0,
+      y: 0,
+      sprite: ({ scene, x, y }) => scene.add.text(x, y, ''),
+    });
+    texts.sprites[0]?.setText(names.join());
+
+    const combined = await this.lootsmith.crafting.combine({ ingredients: ['a'], intent: 'a blade' });
+    if (combined.success) combined.result_item?.rarity satisfies string | undefined;
+
+    this.lootsmith.on('error', ({ error }) => error.reason satisfies string | undefined);
+    this.add.image(0, 0, await this.lootsmith.icons.texture('a red potion'));
+
+    // @ts-expect-error rarity is the server's to roll
+    await this.lootsmith.loot.drop({ rarity: 'MYTHIC' });
+    // @ts-expect-error events are typed by name
+    this.lootsmith.on('lot', () => {});
+    await this.lootsmith.crafting.createItem({
+      station: 'forge',
+      materials: [],
+      // @ts-expect-error item types come from the protocol
+      type: 'SPOON',
+      description: '',
+    });
+  }
+}
