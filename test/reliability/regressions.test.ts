@@ -34,4 +34,36 @@ describe('regressions', () => {
     expect(dumpStore(t.db)).toBe(before);
     expect(token).toBeTruthy();
   });
+
+  it('does not count a malformed create-item against the 5-an-hour limit', async () => {
+    const token = await t.token('olga');
+    const before = dumpStore(t.db);
+    for (let i = 0; i < 7; i++) {
+      const res = await t.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/player/olga/create-item',
+        headers: auth(token),
+        payload: { crafting_station: 'workbench', materials: 'oak_wood' },
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(dumpStore(t.db)).toBe(before);
+    const ok = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/player/olga/create-item',
+      headers: auth(token),
+      payload: {
+        crafting_station: 'workbench',
+        materials: [{ id: 'oak_wood', quantity: 1 }],
+        item_parameters: {
+          type: 'WEAPON',
+          description: 'a club',
+          focus_attributes: [],
+          visual_preferences: {},
+        },
+      },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['x-ratelimit-remaining']).toBe('4');
+  });
 });

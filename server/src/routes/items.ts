@@ -67,12 +67,14 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
         tags: ['items'],
       }),
       config: {
-        // Every authenticated request counts, as a rate limiter does; unauthenticated ones are refused first.
+        // Every authenticated, well-formed request counts, as a rate limiter does; unauthenticated and
+        // malformed ones are refused first, since a bad request never changes state.
         rateLimit: {
           ...CREATE_ITEM_LIMIT,
           keyGenerator: (request: FastifyRequest) => {
             const { player_id } = parse(playerParams, request.params, 'params');
             assertActsFor(request.principal(), player_id);
+            parse(CreateItemRequest, request.body);
             return `create-item:${player_id}`;
           },
         },
