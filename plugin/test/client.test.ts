@@ -164,6 +164,19 @@ describe('LootsmithClient', () => {
     expect(inventory.player_id).toBe('p1');
   });
 
+  it('gives up on a try that takes too long and retries it with the same Idempotency-Key', async () => {
+    server.script('/api/v1/crafting/combine', { status: 200, hang: true });
+    const progress: Progress[] = [];
+    const result = await client({ timeoutMs: 300 }).combine(
+      { ingredients: ['a'] },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(result.success).toBe(true);
+    expect(progress.find((p) => p.stage === 'retrying')?.error?.code).toBe('timeout');
+    const keys = server.calls('/api/v1/crafting/combine').map((s) => s.headers['idempotency-key']);
+    expect(keys).toEqual([keys[0], keys[0]]);
+  });
+
   it('reports a network error once the server cannot be reached at all', async () => {
     const c = client({ baseUrl: 'http://127.0.0.1:9', getToken: () => 't' });
     const error = await rejection(c.inventory());

@@ -20,7 +20,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 // 4xx are the caller's to fix (429 included: a rate limit is a game event, not a glitch).
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
-export const isRetryable = (e: LootsmithError) => e.code === 'network' || RETRYABLE_STATUS.has(e.status);
+export const isRetryable = (e: LootsmithError) =>
+  e.code === 'network' || e.code === 'timeout' || RETRYABLE_STATUS.has(e.status);
 
 /** Milliseconds before retry number `retry` (1-based): exponential with jitter, never sooner than Retry-After. */
 export function retryDelay(policy: RetryPolicy, retry: number, retryAfter?: number, random = Math.random) {

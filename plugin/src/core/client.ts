@@ -36,6 +36,8 @@ export interface LootsmithConfig {
    */
   getToken?: () => string | Promise<string>;
   retry?: Partial<RetryPolicy>;
+  /** Per try; a try that takes longer fails with code `timeout` and is retried. Default 60 s (generation is slow). */
+  timeoutMs?: number;
   /** IndexedDB cache bounds, or `false` for no cache. */
   cache?: Partial<CacheLimits> | false;
   fetch?: typeof fetch;
@@ -83,6 +85,7 @@ export class LootsmithClient {
   readonly #getToken: () => string | Promise<string>;
   readonly #retry: RetryPolicy;
   readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
   readonly #cache: LootsmithCache | undefined;
   readonly #inFlight = new InFlight();
   #token: Promise<string> | undefined;
@@ -93,6 +96,7 @@ export class LootsmithClient {
     this.#getToken = config.getToken ?? (() => this.#guestToken());
     this.#retry = { ...DEFAULT_RETRY, ...config.retry };
     this.#fetch = config.fetch ?? ((input, init) => fetch(input, init));
+    this.#timeoutMs = config.timeoutMs ?? 60_000;
     if (config.cache !== false) this.#cache = new LootsmithCache(config.cache || {});
   }
 
@@ -211,11 +215,15 @@ export class LootsmithClient {
         if (token) headers.authorization = `Bearer ${await token}`;
         onProgress?.({ stage: 'sending', attempt });
         const url = call.path.startsWith('/') ? this.baseUrl + call.path : call.path;
+        const timeout = AbortSignal.timeout(this.#timeoutMs);
         const res = await this.#fetch(url, {
           method: call.method,
           headers,
           body: call.body === undefined ? null : JSON.stringify(call.body),
-          signal,
+          signal: AbortSignal.any([signal, timeout]),
+        }).catch((e: unknown) => {
+          if (!timeout.aborted || signal.aborted) throw e;
+          throw new LootsmithError('timeout', `No answer within ${this.#timeoutMs} ms`, { cause: e });
         });
         if (res.status === 401 && call.auth !== false && !refreshedToken) {
           refreshedToken = true;

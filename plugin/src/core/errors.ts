@@ -3,6 +3,7 @@ import type { ErrorBody } from '@lootsmith/protocol';
 /** Codes the client itself raises; any other code comes from the server's error body. */
 export type ClientErrorCode =
   | 'network'
+  | 'timeout'
   | 'aborted'
   | 'bad_response'
   | 'not_configured'
