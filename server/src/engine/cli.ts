@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   );
   const host = values.host ?? '127.0.0.1';
   if (!host.trim()) throw new UsageError('--host: must not be empty');
-  const keysFile = values.keys ?? process.env.LOOTSMITH_ENGINE_KEYS;
+  const keysFile = values.keys ?? (process.env.LOOTSMITH_ENGINE_KEYS || undefined);
   let keys: EngineKeyConfig[];
   let generated = false;
   if (keysFile) {
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       );
     }
   } else {
-    const key = process.env.LOOTSMITH_ENGINE_KEY;
+    const key = process.env.LOOTSMITH_ENGINE_KEY || undefined;
     if (key !== undefined && (key.length < 8 || /\s/.test(key))) {
       throw new UsageError('LOOTSMITH_ENGINE_KEY: must be at least 8 characters without spaces');
     }
