@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ZodType } from 'zod';
 import { Authenticator, type Principal } from './auth.ts';
@@ -68,7 +68,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // A URL that cannot be decoded is refused before routing; it still gets the one error body.
     frameworkErrors: (err, _request, reply) =>
-      reply.status(400).send({ error: { code: 'bad_url', message: err.message } }),
+      (reply as unknown as FastifyReply)
+        .status(400)
+        .send({ error: { code: 'bad_url', message: err.message } }),
   });
   const auth = new Authenticator(config.playerSecret, config.serverKey);
 
