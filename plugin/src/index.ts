@@ -1,4 +1,15 @@
-export type { Item, ItemIcon, Rarity } from '@lootsmith/protocol';
+export type {
+  CombineResponse,
+  CreateItemResponse,
+  GameDefinition,
+  InventoryEntry,
+  InventoryResponse,
+  Item,
+  ItemIcon,
+  ItemType,
+  Rarity,
+  Recipe,
+} from '@lootsmith/protocol';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
 export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';
 export {

@@ -196,6 +196,20 @@ describe('LootsmithClient', () => {
     expect(server.calls('/api/v1/crafting/combine')).toHaveLength(2);
   });
 
+  it("reports a shared request's retries to every caller waiting for it", async () => {
+    server.script('/api/v1/crafting/combine', { status: 502, body: errorBody('upstream_unavailable') });
+    const c = client();
+    const stages: Record<string, string[]> = { a: [], b: [] };
+    await Promise.all(
+      (['a', 'b'] as const).map((who) =>
+        c.combine({ ingredients: ['x'] }, { onProgress: (p) => stages[who]?.push(p.stage) }),
+      ),
+    );
+    expect(server.calls('/api/v1/crafting/combine')).toHaveLength(2);
+    expect(stages.a).toContain('retrying');
+    expect(stages.b).toContain('retrying');
+  });
+
   it('sends every drop, unless two name the same dropId', async () => {
     const c = client();
     await Promise.all([c.generateItems({ enemy: 'rat' }), c.generateItems({ enemy: 'rat' })]);

@@ -68,6 +68,26 @@ describe('in-flight dedupe', () => {
     expect(await inFlight.run('k', async () => 'fresh')).toBe('fresh');
   });
 
+  it("tells every waiting caller about the shared task's progress, and stops telling one that left", async () => {
+    const inFlight = new InFlight<string>();
+    const gate = deferred<void>();
+    const heard: string[] = [];
+    const leaving = new AbortController();
+    const work = async (_signal: AbortSignal, report: (p: string) => void) => {
+      report('first');
+      await gate.promise;
+      report('second');
+      return 'done';
+    };
+    const a = inFlight.run('k', work, undefined, (p) => heard.push(`a:${p}`));
+    const b = inFlight.run('k', work, leaving.signal, (p) => heard.push(`b:${p}`));
+    leaving.abort();
+    await expect(b).rejects.toMatchObject({ code: 'aborted' });
+    gate.resolve();
+    expect(await a).toBe('done');
+    expect(heard).toEqual(['a:first', 'a:second']);
+  });
+
   it('shares a failure with every caller', async () => {
     const inFlight = new InFlight();
     const gate = deferred<void>();

@@ -87,7 +87,7 @@ export class LootsmithClient {
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #cache: LootsmithCache | undefined;
-  readonly #inFlight = new InFlight();
+  readonly #inFlight = new InFlight<Progress>();
   #token: Promise<string> | undefined;
 
   constructor(config: LootsmithConfig) {
@@ -159,34 +159,33 @@ export class LootsmithClient {
   ): Promise<IconImage> {
     if (typeof source !== 'string') {
       const url = /^[a-z]+:/i.test(source.url) ? source.url : this.baseUrl + source.url;
-      return this.#cachedIcon(`icon:${source.id}`, options, async (signal) =>
-        pngDataUrl(
-          await this.#send({ method: 'GET', path: url, auth: false, bytes: true }, { ...options, signal }),
-        ),
+      return this.#cachedIcon(`icon:${source.id}`, options, async (call) =>
+        pngDataUrl(await this.#send({ method: 'GET', path: url, auth: false, bytes: true }, call)),
       );
     }
     const body = imageBody(this.playerId, source, prompt);
     const { client_id: _player, ...look } = body;
-    return this.#cachedIcon(`prompt:${hash(JSON.stringify(look))}`, options, async (signal) => {
-      const call = { method: 'POST', path: '/v1/image/generations', body } as const;
-      const res = await this.#send<ImageGenerationResponse>(call, { ...options, signal });
+    return this.#cachedIcon(`prompt:${hash(JSON.stringify(look))}`, options, async (call) => {
+      const request = { method: 'POST', path: '/v1/image/generations', body } as const;
+      const res = await this.#send<ImageGenerationResponse>(request, call);
       if (typeof res?.image !== 'string')
         throw new LootsmithError('bad_response', 'The server sent no image');
       return base64DataUrl(res.image);
     });
   }
 
-  #cachedIcon(id: string, options: CallOptions, load: (signal: AbortSignal) => Promise<string>) {
+  #cachedIcon(id: string, options: CallOptions, load: (call: CallOptions) => Promise<string>) {
     return this.#inFlight.run(
       id,
-      async (signal): Promise<IconImage> => {
+      async (signal, onProgress): Promise<IconImage> => {
         const hit = await this.#cache?.get<string>(id);
         if (hit) return { id, dataUrl: hit, cached: true };
-        const dataUrl = await load(signal);
+        const dataUrl = await load({ signal, onProgress });
         await this.#cache?.set(id, dataUrl);
         return { id, dataUrl, cached: false };
       },
       options.signal,
+      options.onProgress,
     );
   }
 
@@ -197,7 +196,12 @@ export class LootsmithClient {
   #request<T>(call: Call, options: CallOptions): Promise<T> {
     const key = call.key ?? `${call.method} ${call.path} ${JSON.stringify(call.body ?? null)}`;
     if (key === false) return this.#send<T>(call, options);
-    return this.#inFlight.run(key, (signal) => this.#send<T>(call, { ...options, signal }), options.signal);
+    return this.#inFlight.run(
+      key,
+      (signal, onProgress) => this.#send<T>(call, { signal, onProgress }),
+      options.signal,
+      options.onProgress,
+    );
   }
 
   /** One logical request: one Idempotency-Key, a token refresh on 401, retries where a retry can help. */
