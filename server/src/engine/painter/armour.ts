@@ -20,7 +20,7 @@ function heater(): number[] {
 
 export const shield: ItemPainter = (look, rng) => {
   const r = rng('shape');
-  if (r.chance(0.35)) {
+  if (look.words.has('round') || (!look.words.has('kite') && r.chance(0.35))) {
     const rivets: Part[] = [];
     for (let i = 0; i < 8; i++) {
       const a = (i / 8) * Math.PI * 2;

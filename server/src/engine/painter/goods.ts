@@ -51,11 +51,13 @@ export const ore: ItemPainter = (look, rng) => {
     const radius = r.range(0.27, 0.38);
     points.push(Math.cos(a) * radius, Math.sin(a) * radius * 0.85 - 0.04);
   }
+  // Iron ore reads as iron by its rust, not by grey on grey.
+  const rust: Material = { base: [176, 104, 66], finish: 'metal' };
   const vein =
-    look.metal.finish === 'matte' || look.metal.finish === 'cloth'
-      ? (MATERIALS.iron as Material)
+    look.metal.finish === 'matte' || look.metal.finish === 'cloth' || look.metal === MATERIALS.iron
+      ? rust
       : look.metal;
-  const parts: Part[] = [part(polygon(points), { base: [110, 104, 100], finish: 'matte' }, 0.12)];
+  const parts: Part[] = [part(polygon(points), { base: [104, 96, 92], finish: 'matte' }, 0.12)];
   const c = rng('crystals');
   const count = c.int(3, 5);
   for (let i = 0; i < count; i++) {

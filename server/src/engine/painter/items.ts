@@ -57,6 +57,7 @@ export function paintItem(reading: PromptReading, rng: Rng): Scene {
   );
   return {
     parts: [...effects.behind, ...parts, ...effects.front],
+    extent: effects.glow ? 1.08 + reading.rarity * 0.01 : 1.04,
     ...(effects.glow ? { glow: effects.glow } : {}),
   };
 }

@@ -80,7 +80,7 @@ const TYPE_KINDS: Record<string, ItemKind> = {
 
 const ELEMENT_WORDS: Record<string, Exclude<Element, 'none'>> = {};
 const elementSynonyms: Record<Exclude<Element, 'none'>, string> = {
-  fire: 'fire flame flames flaming burning ember embers inferno blaze blazing molten magma lava scorching infernal phoenix fiery',
+  fire: 'fire fireball firebolt flame flames flaming burning ember embers inferno blaze blazing molten magma lava scorching infernal phoenix fiery',
   frost: 'frost frosty ice frozen glacial snow winter cold freezing rime blizzard arctic frostbite',
   poison: 'poison poisoned poisonous venom venomous toxic plague acid blight noxious rot',
   shadow:

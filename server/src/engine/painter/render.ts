@@ -33,6 +33,7 @@ const LIGHT = (() => {
   return l.map((c) => c / n) as [number, number, number];
 })();
 const FLAT_LAMBERT = LIGHT[2];
+const TILE = 6;
 
 interface Flags {
   outline: boolean;
@@ -40,11 +41,11 @@ interface Flags {
   shading: boolean;
 }
 
-export function sceneGeometry(width: number, height: number, style: Style) {
+export function sceneGeometry(width: number, height: number, style: Style, extent = 1) {
   const cell = Math.max(1, Math.floor(Math.min(width, height) / style.grid));
   const gw = Math.ceil(width / cell);
   const gh = Math.ceil(height / cell);
-  return { cell, gw, gh, pixelsPerUnit: Math.min(gw, gh) };
+  return { cell, gw, gh, pixelsPerUnit: Math.min(gw, gh) / extent };
 }
 
 /** Rasterises a scene into scene pixels: hit-test parts top-down, shade by a bevel normal, outline, glow. */
@@ -56,7 +57,7 @@ export function renderScene(
   height: number,
   flags: Flags,
 ): Raster {
-  const { cell, gw, gh, pixelsPerUnit } = sceneGeometry(width, height, style);
+  const { cell, gw, gh, pixelsPerUnit } = sceneGeometry(width, height, style, scene.extent);
   const ss = quality.samples;
   const px = 1 / pixelsPerUnit;
   const levels = quality.shading ? style.levels : 2;
@@ -77,6 +78,7 @@ export function renderScene(
   const rgba = new Uint8Array(gw * gh * 4);
   const sample = [0, 0, 0, 0];
 
+  let active: number[] = [];
   const shadeSample = (u: number, v: number) => {
     let hit = -1;
     let dHit = 0;
@@ -84,7 +86,8 @@ export function renderScene(
     let nearest = -1;
     let dUpper = Number.POSITIVE_INFINITY;
     let upper = -1;
-    for (let k = parts.length - 1; k >= 0; k--) {
+    for (let n = active.length - 1; n >= 0; n--) {
+      const k = active[n] as number;
       const d = (parts[k] as Part).sdf(u, v);
       if (d < 0) {
         hit = k;
@@ -137,30 +140,44 @@ export function renderScene(
     sample[3] = alpha;
   };
 
-  for (let j = 0; j < gh; j++) {
-    for (let i = 0; i < gw; i++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let a = 0;
-      for (let sj = 0; sj < ss; sj++) {
-        for (let si = 0; si < ss; si++) {
-          const u = (i + (si + 0.5) / ss - gw / 2) * px;
-          const v = (gh / 2 - j - (sj + 0.5) / ss) * px;
-          shadeSample(u, v);
-          const sa = sample[3] as number;
-          r += (sample[0] as number) * sa;
-          g += (sample[1] as number) * sa;
-          b += (sample[2] as number) * sa;
-          a += sa;
+  // Parts are culled per tile: an SDF is a lower bound of the distance, so a part whose distance
+  // from the tile centre exceeds the tile radius plus every reach (outline, glow, shading) cannot touch it.
+  const reach = Math.max(ow, (glow?.radius ?? 0) + ow) + px * 3;
+  for (let tj = 0; tj < gh; tj += TILE) {
+    for (let ti = 0; ti < gw; ti += TILE) {
+      const tw = Math.min(TILE, gw - ti);
+      const th = Math.min(TILE, gh - tj);
+      const cu = (ti + tw / 2 - gw / 2) * px;
+      const cv = (gh / 2 - tj - th / 2) * px;
+      const radius = Math.hypot(tw, th) * 0.5 * px + reach;
+      active = [];
+      for (let k = 0; k < parts.length; k++) if ((parts[k] as Part).sdf(cu, cv) <= radius) active.push(k);
+      for (let j = tj; j < tj + th; j++) {
+        for (let i = ti; i < ti + tw; i++) {
+          let r = 0;
+          let g = 0;
+          let b = 0;
+          let a = 0;
+          for (let sj = 0; sj < ss; sj++) {
+            for (let si = 0; si < ss; si++) {
+              const u = (i + (si + 0.5) / ss - gw / 2) * px;
+              const v = (gh / 2 - j - (sj + 0.5) / ss) * px;
+              shadeSample(u, v);
+              const sa = sample[3] as number;
+              r += (sample[0] as number) * sa;
+              g += (sample[1] as number) * sa;
+              b += (sample[2] as number) * sa;
+              a += sa;
+            }
+          }
+          const o = (j * gw + i) * 4;
+          if (a > 0) {
+            rgba[o] = Math.round(r / a);
+            rgba[o + 1] = Math.round(g / a);
+            rgba[o + 2] = Math.round(b / a);
+            rgba[o + 3] = Math.round((a / (ss * ss)) * 255);
+          }
         }
-      }
-      const o = (j * gw + i) * 4;
-      if (a > 0) {
-        rgba[o] = Math.round(r / a);
-        rgba[o + 1] = Math.round(g / a);
-        rgba[o + 2] = Math.round(b / a);
-        rgba[o + 3] = Math.round((a / (ss * ss)) * 255);
       }
     }
   }

@@ -37,6 +37,8 @@ export interface Scene {
   glow?: Glow;
   /** Opaque backdrop (portraits, skill icons); transparent when absent. */
   background?: (u: number, v: number) => Rgb;
+  /** Scene units across the shorter side of the image; above 1 leaves room for glow and particles. */
+  extent?: number;
 }
 
 export interface Style {
