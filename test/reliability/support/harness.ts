@@ -52,7 +52,14 @@ export interface Harness {
 
 /** The server over the scripted fake `/v1` service, with a temporary SQLite store and captured logs. */
 export async function boot(
-  options: { env?: Record<string, string>; listen?: boolean; fake?: FakeUpstream; logLevel?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    fake?: FakeUpstream;
+    /** Where the server sends `/v1` calls, when not straight to the fake (a fault proxy in front of it). */
+    upstreamUrl?: string;
+    logLevel?: string;
+  } = {},
 ): Promise<Harness> {
   const fake = options.fake ?? (await startFakeUpstream());
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-reliability-'));
@@ -60,7 +67,7 @@ export async function boot(
   logs.secrets = [UPSTREAM_KEY, FALLBACK_KEY, SERVER_KEY];
   const server = await startServer(
     loadConfig({
-      LOOTSMITH_UPSTREAM_URL: fake.url,
+      LOOTSMITH_UPSTREAM_URL: options.upstreamUrl ?? fake.url,
       LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
       LOOTSMITH_SERVER_KEY: SERVER_KEY,
       LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Faults at the HTTP level that the scripted fake does not make: non-JSON and schema-violating 200s,
+ * a body cut off mid-JSON, and 429 with a chosen Retry-After. Anything else is passed to `target`.
+ */
+export type HttpFault =
+  | 'pass'
+  | 'html'
+  | 'wrong-schema'
+  | 'cut-body'
+  | 'empty-200'
+  | `retry-after:${number}`
+  | 'reset';
+
+export interface FaultUpstream {
+  url: string;
+  /** Faults for the next calls, in order; then `mode`. */
+  script: HttpFault[];
+  mode: HttpFault;
+  calls: number;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startFaultUpstream(target: string): Promise<FaultUpstream> {
+  const state: FaultUpstream = { url: '', script: [], mode: 'pass', calls: 0, close: async () => {} };
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    state.calls++;
+    const fault = state.script.shift() ?? state.mode;
+    if (fault === 'reset') return req.socket.destroy();
+    if (fault === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end('<html><body>502 Bad Gateway</body></html>');
+    }
+    if (fault === 'empty-200') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end();
+    }
+    if (fault === 'wrong-schema') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const isImage = req.url?.includes('image');
+      return res.end(
+        JSON.stringify(
+          isImage ? { images: ['x'], image: 42 } : { object: 'chat.completion', choices: 'none', id: 7 },
+        ),
+      );
+    }
+    if (fault.startsWith('retry-after:')) {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': fault.slice(12) });
+      return res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }));
+    }
+    let upstream: Response;
+    try {
+      upstream = await fetch(target + req.url, {
+        method: req.method,
+        headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' },
+        body: req.method === 'GET' ? undefined : body,
+      });
+    } catch {
+      // The target hung up (a scripted "down"): so does the proxy.
+      return req.socket.destroy();
+    }
+    const text = await upstream.text();
+    if (fault === 'cut-body') {
+      // Promise the whole body, send half of it, then hang up.
+      res.writeHead(upstream.status, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      });
+      res.write(text.slice(0, Math.floor(text.length / 2)));
+      setTimeout(() => res.destroy(), 5).unref();
+      return;
+    }
+    res.writeHead(upstream.status, {
+      'content-type': upstream.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(text);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return state;
+}

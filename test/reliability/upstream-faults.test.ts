@@ -1,0 +1,309 @@
+import { ErrorBody } from '@lootsmith/protocol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeMode, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
+import { type FaultUpstream, type HttpFault, startFaultUpstream } from './support/fault-upstream.ts';
+import {
+  auth,
+  boot,
+  dumpStore,
+  FALLBACK_KEY,
+  type Harness,
+  SERVER_KEY,
+  type Table,
+  UPSTREAM_KEY,
+} from './support/harness.ts';
+
+// Every way the `/v1` service can fail, on every route that calls it: the documented answer, and
+// afterwards no material consumed, no item stored, no credit (daily budget) charged, nothing remembered.
+
+/** Everything but the create-item rate-limit counter, which counts well-formed requests by design. */
+const UNTOUCHED: Table[] = [
+  'players',
+  'items',
+  'inventory',
+  'ledger',
+  'recipes',
+  'discoveries',
+  'icons',
+  'daily_usage',
+  'idempotency',
+];
+
+type Call = (
+  t: Harness,
+  player: string,
+  token: string,
+  key?: string,
+) => ReturnType<Harness['server']['app']['inject']>;
+
+const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
+  'loot drop': {
+    usesModel: true,
+    call: (t, player, token, key) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/v1/generate/items',
+        headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: {
+          client_id: player,
+          generation_context: { enemy: 'skeleton' },
+          items: [{ type: 'WEAPON' }, {}],
+        },
+      }),
+  },
+  combine: {
+    usesModel: true,
+    call: (t, player, token, key) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/crafting/combine',
+        headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: {
+          player_id: player,
+          ingredients: [
+            { item_id: 'iron_ore', quantity: 2 },
+            { item_id: 'oak_wood', quantity: 1 },
+          ],
+          // The recipe book is shared: a tool of its own makes each case a new recipe, asked of the model.
+          crafting_tool: `tongs of ${player}`,
+          description: `a spear for ${player}`,
+        },
+      }),
+  },
+  'create item': {
+    usesModel: true,
+    call: (t, player, token, key) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: `/api/v1/player/${player}/create-item`,
+        headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: {
+          crafting_station: 'workbench',
+          materials: [{ id: 'oak_wood', quantity: 2 }],
+          item_parameters: {
+            type: 'WEAPON',
+            description: `a club for ${player}`,
+            focus_attributes: ['attack'],
+            visual_preferences: { color: 'brown' },
+          },
+        },
+      }),
+  },
+  'image forward': {
+    usesModel: false,
+    call: (t, _player, token, key) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/v1/image/generations',
+        headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: { prompt: 'a frost axe, game item', width: 64, height: 64 },
+      }),
+  },
+  'chat forward': {
+    usesModel: false,
+    call: (t, _player, token, key) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: { messages: [{ role: 'user', content: 'Name a sword.' }] },
+      }),
+  },
+};
+
+let t: Harness;
+let proxy: FaultUpstream;
+let n = 0;
+const fresh = async () => {
+  const player = `fault-${++n}`;
+  return { player, token: await t.token(player) };
+};
+
+beforeAll(async () => {
+  const fake = await startFakeUpstream();
+  proxy = await startFaultUpstream(fake.url);
+  t = await boot({
+    fake,
+    upstreamUrl: proxy.url,
+    env: { LOOTSMITH_ALLOW_CHAT: '1', LOOTSMITH_UPSTREAM_RETRIES: '1', LOOTSMITH_UPSTREAM_TIMEOUT_MS: '400' },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await proxy?.close();
+  await t?.fake.close();
+});
+beforeEach(() => {
+  t.fake.mode = 'ok';
+  t.fake.script = [];
+  proxy.mode = 'pass';
+  proxy.script = [];
+});
+
+async function expectFault(route: string, set: () => void, status: number, code: string) {
+  const { player, token } = await fresh();
+  const before = dumpStore(t.db, UNTOUCHED);
+  set();
+  const key = `fault-key-${player}`;
+  const res = await ROUTES[route]?.call(t, player, token, key);
+  if (!res) throw new Error(route);
+  expect(res.statusCode, res.body).toBe(status);
+  expect(ErrorBody.safeParse(res.json()).success).toBe(true);
+  expect(res.json().error.code).toBe(code);
+  expect(res.body).not.toContain(UPSTREAM_KEY);
+  expect(dumpStore(t.db, UNTOUCHED)).toBe(before);
+  // Recovery: the same request, same Idempotency-Key, once the service is back, succeeds exactly once.
+  t.fake.mode = 'ok';
+  t.fake.script = [];
+  proxy.mode = 'pass';
+  proxy.script = [];
+  const again = await ROUTES[route]?.call(t, player, token, key);
+  expect(again?.statusCode, again?.body).toBe(200);
+  const replay = await ROUTES[route]?.call(t, player, token, key);
+  expect(replay?.body).toBe(again?.body);
+  return { player, token };
+}
+
+const FAKE_FAULTS: Array<[FakeMode, string]> = [
+  ['down', 'upstream_unavailable'],
+  ['slow', 'upstream_unavailable'],
+  ['error500', 'upstream_unavailable'],
+  ['rate429', 'upstream_unavailable'],
+  ['forbidden', 'upstream_key_refused'],
+];
+const MODEL_FAULTS: Array<[FakeMode, string]> = [
+  ['garbage', 'generation_failed'],
+  ['invalid', 'generation_failed'],
+  ['truncated', 'generation_failed'],
+  ['refuse', 'generation_failed'],
+];
+const HTTP_FAULTS: Array<[HttpFault, string]> = [
+  ['html', 'upstream_unavailable'],
+  ['wrong-schema', 'upstream_unavailable'],
+  ['cut-body', 'upstream_unavailable'],
+  ['empty-200', 'upstream_unavailable'],
+  ['reset', 'upstream_unavailable'],
+  ['retry-after:3600', 'upstream_unavailable'],
+];
+
+describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
+  it.each(FAKE_FAULTS)('%s → 502 %s, nothing consumed, stored or charged', async (mode, code) => {
+    await expectFault(route, () => (t.fake.mode = mode), 502, code);
+  });
+
+  it.each(HTTP_FAULTS)('HTTP %s → 502 %s, nothing consumed, stored or charged', async (fault, code) => {
+    await expectFault(route, () => (proxy.mode = fault), 502, code);
+  });
+
+  if (ROUTES[route]?.usesModel)
+    it.each(MODEL_FAULTS)(
+      'model answers %s every time → 502 %s after re-asking, nothing consumed',
+      async (mode, code) => {
+        const chats = t.fake.calls.chat;
+        await expectFault(route, () => (t.fake.mode = mode), 502, code);
+        // One ask and two re-asks for the failure, then one for the recovery.
+        expect(t.fake.calls.chat - chats).toBe(4);
+      },
+    );
+});
+
+describe('transient faults are retried', () => {
+  it('waits out a short Retry-After and succeeds', async () => {
+    const { player, token } = await fresh();
+    proxy.script = ['retry-after:1'];
+    const started = Date.now();
+    const res = await ROUTES['image forward']?.call(t, player, token);
+    expect(res?.statusCode).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('does not wait out an hour-long Retry-After', async () => {
+    const { player, token } = await fresh();
+    proxy.mode = 'retry-after:3600';
+    const started = Date.now();
+    const res = await ROUTES['image forward']?.call(t, player, token);
+    expect(res?.statusCode).toBe(502);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('retries one 500 or one cut body and charges once', async () => {
+    const { player, token } = await fresh();
+    const usage = () =>
+      t.db
+        .prepare('SELECT COALESCE(SUM(images), 0) AS n FROM daily_usage WHERE player_id = ?')
+        .get(player) as {
+        n: number;
+      };
+    t.fake.script = ['error500'];
+    expect((await ROUTES['image forward']?.call(t, player, token))?.statusCode).toBe(200);
+    proxy.script = ['cut-body'];
+    expect((await ROUTES['image forward']?.call(t, player, token))?.statusCode).toBe(200);
+    expect(usage().n).toBe(2);
+  });
+});
+
+describe('a fallback service', () => {
+  let f: Harness;
+  let fallback: FaultUpstream;
+  let fallbackFake: Awaited<ReturnType<typeof startFakeUpstream>>;
+  beforeAll(async () => {
+    fallbackFake = await startFakeUpstream();
+    fallback = await startFaultUpstream(fallbackFake.url);
+    const primary = await startFakeUpstream('down');
+    f = await boot({
+      fake: primary,
+      env: {
+        LOOTSMITH_FALLBACK_URL: fallback.url,
+        LOOTSMITH_FALLBACK_KEY: FALLBACK_KEY,
+        LOOTSMITH_UPSTREAM_RETRIES: '1',
+        LOOTSMITH_UPSTREAM_TIMEOUT_MS: '400',
+      },
+    });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await f?.fake.close();
+    await fallback?.close();
+    await fallbackFake?.close();
+  });
+
+  it('answers from the fallback when the primary is down, and charges once', async () => {
+    const token = await f.token('fb-1');
+    const res = await ROUTES['loot drop']?.call(f, 'fb-1', token);
+    expect(res?.statusCode, res?.body).toBe(200);
+    expect(fallbackFake.calls.chat).toBe(1);
+    const row = f.db.prepare("SELECT items FROM daily_usage WHERE player_id = 'fb-1'").get() as {
+      items: number;
+    };
+    expect(row.items).toBe(2);
+  });
+
+  it.each(['reset', 'html', 'cut-body'] as const)(
+    'answers 502 upstream_unavailable when the fallback fails too (%s), and changes nothing',
+    async (fault) => {
+      const token = await f.token(`fb-${fault}`);
+      const before = dumpStore(f.db, UNTOUCHED);
+      fallback.mode = fault;
+      for (const route of ['loot drop', 'combine', 'image forward']) {
+        const res = await ROUTES[route]?.call(f, `fb-${fault}`, token);
+        expect(res?.statusCode, `${route}: ${res?.body}`).toBe(502);
+        expect(res?.json().error.code).toBe('upstream_unavailable');
+        expect(res?.body).not.toContain(FALLBACK_KEY);
+      }
+      fallback.mode = 'pass';
+      expect(dumpStore(f.db, UNTOUCHED)).toBe(before);
+    },
+  );
+
+  it('never wrote either key to a log line', () => {
+    expect(f.logs.leaks).toEqual([]);
+    expect(f.logs.lines.join('')).not.toContain(SERVER_KEY);
+  });
+});
+
+describe('after all faults', () => {
+  it('never wrote the upstream key to a log line', () => {
+    expect(t.logs.lines.length).toBeGreaterThan(0);
+    expect(t.logs.leaks).toEqual([]);
+  });
+});
