@@ -29,12 +29,8 @@ const UNTOUCHED: Table[] = [
   'idempotency',
 ];
 
-type Call = (
-  t: Harness,
-  player: string,
-  token: string,
-  key?: string,
-) => ReturnType<Harness['server']['app']['inject']>;
+type Reply = Awaited<ReturnType<Harness['server']['app']['inject']>>;
+type Call = (t: Harness, player: string, token: string, key?: string) => Promise<Reply>;
 
 const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
   'loot drop': {
