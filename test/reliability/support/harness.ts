@@ -59,10 +59,12 @@ export async function boot(
     /** Where the server sends `/v1` calls, when not straight to the fake (a fault proxy in front of it). */
     upstreamUrl?: string;
     logLevel?: string;
+    /** Share another server's data directory (a second instance); it is then not removed on close. */
+    dataDir?: string;
   } = {},
 ): Promise<Harness> {
   const fake = options.fake ?? (await startFakeUpstream());
-  const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-reliability-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lootsmith-reliability-'));
   const logs = new LogSink();
   logs.secrets = [UPSTREAM_KEY, FALLBACK_KEY, SERVER_KEY];
   const server = await startServer(
@@ -107,7 +109,7 @@ export async function boot(
     async close() {
       await server.close();
       if (!options.fake) await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return h;
