@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import { paintImage } from '../src/engine/painter/index.ts';
 import { encodeRgbaPng } from '../src/engine/painter/png.ts';
@@ -61,9 +62,6 @@ const PROMPTS = [
   'holy shield ward, skill icon, fantasy',
 ];
 
-const TILE = 160;
-const COLUMNS = 8;
-
 /** Decodes the engine's own indexed PNGs (8-bit palette, filters None and Up). */
 function decodeIndexed(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
   let offset = 8;
@@ -103,12 +101,20 @@ function decodeIndexed(png: Buffer): { width: number; height: number; rgba: Uint
   return { width, height, rgba };
 }
 
+/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: by default the 52 prompts above, 160-pixel tiles. */
 function main() {
-  const rows = Math.ceil(PROMPTS.length / COLUMNS);
+  const { values, positionals } = parseArgs({
+    options: { tile: { type: 'string', default: '160' }, out: { type: 'string' } },
+    allowPositionals: true,
+  });
+  const TILE = Number(values.tile);
+  const prompts = positionals.length ? positionals : PROMPTS;
+  const COLUMNS = Math.min(8, prompts.length);
+  const rows = Math.ceil(prompts.length / COLUMNS);
   const width = TILE * COLUMNS;
   const height = TILE * rows;
   const sheet = new Uint8Array(width * height * 4);
-  PROMPTS.forEach((prompt, n) => {
+  prompts.forEach((prompt, n) => {
     const steps = prompt.includes('50 steps') ? 50 : 5;
     const icon = decodeIndexed(
       paintImage({ prompt: prompt.replace(', 50 steps', ''), width: TILE, height: TILE, steps }),
@@ -127,10 +133,10 @@ function main() {
       }
     }
   });
-  const out = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/icons-sheet.png');
+  const out = values.out ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/icons-sheet.png');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, encodeRgbaPng(width, height, sheet));
-  console.log(`wrote ${out}: ${PROMPTS.length} prompts, ${COLUMNS}×${rows} tiles of ${TILE}px`);
+  console.log(`wrote ${out}: ${prompts.length} prompts, ${COLUMNS}×${rows} tiles of ${TILE}px`);
 }
 
 main();

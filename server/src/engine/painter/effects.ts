@@ -44,13 +44,16 @@ export function elementEffects(element: Element, rarity: number, rng: Rng, parti
             union(circle(u, v, s), polygon([u - s, v, u + s, v, u + r.range(-s, s), v + s * 2.8])),
             material,
             s,
-            { lineless: true },
+            { lineless: true, halo: false },
           ),
         );
         break;
       case 'frost':
         list.push(
-          part(star(u, v, s * 1.4, s * 0.35, 4, r.range(0, 0.5)), material, s * 0.6, { lineless: true }),
+          part(star(u, v, s * 1.4, s * 0.35, 4, r.range(0, 0.5)), material, s * 0.6, {
+            lineless: true,
+            halo: false,
+          }),
         );
         break;
       case 'poison':
@@ -61,7 +64,7 @@ export function elementEffects(element: Element, rarity: number, rng: Rng, parti
               : union(circle(u, v - s, s), polygon([u - s, v - s, u + s, v - s, u, v + s * 1.6])),
             material,
             s,
-            { lineless: true },
+            { lineless: true, halo: false },
           ),
         );
         break;
@@ -74,7 +77,7 @@ export function elementEffects(element: Element, rarity: number, rng: Rng, parti
         );
         break;
       case 'holy':
-        list.push(part(star(u, v, s * 1.5, s * 0.3, 4), material, s * 0.6, { lineless: true }));
+        list.push(part(star(u, v, s * 1.5, s * 0.3, 4), material, s * 0.6, { lineless: true, halo: false }));
         break;
       case 'lightning': {
         let pu = u;
@@ -87,7 +90,7 @@ export function elementEffects(element: Element, rarity: number, rng: Rng, parti
           pu = nu;
           pv = nv;
         }
-        list.push(part(union(...segments), material, 0.014, { lineless: true }));
+        list.push(part(union(...segments), material, 0.014, { lineless: true, halo: false }));
         break;
       }
     }
@@ -109,7 +112,7 @@ export function elementEffects(element: Element, rarity: number, rng: Rng, parti
         ]),
       );
     }
-    effects.behind.unshift(part(union(...rays), material, 0.2, { lineless: true, alpha: 0.55 }));
+    effects.behind.unshift(part(union(...rays), material, 0.2, { lineless: true, alpha: 0.55, halo: false }));
   }
   return effects;
 }

@@ -5,7 +5,7 @@ import { bag, chest, coin, ingot, ore } from './goods.ts';
 import { chooseLook } from './look.ts';
 import type { ItemPainter } from './part.ts';
 import { ITEM_KINDS, type ItemKind, type PromptReading } from './prompt.ts';
-import type { Scene } from './scene.ts';
+import type { Part, Scene } from './scene.ts';
 import { rotate } from './sdf.ts';
 import { amulet, book, gem, herb, key, potion, ring_, scroll } from './trinkets.ts';
 import { axe, bow, dagger, hammer, mace, spear, staff, sword, wand } from './weapons.ts';
@@ -41,14 +41,49 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   herb,
 };
 
+const FRAME = 0.46;
+
+/** Centres a drawing and scales it down until it fits the icon with room for its outline. */
+function fitToFrame(parts: Part[]): Part[] {
+  const samples = 40;
+  const step = 1.4 / samples;
+  let minU = Number.POSITIVE_INFINITY;
+  let maxU = Number.NEGATIVE_INFINITY;
+  let minV = Number.POSITIVE_INFINITY;
+  let maxV = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < samples; j++) {
+    for (let i = 0; i < samples; i++) {
+      const u = (i + 0.5) * step - 0.7;
+      const v = (j + 0.5) * step - 0.7;
+      if (parts.some((p) => p.sdf(u, v) < 0)) {
+        minU = Math.min(minU, u);
+        maxU = Math.max(maxU, u);
+        minV = Math.min(minV, v);
+        maxV = Math.max(maxV, v);
+      }
+    }
+  }
+  if (minU > maxU) return parts;
+  const cu = (minU + maxU) / 2;
+  const cv = (minV + maxV) / 2;
+  const k = Math.max(1, (Math.max(maxU - minU, maxV - minV) / 2 + step / 2) / FRAME);
+  if (k === 1 && Math.abs(cu) < step && Math.abs(cv) < step) return parts;
+  return parts.map((p) => ({
+    ...p,
+    bevel: p.bevel / k,
+    sdf: (u: number, v: number) => p.sdf(u * k + cu, v * k + cv) / k,
+  }));
+}
+
 /** An inventory icon: the subject's silhouette in the prompt's materials, with its element's effects. */
 export function paintItem(reading: PromptReading, rng: Rng): Scene {
   const kind = reading.kind ?? rng.fork('kind').pick(ITEM_KINDS);
   const look = chooseLook(kind, reading, rng.fork('look'));
   const drawing = ITEM_PAINTERS[kind](look, (name) => rng.fork(`${kind}:${name}`));
-  const parts = drawing.diagonal
+  const rotated = drawing.diagonal
     ? drawing.parts.map((p) => ({ ...p, sdf: rotate(p.sdf, -Math.PI / 4) }))
     : drawing.parts;
+  const parts = fitToFrame(rotated);
   const effects = elementEffects(
     reading.element,
     reading.rarity,

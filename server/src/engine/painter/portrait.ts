@@ -6,7 +6,7 @@ import type { PromptReading } from './prompt.ts';
 import type { Material, Part, Scene } from './scene.ts';
 import { box, circle, ellipse, intersect, polygon, star, union } from './sdf.ts';
 
-const SKIN = ['#f1c7a4', '#d9a27a', '#a8704a', '#6e4630', '#e8b896'].map(hex);
+const SKIN = ['#f4cfae', '#e3b08a', '#c68a60', '#9a6642', '#f0c4a0'].map(hex);
 const HAIR = ['#2a1e18', '#5a3a20', '#a8742a', '#d8c080', '#8a2a1a', '#c8c8d0'].map(hex);
 const BACKDROPS = ['#3a4a6a', '#5a3a4a', '#3a5a4a', '#5a4a3a', '#4a3a6a'].map(hex);
 
@@ -38,6 +38,7 @@ export function paintPortrait(reading: PromptReading, rng: Rng): Scene {
     part(ellipse(0, -0.56, 0.44, 0.28), clothing, 0.1, { round: true }),
     part(box(0, -0.25, 0.075, 0.1), skinM, 0.05, { round: true }),
   ];
+  const beard: Part[] = [];
   if (skeleton) {
     const bone = MATERIALS.bone as Material;
     parts.push(
@@ -58,22 +59,24 @@ export function paintPortrait(reading: PromptReading, rng: Rng): Scene {
     for (const e of ears) parts.push(part(e, skinM, 0.03));
     parts.push(part(ellipse(0, 0.03, 0.19, 0.24), skinM, 0.2, { round: true }));
     parts.push(
-      part(box(-0.075, 0.03, 0.03, 0.02), eye, 0.02, { lineless: true }),
-      part(box(0.075, 0.03, 0.03, 0.02), eye, 0.02, { lineless: true }),
+      part(box(-0.075, 0.03, 0.038, 0.022), flat(hex('#f4f0ea')), 0.02, { lineless: true }),
+      part(box(0.075, 0.03, 0.038, 0.022), flat(hex('#f4f0ea')), 0.02, { lineless: true }),
+      part(box(-0.068, 0.03, 0.018, 0.022), eye, 0.02, { lineless: true }),
+      part(box(0.082, 0.03, 0.018, 0.022), eye, 0.02, { lineless: true }),
       part(box(-0.075, 0.085, 0.045, 0.013), hair, 0.01, { lineless: true }),
       part(box(0.075, 0.085, 0.045, 0.013), hair, 0.01, { lineless: true }),
       part(box(0, -0.12, 0.05, 0.012), flat(hex('#8a3a3a')), 0.01, { lineless: true }),
     );
     if (has(words, 'dwarf giant king viking') || rng.fork('beard').chance(0.25)) {
-      parts.push(part(polygon([-0.19, 0.0, 0.19, 0.0, 0.14, -0.3, 0, -0.4, -0.14, -0.3]), hair, 0.05));
-      parts.push(part(box(0, -0.1, 0.05, 0.012), flat(hex('#5a2a2a')), 0.01, { lineless: true }));
+      beard.push(part(polygon([-0.19, -0.02, 0.19, -0.02, 0.15, -0.3, 0, -0.42, -0.15, -0.3]), hair, 0.05));
+      beard.push(part(box(0, -0.1, 0.05, 0.012), flat(hex('#5a2a2a')), 0.01, { lineless: true }));
     }
     if (green && words.has('orc')) {
       parts.push(part(polygon([-0.06, -0.12, -0.04, -0.05, -0.02, -0.12]), flat(hex('#f0ead0')), 0.01));
       parts.push(part(polygon([0.06, -0.12, 0.04, -0.05, 0.02, -0.12]), flat(hex('#f0ead0')), 0.01));
     }
   }
-  parts.push(...headgear(words, hair, clothing, rng, skeleton));
+  parts.push(...headgear(words, hair, clothing, rng, skeleton), ...beard);
 
   const backdrop =
     element === 'none' ? rng.fork('backdrop').pick(BACKDROPS) : (ELEMENT_RAMPS[element][1] as Rgb);

@@ -83,6 +83,7 @@ export function renderScene(
     let hit = -1;
     let dHit = 0;
     let dMin = Number.POSITIVE_INFINITY;
+    let dHalo = Number.POSITIVE_INFINITY;
     let nearest = -1;
     let dUpper = Number.POSITIVE_INFINITY;
     let upper = -1;
@@ -98,6 +99,7 @@ export function renderScene(
         dMin = d;
         nearest = k;
       }
+      if (d < dHalo && (parts[k] as Part).halo !== false) dHalo = d;
       if (d < dUpper && !(parts[k] as Part).lineless) {
         dUpper = d;
         upper = k;
@@ -109,8 +111,8 @@ export function renderScene(
       if (nearest >= 0 && dMin < ow) {
         colour = outlineColour(rampOf((parts[nearest] as Part).material), style);
         alpha = style.outline === 'soft' ? 0.75 : 1;
-      } else if (glow && dMin < glow.radius + ow) {
-        const x = 1 - (dMin - ow) / glow.radius;
+      } else if (glow && dHalo < glow.radius + ow) {
+        const x = 1 - (dHalo - ow) / glow.radius;
         const a = glow.strength * x * x;
         alpha = Math.ceil(a * bands) / bands;
         colour = glow.colour;

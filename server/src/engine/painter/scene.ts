@@ -21,6 +21,8 @@ export interface Part {
   alpha?: number;
   /** No contour line where this part overlaps the parts below it. */
   lineless?: boolean;
+  /** Whether the scene's glow surrounds this part (particles opt out, so they do not glow as blobs). */
+  halo?: boolean;
 }
 
 export interface Glow {
