@@ -98,6 +98,33 @@ describe('procedural writer', () => {
     expect(names.size).toBeGreaterThanOrEqual(70);
   });
 
+  it('keeps the cues of the first message when the pipeline re-asks', () => {
+    const first =
+      'Generate 1 items.\nContext: theme: frost\nItem 1: type SHIELD; rarity EPIC; level 20; stat budget 100; focus: defense, health';
+    const { content } = writeCompletion({
+      messages: [
+        { role: 'user', content: first },
+        { role: 'assistant', content: '{"items": []}' },
+        {
+          role: 'user',
+          content: 'That answer was rejected:\n- items: too small\nAnswer again with corrected JSON only.',
+        },
+      ],
+      response_format: { type: 'json_schema', json_schema: { schema: itemSchema } },
+    });
+    const [item] = GeneratedItemBatch.parse(JSON.parse(content)).items;
+    expect(item).toMatchObject({ type: 'SHIELD', rarity: 'EPIC', level: 20, element: 'frost' });
+    expect(item?.stats[0]?.name).toBe('defense');
+  });
+
+  it('forges a create-item request from its materials and the player request', () => {
+    const item = firstItem(
+      'Generate 1 item.\nMaterials: 3 × Iron Ore (MATERIAL, iron, none); 1 × Venom Gland (MATERIAL, gland, poison)\nContext: station: Forge; player request: a wicked dagger\nItem 1: type WEAPON; rarity RARE; level 8; stat budget 70; focus: crit_chance',
+    );
+    expect(item).toMatchObject({ type: 'WEAPON', subtype: 'dagger', material: 'iron', element: 'poison' });
+    expect(item.stats[0]?.name).toBe('crit_chance');
+  });
+
   it('crafts an iron fire sword from iron ore and fire essence', () => {
     const v = verdict(
       'Combine: 2 × Iron Ore (MATERIAL, iron, none); 1 × Ember Essence (MATERIAL, essence, fire)\nStation: forge; tool: hammer\nPlayer intent: a flaming sword\nResult: rarity RARE; level 5; stat budget 60',

@@ -39,6 +39,9 @@ export interface Cues {
   themeWord?: string;
   playerLevel?: number;
   naming?: string;
+  /** What a create-item request forges from ("Materials: …"), and what the player asked for. */
+  materials?: Ingredient[];
+  request?: string;
   element: Element;
   combine?: CombineCue;
 }
@@ -102,11 +105,19 @@ function readContext(cues: Cues, text: string): void {
     if (k === 'location') cues.location = value;
     else if (k === 'enemy') cues.enemy = value.replace(/\s*\(tier \d+\)/i, '');
     else if (k === 'theme') cues.themeWord = value;
+    else if (k === 'player request') cues.request = value;
     else if (k === 'player level') {
       const level = Number.parseInt(value, 10);
       if (level > 0) cues.playerLevel = level;
     }
   }
+}
+
+function ingredients(text: string): Ingredient[] {
+  return text
+    .split(';')
+    .map(ingredient)
+    .filter((i): i is Ingredient => i !== undefined);
 }
 
 export function readCues(messages: readonly ChatMessage[]): Cues {
@@ -129,14 +140,11 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     [/^item\s+(\d+)\s*:(.*)$/i, (m) => (cues.items[Number(m[1]) - 1] = itemCue(m[2] as string))],
     [/^context:(.*)$/i, (m) => readContext(cues, m[1] as string)],
     [/^naming style:\s*(.+)$/i, (m) => (cues.naming = (m[1] as string).trim().toLowerCase())],
+    [/^materials:\s*(.+)$/i, (m) => (cues.materials = ingredients(m[1] as string))],
     [
       /^combine:\s*(.+)$/i,
       (m) => {
-        combine = { ingredients: [], result: {} };
-        for (const text of (m[1] as string).split(';')) {
-          const found = ingredient(text);
-          if (found) combine.ingredients.push(found);
-        }
+        combine = { ingredients: ingredients(m[1] as string), result: {} };
       },
     ],
     [
@@ -160,7 +168,9 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
       },
     ],
   ];
-  for (const line of lastUser.split('\n')) {
+  // Every user message, in order: a re-ask ("That answer was rejected…") keeps the first one's cues.
+  const userLines = messages.filter((m) => m.role === 'user').flatMap((m) => m.content.split('\n'));
+  for (const line of userLines) {
     const trimmed = line.trim();
     for (const [pattern, apply] of lines) {
       const m = pattern.exec(trimmed);
@@ -174,6 +184,10 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
   if (combine) cues.combine = combine;
   const themeText = [cues.themeWord, cues.location, cues.enemy].filter(Boolean).join(' ');
   cues.element = elementOf(themeText);
-  if (cues.element === 'none' && !combine) cues.element = elementOf(lastUser);
+  const forged = cues.materials?.find((i) => i.element !== 'none')?.element;
+  if (cues.element === 'none' && forged) cues.element = forged;
+  if (cues.element === 'none' && cues.request) cues.element = elementOf(cues.request);
+  const firstUser = messages.find((m) => m.role === 'user')?.content ?? '';
+  if (cues.element === 'none' && !combine) cues.element = elementOf(firstUser);
   return cues;
 }

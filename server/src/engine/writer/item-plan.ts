@@ -156,7 +156,7 @@ export function allotStats(
     if (name && !names.includes(name) && (!allowed || allowed.includes(name))) names.push(name);
   };
   const focusStat = focus
-    ? (FOCUS_STATS[focus.split(/[ _]/)[0] as string] ??
+    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ??
       (focus.includes('resist') && element !== 'none' ? `${element}_resist` : undefined))
     : undefined;
   add(focusStat);
@@ -193,7 +193,11 @@ export interface PlanOptions {
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
 export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOptions = {}): ItemPlan {
-  const subtypeWord = cue.subtype?.toLowerCase();
+  const requested = cues.request
+    ?.toLowerCase()
+    .match(/[a-z]+/g)
+    ?.find((w) => SUBTYPE_TYPES[w] && (!cue.type || SUBTYPE_TYPES[w] === cue.type));
+  const subtypeWord = cue.subtype?.toLowerCase() ?? requested;
   const type =
     cue.type ??
     (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
@@ -209,7 +213,9 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
       : rarity >= 3 && rng.fork('element').chance(0.3)
         ? rng.fork('element').pick(['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const)
         : 'none';
-  const material = options.material ?? pickMaterial(type, subtype, element, rarity, rng.fork('material'));
+  const forgedFrom = cues.materials?.find((i) => i.element === 'none' && i.material)?.material;
+  const material =
+    options.material ?? forgedFrom ?? pickMaterial(type, subtype, element, rarity, rng.fork('material'));
   const name =
     options.nameHint ?? itemName(element, subtype, material, rarity, cues.naming, rng.fork('name'));
   const stats = allotStats(
