@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the package needs no build step.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// Runs the TypeScript CLI in this process through tsx, so the package needs no build step
+// and signals (graceful shutdown) reach the server directly.
+import { register } from 'tsx/esm/api';
 
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-const { status } = spawnSync(process.execPath, ['--import', 'tsx', cli, ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(status ?? 1);
+register();
+await import('../src/cli.ts');

@@ -5,10 +5,16 @@ import { z } from 'zod';
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const secret = z.string().min(16, 'must be at least 16 characters');
+const whole = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
 
 /** Every `LOOTSMITH_` variable, validated once at start-up. */
 export const ConfigSchema = z.object({
-  LOOTSMITH_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  LOOTSMITH_PORT: whole(0, 65535).default(8787),
   LOOTSMITH_HOST: z.string().min(1).default('127.0.0.1'),
   LOOTSMITH_DATA_DIR: z.string().min(1).default('./.lootsmith'),
   LOOTSMITH_DATABASE_URL: z
@@ -19,8 +25,8 @@ export const ConfigSchema = z.object({
   LOOTSMITH_UPSTREAM_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
   LOOTSMITH_FALLBACK_URL: url.optional(),
   LOOTSMITH_FALLBACK_KEY: z.string().min(8).optional(),
-  LOOTSMITH_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  LOOTSMITH_UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  LOOTSMITH_UPSTREAM_TIMEOUT_MS: whole(100, 600_000).default(30_000),
+  LOOTSMITH_UPSTREAM_RETRIES: whole(0, 5).default(2),
   LOOTSMITH_PLAYER_SECRET: secret.optional(),
   LOOTSMITH_SERVER_KEY: secret.optional(),
   LOOTSMITH_DEV_LOGIN: flag.optional(),
@@ -61,8 +67,9 @@ export class ConfigError extends Error {}
 
 /** Reads the environment; a bad value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable counts as unset, as in the shell idiom `VAR= command`.
   const known = Object.fromEntries(
-    Object.entries(env).filter(([k]) => k.startsWith('LOOTSMITH_') || k === 'NODE_ENV'),
+    Object.entries(env).filter(([k, v]) => v !== '' && (k.startsWith('LOOTSMITH_') || k === 'NODE_ENV')),
   );
   const unknown = Object.keys(known).filter((k) => !(k in ConfigSchema.shape));
   if (unknown.length)

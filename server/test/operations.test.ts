@@ -24,6 +24,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ LOOTSMITH_PLAYER_SECRET: 'short' })).toThrow(/LOOTSMITH_PLAYER_SECRET/);
     expect(() => loadConfig({ LOOTSMITH_PROT: '1' })).toThrow(/Unknown variable LOOTSMITH_PROT/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LOOTSMITH_PORT: '8787.5' })).toThrow(/LOOTSMITH_PORT: must be a whole number/);
+    expect(loadConfig({ LOOTSMITH_PORT: '' }).port).toBe(8787);
   });
 
   it('turns dev login off in production unless asked', () => {
