@@ -66,6 +66,20 @@ export const helmet: ItemPainter = (look, rng) => {
       ],
     };
   }
+  if (look.words.has('hood') || look.words.has('cowl')) {
+    const hood = { base: look.paint.base, finish: 'cloth' as const };
+    return {
+      parts: [
+        part(
+          union(ellipse(0, 0.02, 0.3, 0.38), polygon([-0.3, -0.1, 0.3, -0.1, 0.42, -0.46, -0.42, -0.46])),
+          hood,
+          0.1,
+          { round: true },
+        ),
+        part(ellipse(0, -0.02, 0.16, 0.22), look.dark, 0.05),
+      ],
+    };
+  }
   const r = rng('shape');
   const dome = union(circle(0, 0.05, 0.32), box(0, -0.12, 0.32, 0.22, 0.08));
   const parts: Part[] = [];
@@ -94,7 +108,9 @@ export const helmet: ItemPainter = (look, rng) => {
 };
 
 export const armor: ItemPainter = (look, rng) => {
-  const robe = ['robe', 'tunic', 'vest', 'jerkin'].some((w) => look.words.has(w));
+  const robe = ['robe', 'tunic', 'vest', 'jerkin', 'cloak', 'cape', 'mantle', 'shroud'].some((w) =>
+    look.words.has(w),
+  );
   const body: Material = robe ? look.paint : look.metal;
   const torso = polygon([
     -0.3, 0.3, -0.12, 0.38, 0, 0.26, 0.12, 0.38, 0.3, 0.3, 0.27, 0.0, 0.22, -0.4, -0.22, -0.4, -0.27, 0,

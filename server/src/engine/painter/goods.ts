@@ -110,3 +110,40 @@ export const coin: ItemPainter = (look) => {
   ];
   return { parts: [...one(0.16, 0.16, 0.2), ...one(-0.18, 0.1, 0.18), ...one(0, -0.12, 0.28)] };
 };
+
+export const log: ItemPainter = (look, rng) => {
+  const wood = look.metal.finish === 'matte' ? look.metal : (MATERIALS.wood as Material);
+  const cut: Material = { base: mixRgb(wood.base, [240, 210, 160], 0.45), finish: 'matte' };
+  const tilt = rng('tilt').range(-0.35, -0.15);
+  const parts: Part[] = [
+    part(capsule(-0.3, 0, 0.26, 0, 0.17), wood, 0.17, { round: true }),
+    part(ellipse(0.3, 0, 0.09, 0.17), cut, 0.04),
+    part(ring(0.3, 0, 0.08, 0.012), { base: mixRgb(cut.base, [90, 50, 20], 0.4), finish: 'matte' }, 0.01, {
+      lineless: true,
+    }),
+    part(capsule(-0.1, 0.17, -0.02, 0.3, 0.035, 0.015), wood, 0.03, { round: true }),
+  ];
+  return { parts: parts.map((p) => ({ ...p, sdf: rotate(p.sdf, tilt) })) };
+};
+
+export const hide: ItemPainter = (look) => {
+  const cloth = ['silk', 'fabric', 'cloth'].some((w) => look.words.has(w));
+  const body: Material = cloth ? look.paint : { base: [150, 104, 70], finish: 'cloth' };
+  const shape = cloth
+    ? polygon([-0.38, 0.3, 0.34, 0.36, 0.4, -0.2, 0.1, -0.36, -0.36, -0.3, -0.3, 0.0])
+    : polygon([
+        -0.2, 0.34, 0.0, 0.26, 0.2, 0.34, 0.24, 0.18, 0.4, 0.08, 0.26, -0.02, 0.26, -0.3, 0.36, -0.42, 0.14,
+        -0.34, 0, -0.42, -0.14, -0.34, -0.36, -0.42, -0.26, -0.3, -0.26, -0.02, -0.4, 0.08, -0.24, 0.18,
+      ]);
+  return {
+    parts: [
+      part(shape, body, 0.08),
+      part(
+        cloth ? polygon([-0.38, 0.3, 0.34, 0.36, 0.3, 0.24, -0.3, 0.18]) : ellipse(0, -0.04, 0.12, 0.2),
+        { base: mixRgb(body.base, [255, 240, 210], 0.25), finish: 'cloth' },
+        0.05,
+        { lineless: true },
+      ),
+    ],
+  };
+};

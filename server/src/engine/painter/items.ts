@@ -1,10 +1,10 @@
 import type { Rng } from '../random.ts';
 import { armor, boots, gloves, helmet, leggings, shield } from './armour.ts';
 import { elementEffects } from './effects.ts';
-import { bag, chest, coin, ingot, ore } from './goods.ts';
+import { bag, chest, coin, hide, ingot, log, ore } from './goods.ts';
 import { chooseLook } from './look.ts';
 import type { ItemPainter } from './part.ts';
-import { ITEM_KINDS, type ItemKind, type PromptReading } from './prompt.ts';
+import type { ItemKind, PromptReading } from './prompt.ts';
 import type { Part, Scene } from './scene.ts';
 import { rotate } from './sdf.ts';
 import { amulet, book, gem, herb, key, potion, ring_, scroll } from './trinkets.ts';
@@ -39,6 +39,8 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   ingot,
   coin,
   herb,
+  log,
+  hide,
 };
 
 const FRAME = 0.46;
@@ -77,7 +79,8 @@ function fitToFrame(parts: Part[]): Part[] {
 
 /** An inventory icon: the subject's silhouette in the prompt's materials, with its element's effects. */
 export function paintItem(reading: PromptReading, rng: Rng): Scene {
-  const kind = reading.kind ?? rng.fork('kind').pick(ITEM_KINDS);
+  // A subject the painter has no silhouette for becomes a gem: a generic, valuable-looking thing.
+  const kind = reading.kind ?? 'gem';
   const look = chooseLook(kind, reading, rng.fork('look'));
   const drawing = ITEM_PAINTERS[kind](look, (name) => rng.fork(`${kind}:${name}`));
   const rotated = drawing.diagonal

@@ -32,6 +32,8 @@ export const ITEM_KINDS = [
   'ingot',
   'coin',
   'herb',
+  'log',
+  'hide',
 ] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
@@ -48,24 +50,27 @@ const kindSynonyms: Record<ItemKind, string> = {
   staff: 'staff stave quarterstaff',
   wand: 'wand rod sceptre scepter',
   shield: 'shield buckler aegis',
-  helmet: 'helmet helm hat crown circlet',
-  armor: 'armor armour chestplate breastplate cuirass chainmail hauberk robe tunic vest jerkin brigandine',
+  helmet: 'helmet helm hat crown circlet hood cowl',
+  armor:
+    'armor armour chestplate breastplate cuirass chainmail hauberk robe tunic vest jerkin brigandine cloak cape mantle shroud',
   leggings: 'leggings greaves pants trousers legguards legplates cuisses breeches legs',
   boots: 'boots boot shoes sabatons sandals',
   gloves: 'gloves glove gauntlets gauntlet bracers handguards mittens hands',
   ring: 'ring signet band',
   amulet: 'amulet necklace pendant talisman charm locket medallion torc',
-  potion: 'potion potions flask elixir vial tonic draught brew philter bottle consumable',
+  potion: 'potion potions flask elixir vial tonic draught brew philter bottle water consumable',
   scroll: 'scroll parchment map letter',
   book: 'book tome grimoire spellbook codex manual journal',
-  gem: 'gem gemstone jewel ruby sapphire emerald diamond amethyst topaz opal shard orb essence crystal',
+  gem: 'gem gemstone jewel ruby sapphire emerald diamond amethyst topaz opal shard orb essence crystal gland heart eye',
   key: 'key',
-  bag: 'bag pouch sack satchel purse backpack knapsack container',
+  bag: 'bag pouch sack satchel purse backpack knapsack container dust powder salt',
   chest: 'chest coffer lockbox crate strongbox trunk casket',
   ore: 'ore nugget rock chunk',
   ingot: 'ingot ingots bar bullion',
   coin: 'coin coins',
   herb: 'herb herbs flower leaf mushroom plant root petal',
+  log: 'log logs wood plank planks timber lumber branch',
+  hide: 'hide pelt fur scraps silk fabric cloth',
 };
 for (const [kind, words] of Object.entries(kindSynonyms)) {
   for (const word of words.split(' ')) KIND_WORDS[word] = kind as ItemKind;
