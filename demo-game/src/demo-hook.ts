@@ -2,6 +2,7 @@ import type Phaser from 'phaser';
 import type { PlayerState } from './player-state.ts';
 import type { DungeonScene } from './scenes/DungeonScene.ts';
 import type { Toasts } from './ui/Toasts.ts';
+import { STATIONS, TILE } from './world/dungeon-map.ts';
 
 interface Point {
   x: number;
@@ -57,6 +58,9 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         textureLoaded: sprite.icon ? scene?.textures.exists(sprite.icon.texture.key) === true : false,
         page: page(sprite),
       }));
+    },
+    stations() {
+      return STATIONS.map((s) => ({ id: s.id, page: page({ x: s.x * TILE, y: s.y * TILE }) }));
     },
     /** Where to click to walk somewhere, in map pixels → page pixels. */
     toPage: page,

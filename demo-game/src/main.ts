@@ -22,6 +22,9 @@ const game = new Phaser.Game({
   height: MAP_ROWS * TILE,
   backgroundColor: '#0b0a10',
   pixelArt: true,
+  // After a focus change Phaser caps frame time for `panicMax` frames; in a slow (software-rendered)
+  // browser the default 120 frames is many seconds of slow motion.
+  fps: { panicMax: 10 },
   scale: { mode: Phaser.Scale.FIT, autoCenter: Phaser.Scale.CENTER_BOTH },
   plugins: { scene: [{ ...lootsmithScenePlugin }] },
   scene: [new BootScene(state, toasts, player), new DungeonScene(state, toasts, uiRoot)],

@@ -9,6 +9,8 @@ export class PlayerState extends EventTarget {
   game: GameDefinition | undefined;
   #inventory: InventoryResponse | undefined;
   readonly #onGround = new Map<string, number>();
+  /** Every item seen this session, so a spent ingredient still has a name. */
+  readonly #seen = new Map<string, Item>();
 
   get loaded() {
     return this.#inventory !== undefined;
@@ -34,16 +36,23 @@ export class PlayerState extends EventTarget {
     });
   }
 
+  /** An owned item, or one seen earlier this session. */
   item(id: string): Item | undefined {
-    return this.#inventory?.items.find((e) => e.item.id === id)?.item;
+    return this.#seen.get(id);
+  }
+
+  owned(id: string): number {
+    return this.#inventory?.items.find((e) => e.item.id === id)?.quantity ?? 0;
   }
 
   setInventory(inventory: InventoryResponse) {
     this.#inventory = inventory;
+    for (const { item } of inventory.items) this.#seen.set(item.id, item);
     this.#changed();
   }
 
   dropped(items: Item[]) {
+    for (const item of items) this.#seen.set(item.id, item);
     for (const item of items) this.#onGround.set(item.id, (this.#onGround.get(item.id) ?? 0) + 1);
     this.#changed();
   }

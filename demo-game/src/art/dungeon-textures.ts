@@ -38,7 +38,10 @@ function bakeFloor(scene: Phaser.Scene, variant: number) {
     g.fillStyle(0x3f6b3a, 0.55).fillCircle(24, 24, 4).fillCircle(21, 27, 3);
   }
   if (variant === 3) {
-    g.fillStyle(0xd8d0c0, 0.5).fillRect(20, 7, 5, 2).fillRect(22, 5, 1, 6);
+    // A few scattered bones.
+    g.lineStyle(2, 0xd8d0c0, 0.55).beginPath().moveTo(18, 6).lineTo(26, 11).strokePath();
+    g.beginPath().moveTo(19, 12).lineTo(24, 5).strokePath();
+    g.fillStyle(0xd8d0c0, 0.55).fillCircle(7, 23, 2).fillCircle(10, 24, 2);
   }
   g.generateTexture(`floor-${variant}`, TILE, TILE);
   g.destroy();

@@ -81,7 +81,6 @@ export class DungeonScene extends Phaser.Scene {
       .setOrigin(0.5, 1)
       .setDepth(30_000)
       .setVisible(false);
-    this.#vignette();
     this.#createUi();
     this.#bindInput();
     this.cameras.main.fadeIn(400, 11, 10, 16);
@@ -222,7 +221,9 @@ export class DungeonScene extends Phaser.Scene {
     if (target?.kind === 'enemy') {
       const enemy = target.enemy;
       if (!enemy.alive) {
+        // Stop where the fight ended: the player sees the loot land, then goes for it.
         this.#target = undefined;
+        this.hero.stop();
         return;
       }
       if (this.#distance(enemy) <= this.#reach(enemy)) {
@@ -371,6 +372,12 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   #drawDungeon() {
+    // One canvas for the whole static map: a single image to draw each frame instead of 600 tiles.
+    const canvas = this.textures.exists('dungeon')
+      ? undefined
+      : this.textures.createCanvas('dungeon', MAP_COLS * TILE, MAP_ROWS * TILE);
+    const context = canvas?.getContext();
+    const tile = (key: string) => this.textures.get(key).getSourceImage() as CanvasImageSource;
     for (let ty = 0; ty < MAP_ROWS; ty++) {
       for (let tx = 0; tx < MAP_COLS; tx++) {
         const x = tx * TILE;
@@ -378,16 +385,12 @@ export class DungeonScene extends Phaser.Scene {
         if (isFloor(tx, ty)) {
           const variant =
             noise(tx * 31 + ty * 17) < 0.8 ? 0 : 1 + Math.floor(noise(tx + ty * 97) * (FLOOR_VARIANTS - 1));
-          this.add.image(x, y, `floor-${variant}`).setOrigin(0);
-        } else {
-          const face = isFloor(tx, ty + 1);
-          this.add
-            .image(x, y, face ? 'wall-face' : 'wall-top')
-            .setOrigin(0)
-            .setDepth(face ? 0 : y + TILE);
-        }
+          context?.drawImage(tile(`floor-${variant}`), x, y);
+        } else context?.drawImage(tile(isFloor(tx, ty + 1) ? 'wall-face' : 'wall-top'), x, y);
       }
     }
+    canvas?.refresh();
+    this.add.image(0, 0, 'dungeon').setOrigin(0).setDepth(-1);
     for (const [tx, ty] of [
       [4, 1],
       [9, 1],
@@ -467,30 +470,5 @@ export class DungeonScene extends Phaser.Scene {
         .setOrigin(0.5, 0)
         .setDepth(y + 17);
     }
-  }
-
-  #vignette() {
-    const { width, height } = this.scale;
-    const key = 'vignette';
-    if (!this.textures.exists(key)) {
-      const canvas = this.textures.createCanvas(key, width, height);
-      const context = canvas?.getContext();
-      if (canvas && context) {
-        const gradient = context.createRadialGradient(
-          width / 2,
-          height / 2,
-          height * 0.35,
-          width / 2,
-          height / 2,
-          width * 0.62,
-        );
-        gradient.addColorStop(0, 'rgba(5,4,10,0)');
-        gradient.addColorStop(1, 'rgba(5,4,10,0.6)');
-        context.fillStyle = gradient;
-        context.fillRect(0, 0, width, height);
-        canvas.refresh();
-      }
-    }
-    this.add.image(0, 0, key).setOrigin(0).setDepth(25_000);
   }
 }

@@ -121,11 +121,18 @@ export class CraftingPanel extends Panel {
         await this.#s.state.refresh(this.#s.plugin);
       }
     } catch (e) {
-      const { title, detail } = errorText(
-        e instanceof LootsmithError ? e : new LootsmithError('network', String(e)),
+      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
+      const { title, detail } = errorText(error, (id) => this.#s.state.item(id)?.name ?? id);
+      fill(
+        this.#result,
+        h(
+          'div',
+          { class: `failure reason-${error.reason ?? error.code}` },
+          h('b', {}, title),
+          h('p', {}, detail),
+        ),
       );
-      fill(this.#result, h('div', { class: 'failure' }, h('b', {}, title), h('p', {}, detail)));
-      this.#s.toasts.show('error', title, detail);
+      this.#s.toasts.show(error.reason ? 'warn' : 'error', title, detail);
     } finally {
       this.#busy = false;
       this.#sync();

@@ -168,7 +168,7 @@ export class ForgePanel extends Panel {
       await this.#s.state.refresh(this.#s.plugin);
     } catch (e) {
       const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-      const { title, detail } = errorText(error);
+      const { title, detail } = errorText(error, (id) => this.#s.state.item(id)?.name ?? id);
       fill(
         this.#result,
         h(

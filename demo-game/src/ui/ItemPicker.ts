@@ -40,17 +40,12 @@ export class ItemPicker {
   }
 
   render() {
-    // Stacks the player no longer owns (spent, or never had) drop out of the tray.
-    const owned = new Map(this.#state.items.map((e) => [e.item.id, e.quantity]));
-    for (const [id, n] of this.#chosen) {
-      const have = owned.get(id) ?? 0;
-      if (have === 0) this.#chosen.delete(id);
-      else if (n > have) this.#chosen.set(id, have);
-    }
     const tray = [...this.#chosen].flatMap(([id, quantity]) => {
       const item = this.#state.item(id);
       if (!item) return [];
       const slot = itemSlot(item, quantity, this.#icons, { 'data-role': 'chosen' });
+      // A recipe can ask for more than the bag holds: the server will say what is missing.
+      if (quantity > this.#state.owned(id)) slot.classList.add('missing');
       slot.addEventListener('click', () => this.#change(id, -1));
       return [slot];
     });

@@ -1,7 +1,22 @@
 import type { LootsmithError } from '@lootsmith/plugin';
 
-/** A player-facing title and explanation for any Lootsmith failure. */
-export function errorText(error: LootsmithError): { title: string; detail: string } {
+interface Missing {
+  item_id: string;
+  have: number;
+  need: number;
+}
+
+function missingList(error: LootsmithError, nameOf: (id: string) => string): string | undefined {
+  const missing = (error.details as { missing?: Missing[] } | undefined)?.missing;
+  if (!Array.isArray(missing) || missing.length === 0) return undefined;
+  return `You need ${missing.map((m) => `${m.need - m.have} more ${nameOf(m.item_id)}`).join(', ')}.`;
+}
+
+/** A player-facing title and explanation for any Lootsmith failure; `nameOf` names item ids. */
+export function errorText(
+  error: LootsmithError,
+  nameOf: (id: string) => string = (id) => id,
+): { title: string; detail: string } {
   switch (error.reason ?? error.code) {
     case 'skill_too_low':
       return {
@@ -9,7 +24,7 @@ export function errorText(error: LootsmithError): { title: string; detail: strin
         detail: `${error.message}. Craft at the Workbench to gain XP.`,
       };
     case 'insufficient_materials':
-      return { title: 'Missing materials', detail: error.message };
+      return { title: 'Missing materials', detail: missingList(error, nameOf) ?? error.message };
     case 'rate_limit_exceeded': {
       const minutes = error.retryAfter ? Math.ceil(error.retryAfter / 60) : undefined;
       return {

@@ -8,6 +8,8 @@ export class Hero extends Phaser.GameObjects.Container {
   readonly radius = 10;
   readonly maxHp = 30;
   hp = this.maxHp;
+  /** Whether the hero moved in the last frame. */
+  moving = false;
   readonly sprite: Phaser.GameObjects.Image;
   #path: Array<{ x: number; y: number }> = [];
   #walk: Phaser.Tweens.Tween;
@@ -57,6 +59,7 @@ export class Hero extends Phaser.GameObjects.Container {
       } else move = to.normalize().scale(distance);
     }
     const moved = move.lengthSq() > 0.01;
+    this.moving = moved;
     if (moved) {
       if (isClear(this.x + move.x, this.y, this.radius)) this.x += move.x;
       if (isClear(this.x, this.y + move.y, this.radius)) this.y += move.y;

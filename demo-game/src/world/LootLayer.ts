@@ -3,6 +3,8 @@ import Phaser from 'phaser';
 import { sparkBurst } from './effects.ts';
 
 const PICKUP_RADIUS = 26;
+/** Loot cannot be taken until it has bounced to a stop. */
+const LANDING_MS = 700;
 const SHINY = new Set(['RARE', 'EPIC', 'LEGENDARY', 'MYTHIC']);
 
 /** Loot on the floor: a swirl while it generates, then glowing items that the hero walks over to take. */
@@ -69,16 +71,24 @@ export class LootLayer {
         })
         .setOrigin(0.5, 0);
       sprite.add(label);
-      sprite.setInteractive({ useHandCursor: true }).setDepth(sprite.y - 1);
+      sprite
+        .setInteractive({ useHandCursor: true })
+        .setDepth(sprite.y - 1)
+        .setData('landsAt', scene.time.now + LANDING_MS);
       sparkBurst(scene, sprite.x, sprite.y, color, 10);
       this.#ground.add(sprite);
     }
   }
 
-  /** Items the hero now stands on, taken off the floor with a flourish toward the bag. */
-  pickUp(hero: { x: number; y: number }, bag: { x: number; y: number }): Item[] {
+  /**
+   * Items the hero walks onto, taken off the floor with a flourish toward the bag. Standing still
+   * takes nothing, so loot that lands at the hero's feet stays until the player goes for it.
+   */
+  pickUp(hero: { x: number; y: number; moving: boolean }, bag: { x: number; y: number }): Item[] {
     const taken: Item[] = [];
+    if (!hero.moving) return taken;
     for (const sprite of this.#ground) {
+      if (this.#scene.time.now < (sprite.getData('landsAt') as number)) continue;
       if (Phaser.Math.Distance.Between(hero.x, hero.y, sprite.x, sprite.y) > PICKUP_RADIUS) continue;
       this.#ground.delete(sprite);
       taken.push(sprite.item);

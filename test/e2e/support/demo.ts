@@ -42,6 +42,7 @@ export interface DemoHook {
     textureLoaded: boolean;
     page: Point;
   }>;
+  stations(): Array<{ id: string; page: Point }>;
   toPage(p: Point): Point;
   inventory(): Array<{ id: string; name: string; type: string; quantity: number }>;
   toasts(): Array<{ kind: string; title: string; detail?: string }>;
@@ -112,20 +113,31 @@ export const enemies = (page: Page) => page.evaluate(() => window.__lootsmithDem
 export const drops = (page: Page) => page.evaluate(() => window.__lootsmithDemo.drops());
 
 /**
- * Clicks the nearest living enemy of `kind` with the real mouse (the hero walks up and fights it),
- * clicking again while it lives, until it falls. Returns its uid.
+ * Clicks a living enemy of `kind` with the real mouse: the hero walks up and fights it until it
+ * falls (clicking again only if the fight stalls). Returns its uid.
  */
 export async function killEnemy(page: Page, kind: string): Promise<string> {
   const target = (await enemies(page)).find((e) => e.kind === kind && e.alive);
   if (!target) throw new Error(`No living ${kind} in the dungeon`);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
+  for (let click = 0; click < 4; click++) {
     const enemy = (await enemies(page)).find((e) => e.uid === target.uid);
     if (!enemy?.alive) return target.uid;
     await page.mouse.click(enemy.page.x, enemy.page.y);
-    await page.waitForTimeout(500);
+    const fell = await page
+      .waitForFunction(
+        (uid) => !window.__lootsmithDemo.enemies().some((e) => e.uid === uid && e.alive),
+        target.uid,
+        {
+          timeout: 10_000,
+        },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (fell) return target.uid;
   }
-  throw new Error(`The ${kind} did not fall within 30 s`);
+  throw new Error(`The ${kind} did not fall`);
 }
 
 export async function screenshot(page: Page, name: string) {
