@@ -128,12 +128,22 @@ export class Lootsmith {
       : [];
     const loot = await generateLoot(
       { ...this.deps, materials: this.materials },
-      { body, trusted, takenNames, signal },
+      { body: this.capLevel(body, player, trusted), trusted, takenNames, signal },
     );
     const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
     await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot');
     await this.deps.store.countUsage(player.id, today(), 'items', loot.items.length);
     return { items: [...loot.items, ...loot.materials] };
+  }
+
+  /** A player's claimed level never exceeds the level the game server recorded for them. */
+  private capLevel(body: GenerateItemsRequest, player: PlayerRecord, trusted: boolean): GenerateItemsRequest {
+    if (trusted || player.level === null) return body;
+    const claimed = body.generation_context?.player_level ?? player.level;
+    return {
+      ...body,
+      generation_context: { ...body.generation_context, player_level: Math.min(claimed, player.level) },
+    };
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {

@@ -129,6 +129,7 @@ describe('loot drops', () => {
     ['truncated', 'generation_failed'],
     ['refuse', 'generation_failed'],
     ['down', 'upstream_unavailable'],
+    ['slow', 'upstream_unavailable'],
     ['error500', 'upstream_unavailable'],
     ['forbidden', 'upstream_key_refused'],
   ] as const)('answers 502 %s → %s and stores nothing', async (mode, code) => {
@@ -141,6 +142,20 @@ describe('loot drops', () => {
     expect(res.body).not.toContain(UPSTREAM_KEY);
     t.fake.mode = 'ok';
     expect(await inventory('ana', token)).toEqual(before);
+  });
+
+  it('caps a player’s claimed level to the one the game server set', async () => {
+    const token = await t.token('ana');
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/ana',
+      headers: auth(SERVER_KEY),
+      payload: { level: 3 },
+    });
+    const res = await drop(token, 'ana', { generation_context: { enemy: 'rat', player_level: 60 } });
+    expect(res.statusCode).toBe(200);
+    for (const item of res.json().items.filter((i: { id: string }) => i.id.startsWith('itm_')))
+      expect(item.level).toBeLessThanOrEqual(4);
   });
 
   it('re-asks with the errors after an invalid answer and then succeeds', async () => {

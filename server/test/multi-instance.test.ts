@@ -59,7 +59,7 @@ describe('two instances over PostgreSQL and Redis', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ player_id: player }),
     });
-    return (await res.json()).token as string;
+    return ((await res.json()) as { token: string }).token;
   };
 
   it('spends each ingredient once across 100 concurrent combines on both instances', async (ctx) => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
+import { startFakeUpstream } from './support/fake-upstream.ts';
 
 let t: Booted | undefined;
 afterEach(async () => {
@@ -165,5 +166,66 @@ describe('forwarded /v1 endpoints', () => {
       payload: { player_id: 'ana' },
     });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('upstream client', () => {
+  it('retries a 429 or 500 and then succeeds, and uses the fallback when the primary is down', async () => {
+    t = await bootWithFake({ LOOTSMITH_UPSTREAM_RETRIES: '2' });
+    const token = await t.token('ana');
+    const image = () =>
+      t?.server.app.inject({
+        method: 'POST',
+        url: '/v1/image/generations',
+        headers: auth(token),
+        payload: { prompt: 'a ruby ring' },
+      });
+    t.fake.script = ['rate429', 'error500'];
+    expect((await image())?.statusCode).toBe(200);
+    await t.close();
+
+    const fallback = await startFakeUpstream();
+    t = await bootWithFake({
+      LOOTSMITH_FALLBACK_URL: fallback.url,
+      LOOTSMITH_FALLBACK_KEY: 'fallback-key-123',
+    });
+    t.fake.mode = 'down';
+    const token2 = await t.token('ana');
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: auth(token2),
+      payload: { prompt: 'a ruby ring' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(fallback.calls.image).toBe(1);
+    expect(fallback.lastAuth).toBe('Bearer fallback-key-123');
+    fallback.mode = 'down';
+    const both = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: auth(token2),
+      payload: { prompt: 'a sapphire ring' },
+    });
+    expect(both.statusCode).toBe(502);
+    expect(both.json().error.code).toBe('upstream_unavailable');
+    await fallback.close();
+  });
+
+  it('rate-limits forwarded images per player', async () => {
+    t = await bootWithFake();
+    const token = await t.token('ana');
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await t.server.app.inject({
+        method: 'POST',
+        url: '/v1/image/generations',
+        headers: auth(token),
+        payload: { prompt: `icon ${i}`, width: 16, height: 16 },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.at(-1)).toBe(429);
   });
 });

@@ -55,7 +55,7 @@ export async function benchScale(): Promise<BenchRow[]> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ player_id: player }),
       });
-      tokens.set(player, (await res.json()).token);
+      tokens.set(player, ((await res.json()) as { token: string }).token);
     }
     const one = await throughput(servers.slice(0, 1), tokens);
     servers.push(await startServerProcess({ ...env, LOOTSMITH_LOG_LEVEL: 'info' }));

@@ -20,6 +20,7 @@ export const PlayerSettingsRequest = z.strictObject({
   crafting_level: z.int().min(0).max(100).optional(),
   daily_items: z.int().min(0).max(100_000).nullable().optional(),
   daily_images: z.int().min(0).max(100_000).nullable().optional(),
+  level: z.int().min(1).max(100).nullable().optional(),
 });
 
 export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: Authenticator) {
@@ -93,7 +94,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
   app.patch(
     '/api/v1/player/:player_id',
     {
-      schema: docs('Server credential: block a player, set crafting level or daily budgets', {
+      schema: docs('Server credential: block a player, set level, crafting level or daily budgets', {
         body: PlayerSettingsRequest,
         tags: ['server'],
       }),
@@ -110,6 +111,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: 
             : body.crafting_level * lootsmith.deps.game.xp_per_level,
         daily_items: body.daily_items,
         daily_images: body.daily_images,
+        level: body.level,
       });
       return player;
     },

@@ -1,14 +1,17 @@
 import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppDeps, clientSignal, parse } from '../app.ts';
 import { ApiError } from '../http/errors.ts';
 import { docs } from './schemas.ts';
+
+/** Images a player may have painted per minute through the forward. */
+export const IMAGE_LIMIT = { max: 30, timeWindow: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: AppDeps) {
   const { upstream } = lootsmith.deps;
 
-  const clientId = (principal: ReturnType<import('fastify').FastifyRequest['principal']>, given: unknown) => {
+  const clientId = (principal: ReturnType<FastifyRequest['principal']>, given: unknown) => {
     if (principal.kind === 'player') return principal.playerId;
     if (typeof given === 'string' && given) return given;
     throw new ApiError(400, 'invalid_request', 'body.client_id: required with the server credential');
@@ -22,6 +25,15 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
         response: ImageGenerationResponse,
         tags: ['v1'],
       }),
+      config: {
+        rateLimit: {
+          ...IMAGE_LIMIT,
+          keyGenerator: (request: FastifyRequest) => {
+            const principal = request.principal();
+            return `image:${principal.kind === 'player' ? principal.playerId : 'server'}`;
+          },
+        },
+      },
     },
     async (request, reply) => {
       const principal = request.principal();

@@ -110,4 +110,9 @@ export const MIGRATIONS: Array<{ sqlite: string; postgres: string }> = [
       CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at BIGINT NOT NULL);
     `,
   },
+  {
+    // The game server may record each player's level; drops for players are capped to it.
+    sqlite: 'ALTER TABLE players ADD COLUMN level INTEGER;',
+    postgres: 'ALTER TABLE players ADD COLUMN level INTEGER;',
+  },
 ];

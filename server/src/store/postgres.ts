@@ -5,6 +5,7 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  PLAYER_SETTINGS,
   type PlayerRecord,
   type Stack,
   type Store,
@@ -19,14 +20,23 @@ interface PlayerRow {
   blocked: number;
   daily_items: number | null;
   daily_images: number | null;
+  level: number | null;
 }
 
-const toPlayer = ({ id, crafting_xp, blocked, daily_items, daily_images }: PlayerRow): PlayerRecord => ({
+const toPlayer = ({
+  id,
+  crafting_xp,
+  blocked,
+  daily_items,
+  daily_images,
+  level,
+}: PlayerRow): PlayerRecord => ({
   id,
   crafting_xp,
   blocked: blocked === 1,
   daily_items,
   daily_images,
+  level,
 });
 const now = () => new Date().toISOString();
 const MIGRATION_LOCK = 74_211_009;
@@ -155,8 +165,7 @@ export class PostgresStore implements Store {
         id,
         now(),
       ]);
-      const allowed = ['crafting_xp', 'blocked', 'daily_items', 'daily_images'] as const;
-      for (const col of allowed) {
+      for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
         await c.query(`UPDATE players SET ${col} = $1 WHERE id = $2`, [

@@ -7,6 +7,7 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  PLAYER_SETTINGS,
   type PlayerRecord,
   type Stack,
   type Store,
@@ -19,6 +20,7 @@ interface PlayerRow {
   blocked: number;
   daily_items: number | null;
   daily_images: number | null;
+  level: number | null;
 }
 
 function prepareStatements(db: Database.Database) {
@@ -40,7 +42,21 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-const toPlayer = (r: PlayerRow): PlayerRecord => ({ ...r, blocked: r.blocked === 1 });
+const toPlayer = ({
+  id,
+  crafting_xp,
+  blocked,
+  daily_items,
+  daily_images,
+  level,
+}: PlayerRow): PlayerRecord => ({
+  id,
+  crafting_xp,
+  blocked: blocked === 1,
+  daily_items,
+  daily_images,
+  level,
+});
 const now = () => new Date().toISOString();
 
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
@@ -115,10 +131,12 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       if (!this.stmts.player.get(id))
         this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
-      const cols = Object.entries(patch).filter(([, v]) => v !== undefined);
-      for (const [col, value] of cols) {
-        const v = typeof value === 'boolean' ? Number(value) : value;
-        this.db.prepare(`UPDATE players SET ${col} = ? WHERE id = ?`).run(v, id);
+      for (const col of PLAYER_SETTINGS) {
+        const value = patch[col];
+        if (value === undefined) continue;
+        this.db
+          .prepare(`UPDATE players SET ${col} = ? WHERE id = ?`)
+          .run(typeof value === 'boolean' ? Number(value) : value, id);
       }
       return toPlayer(this.stmts.player.get(id) as PlayerRow);
     })();

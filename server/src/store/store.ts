@@ -6,7 +6,11 @@ export interface PlayerRecord {
   blocked: boolean;
   daily_items: number | null;
   daily_images: number | null;
+  /** The player's level as the game server last set it; null when it never did. */
+  level: number | null;
 }
+
+export const PLAYER_SETTINGS = ['crafting_xp', 'blocked', 'daily_items', 'daily_images', 'level'] as const;
 
 export interface Stack {
   item_id: string;
