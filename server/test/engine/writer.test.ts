@@ -185,6 +185,27 @@ describe('procedural writer', () => {
     }
   });
 
+  it('fills tuples, records, patterns and string formats', () => {
+    const Odd = z.object({
+      pair: z.tuple([z.string().min(1), z.int().min(3).max(4)]),
+      tags: z.record(z.string(), z.number()),
+      slug: z.string().regex(/^[a-z0-9_]+$/),
+      email: z.email(),
+      id: z.uuid(),
+      when: z.iso.datetime(),
+      site: z.url(),
+    });
+    const schema = z.toJSONSchema(Odd) as Record<string, unknown>;
+    for (let seed = 0; seed < 10; seed++) {
+      const { content } = writeCompletion({
+        messages: [{ role: 'user', content: 'odd things' }],
+        response_format: { type: 'json_schema', json_schema: { schema } },
+        seed,
+      });
+      expect(Odd.safeParse(JSON.parse(content)).error).toBeUndefined();
+    }
+  });
+
   it('fills recursive schemas without running forever', () => {
     type Node = { name: string; children: Node[] };
     const Tree: z.ZodType<Node> = z.object({

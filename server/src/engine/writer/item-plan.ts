@@ -109,7 +109,9 @@ export function itemName(
   const form = simple ? rng.int(0, 1) : rng.int(rarity >= 3 ? 1 : 0, rarity >= 2 ? 4 : 2);
   switch (form) {
     case 0:
-      return `${titleCase(material.split(' ').at(-1) ?? material)} ${noun}`;
+      // "Iron Axe" reads well; "Clay Flask Tonic" does not, so long materials take a prefix instead.
+      if (!material.includes(' ')) return `${titleCase(material)} ${noun}`;
+      return `${prefix} ${noun}`;
     case 1:
       return `${prefix} ${noun}`;
     case 2:
@@ -260,7 +262,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
     level,
     element,
     material,
-    description: describe(type, subtype, material, element, rarityName, stats),
+    description: describe(type, subtype, material, element, rarityName, stats, rng.fork('description')),
     lore: loreFor(cues, element, subtype, rng.fork('lore')),
     stats,
     affixes,
@@ -269,6 +271,40 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   };
 }
 
+const ELEMENT_PHRASES: Record<Element, readonly string[]> = {
+  none: [
+    'It is solid and well balanced.',
+    'Plain work, but honest and sturdy.',
+    'Its maker took no shortcuts.',
+  ],
+  fire: [
+    'Ember-light dances along it.',
+    'It is warm to the touch and smells of smoke.',
+    'Faint flames lick its edges.',
+  ],
+  frost: [
+    'Rime creeps across its surface.',
+    'It is cold enough to sting bare skin.',
+    'Frost flowers bloom wherever it rests.',
+  ],
+  poison: [
+    'A green sheen beads on it.',
+    'It smells faintly of bitter almonds.',
+    'Venom pools in its grooves.',
+  ],
+  shadow: [
+    'It drinks the light around it.',
+    'Its outline blurs at the edge of sight.',
+    'Whispers follow it in the dark.',
+  ],
+  holy: [
+    'It glows with a soft, warm light.',
+    'It hums quietly, like a distant hymn.',
+    'Its surface never tarnishes.',
+  ],
+  lightning: ['Sparks crawl over it.', 'The air around it smells of a storm.', 'It crackles when it moves.'],
+};
+
 function describe(
   type: string,
   subtype: string,
@@ -276,16 +312,26 @@ function describe(
   element: Element,
   rarity: string,
   stats: ItemPlan['stats'],
+  rng: Rng,
 ): string {
-  const article = /^[aeiou]/i.test(ELEMENT_ADJECTIVES[element]) ? 'An' : 'A';
-  const main = stats[0] ? ` It favours ${stats[0].name.replace('_', ' ')}.` : '';
-  const use =
-    type === 'CONSUMABLE'
-      ? ' Drink or read it in a pinch.'
-      : type === 'MATERIAL'
-        ? ' Prized by crafters.'
-        : '';
-  return `${article} ${ELEMENT_ADJECTIVES[element]} ${subtype} of ${material}, ${rarity.toLowerCase()} in make.${main}${use}`;
+  const adjective = ELEMENT_ADJECTIVES[element];
+  const article = /^[aeiou]/i.test(adjective) ? 'An' : 'A';
+  const main = stats[0];
+  const phrase = rng.pick(ELEMENT_PHRASES[element]);
+  const rare =
+    rarity === 'COMMON' ? '' : ` ${rarity.charAt(0)}${rarity.slice(1).toLowerCase()} craftsmanship.`;
+  if (type === 'CONSUMABLE') {
+    const effect = main ? ` Restores ${main.value} ${main.name.replace('_', ' ')} when used.` : '';
+    return `${article} ${adjective} ${subtype} in ${material}.${effect} ${phrase}`;
+  }
+  if (type === 'MATERIAL')
+    return `${article} ${adjective} piece of ${material}, sought after by crafters. ${phrase}`;
+  const favour = main ? ` Grants +${main.value} ${main.name.replace('_', ' ')}.` : '';
+  return rng.pick([
+    `${article} ${adjective} ${subtype} of ${material}.${favour} ${phrase}${rare}`,
+    `${phrase} This ${subtype} of ${material} is ${rarity.toLowerCase()} work.${favour}`,
+    `Forged from ${material}, this ${adjective} ${subtype} ${element === 'none' ? 'serves well' : 'carries its element'}.${favour} ${phrase}`,
+  ]);
 }
 
 function loreFor(cues: Cues, element: Element, subtype: string, rng: Rng): string {

@@ -84,8 +84,18 @@ function themedText(ctx: FillContext, key: string): string {
   return `A tale of ${subject}, told in few words.`;
 }
 
+function compilePattern(source: unknown): RegExp | undefined {
+  if (typeof source !== 'string') return undefined;
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return undefined;
+  }
+}
+
 function stringGen(node: JsonSchema): Gen {
   const format = node.format;
+  const pattern = compilePattern(node.pattern);
   return (ctx, key) => {
     let text: string;
     const fromPlan = planned(ctx, key);
@@ -102,8 +112,36 @@ function stringGen(node: JsonSchema): Gen {
       const hex = () => ctx.rng.int(0, 0xffff).toString(16).padStart(4, '0');
       text = `${hex()}${hex()}-${hex()}-4${hex().slice(1)}-a${hex().slice(1)}-${hex()}${hex()}${hex()}`;
     } else text = themedText(ctx, key);
-    return fitString(text, node);
+    return matchPattern(fitString(text, node), node, pattern);
   };
+}
+
+/** Best effort for `pattern`: the text itself, else a slug of it, else digits; kept within the lengths. */
+function matchPattern(text: string, node: JsonSchema, pattern: RegExp | undefined): string {
+  if (!pattern || pattern.test(text)) return text;
+  const candidates = [
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, ''),
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
+    text.replace(/[^A-Za-z]+/g, ''),
+    String(hashDigits(text)),
+  ];
+  for (const candidate of candidates) {
+    const fitted = fitString(candidate, node);
+    if (pattern.test(fitted)) return fitted;
+  }
+  return text;
+}
+
+function hashDigits(text: string): number {
+  let h = 7;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) % 1_000_000;
+  return h;
 }
 
 function enumGen(values: readonly unknown[]): Gen {
@@ -264,7 +302,21 @@ class Compiler {
     return {};
   }
 
+  private tuple(node: JsonSchema, prefix: JsonSchema[]): Gen {
+    const gens = prefix.map((p) => this.compile(p));
+    const rest =
+      node.items && typeof node.items === 'object' ? this.compile(asSchema(node.items)) : undefined;
+    const min = typeof node.minItems === 'number' ? node.minItems : gens.length;
+    return (ctx, key) => {
+      const out = gens.map((g, i) => g({ ...ctx, index: i, depth: ctx.depth + 1 }, key));
+      for (let i = out.length; rest && i < min; i++)
+        out.push(rest({ ...ctx, index: i, depth: ctx.depth + 1 }, key));
+      return out;
+    };
+  }
+
   private array(node: JsonSchema): Gen {
+    if (Array.isArray(node.prefixItems)) return this.tuple(node, node.prefixItems.map(asSchema));
     const itemSchema = asSchema(node.items);
     const item = this.compile(itemSchema);
     const target = typeof itemSchema.$ref === 'string' ? this.resolve(itemSchema.$ref) : itemSchema;
