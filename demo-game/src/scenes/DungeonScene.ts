@@ -1,4 +1,4 @@
-import { type LootSprite, LootsmithError } from '@lootsmith/plugin';
+import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { FLOOR_VARIANTS, noise } from '../art/dungeon-textures.ts';
 import type { PlayerState } from '../player-state.ts';
@@ -32,6 +32,7 @@ import { findPath } from '../world/pathfinding.ts';
 const ATTACK_COOLDOWN = 380;
 const STATION_REACH = 52;
 const THEME = 'dark fantasy dungeon';
+const RARITY_ORDER: Rarity[] = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'];
 
 type Target = { kind: 'enemy'; enemy: Enemy } | { kind: 'station'; id: StationId } | undefined;
 
@@ -305,8 +306,11 @@ export class DungeonScene extends Phaser.Scene {
       });
       this.state.dropped(drop.items);
       this.loot.place(drop.sprites);
-      const best = drop.items.find((i) => i.rarity !== 'COMMON' && i.rarity !== 'UNCOMMON');
-      if (best) this.toasts.show('success', `${best.rarity.toLowerCase()} drop!`, best.name);
+      const best = drop.items.toSorted(
+        (a, b) => RARITY_ORDER.indexOf(b.rarity) - RARITY_ORDER.indexOf(a.rarity),
+      )[0];
+      if (best && RARITY_ORDER.indexOf(best.rarity) >= RARITY_ORDER.indexOf('RARE'))
+        this.toasts.show('success', `${best.rarity.toLowerCase()} drop!`, best.name);
       // The drop is already in the player's inventory on the server: keep the local copy in step.
       await this.state.refresh(this.lootsmith);
     } catch (e) {
@@ -384,7 +388,7 @@ export class DungeonScene extends Phaser.Scene {
         const y = ty * TILE;
         if (isFloor(tx, ty)) {
           const variant =
-            noise(tx * 31 + ty * 17) < 0.8 ? 0 : 1 + Math.floor(noise(tx + ty * 97) * (FLOOR_VARIANTS - 1));
+            noise(tx * 31 + ty * 17) < 0.86 ? 0 : 1 + Math.floor(noise(tx + ty * 97) * (FLOOR_VARIANTS - 1));
           context?.drawImage(tile(`floor-${variant}`), x, y);
         } else context?.drawImage(tile(isFloor(tx, ty + 1) ? 'wall-face' : 'wall-top'), x, y);
       }

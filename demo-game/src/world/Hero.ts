@@ -6,7 +6,7 @@ const SPEED = 150;
 /** The player's knight: walks by keys or along a clicked path, swings a sword, takes hits. */
 export class Hero extends Phaser.GameObjects.Container {
   readonly radius = 10;
-  readonly maxHp = 30;
+  readonly maxHp = 40;
   hp = this.maxHp;
   /** Whether the hero moved in the last frame. */
   moving = false;

@@ -40,10 +40,14 @@ export class LootLayer {
     return swirl;
   }
 
-  /** Dresses the plugin's drop sprites: a name label, a beam for rare ones, and a click target. */
+  /**
+   * Dresses the plugin's drop sprites: a name label, a beam for rare ones, and a click target. Several
+   * items fan out around the spot, their names showing on hover so they do not overlap.
+   */
   place(sprites: LootSprite[]) {
     const scene = this.#scene;
-    for (const sprite of sprites) {
+    const centre = sprites.length ? sprites.reduce((x, s) => x + s.x, 0) / sprites.length : 0;
+    sprites.forEach((sprite, i) => {
       const color = RARITY_COLORS[sprite.item.rarity] ?? RARITY_COLORS.COMMON;
       if (SHINY.has(sprite.item.rarity)) {
         const beam = scene.add
@@ -62,22 +66,36 @@ export class LootLayer {
         });
       }
       const label = scene.add
-        .text(0, 24, sprite.item.name, {
+        .text(0, 22, sprite.item.name, {
           fontFamily: 'Georgia, serif',
           fontSize: '11px',
           color: `#${color.toString(16).padStart(6, '0')}`,
           stroke: '#0b0a10',
           strokeThickness: 3,
         })
-        .setOrigin(0.5, 0);
+        .setOrigin(0.5, 0)
+        .setVisible(sprites.length === 1);
       sprite.add(label);
-      sprite
-        .setInteractive({ useHandCursor: true })
-        .setDepth(sprite.y - 1)
-        .setData('landsAt', scene.time.now + LANDING_MS);
+      sprite.setInteractive({ useHandCursor: true }).setData('landsAt', scene.time.now + LANDING_MS);
+      if (sprites.length > 1) {
+        sprite.on('pointerover', () => label.setVisible(true).setDepth(1));
+        sprite.on('pointerout', () => label.setVisible(false));
+        const angle = -Math.PI / 2 + (i * Math.PI * 2) / sprites.length;
+        const y = sprite.y;
+        scene.tweens.killTweensOf(sprite);
+        sprite.setPosition(centre, y - 20);
+        scene.tweens.add({
+          targets: sprite,
+          x: centre + Math.cos(angle) * 44,
+          y: y + Math.sin(angle) * 34,
+          duration: 500,
+          ease: 'Back.easeOut',
+        });
+      }
+      sprite.setDepth(sprite.y - 1);
       sparkBurst(scene, sprite.x, sprite.y, color, 10);
       this.#ground.add(sprite);
-    }
+    });
   }
 
   /**

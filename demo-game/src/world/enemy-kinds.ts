@@ -63,7 +63,7 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
     id: 'frost_giant',
     name: 'Frost Giant',
     hp: 28,
-    damage: [4, 7],
+    damage: [3, 6],
     speed: 35,
     radius: 30,
     loot: 3,
