@@ -233,4 +233,37 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   );
   expect(unexpected).toEqual([]);
   expect(errors.length - unexpected.length).toBeLessThanOrEqual(ruleAnswers.length);
+}, 240_000);
+
+it('fights the frost giant across the dungeon and gets rare-or-better loot', async () => {
+  const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const consoleMessages = recordConsole(page);
+  await openGame(page, rig.server.url);
+  const giant = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
+    (e) => e.kind === 'frost_giant',
+  );
+  if (!giant) throw new Error('no frost giant');
+  // One click sends the hero through the corridor; the fight starts when it arrives.
+  await page.mouse.click(giant.page.x, giant.page.y);
+  await page.waitForFunction(
+    (uid) => (window.__lootsmithDemo.enemies().find((e) => e.uid === uid)?.hp ?? 0) < 20,
+    giant.uid,
+    { timeout: 30_000 },
+  );
+  await screenshot(page, '09-boss-fight');
+  await killEnemy(page, 'frost_giant');
+  await page.waitForFunction(() => window.__lootsmithDemo.drops().length === 3, null, { timeout: 30_000 });
+  await page.waitForTimeout(800);
+  await screenshot(page, '10-boss-loot');
+  const loot = await drops(page);
+  expect(loot.every((d) => d.textureLoaded)).toBe(true);
+  const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
+  const stored = await rig.server.lootsmith.inventory(playerId);
+  const items = stored.items.filter((e: { item: { id: string } }) =>
+    loot.some((d) => d.itemId === e.item.id),
+  );
+  // A tier-5 enemy rolls RARE or better; materials (one in ten drops) keep their own rarity.
+  for (const { item } of items as Array<{ item: { type: string; rarity: string } }>)
+    if (item.type !== 'MATERIAL') expect(['RARE', 'EPIC', 'LEGENDARY', 'MYTHIC']).toContain(item.rarity);
+  expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
 });
