@@ -1,4 +1,3 @@
-import { inflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
 import { buildEngineApp, type EngineKeyConfig } from '../../src/engine/index.ts';
@@ -21,83 +20,4 @@ export async function engine(
   return app;
 }
 
-export interface DecodedPng {
-  width: number;
-  height: number;
-  /** RGBA, 4 bytes per pixel. */
-  rgba: Uint8Array;
-}
-
-/** Decodes an 8-bit indexed PNG as the engine writes them (filters None and Up), checking the signature. */
-export function decodePng(bytes: Buffer): DecodedPng {
-  if (bytes.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  let colourType = -1;
-  let palette: Uint8Array = new Uint8Array(0);
-  let alpha: Uint8Array = new Uint8Array(0);
-  const idat: Buffer[] = [];
-  while (offset < bytes.length) {
-    const length = bytes.readUInt32BE(offset);
-    const type = bytes.toString('latin1', offset + 4, offset + 8);
-    const data = bytes.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      colourType = data[9] as number;
-    } else if (type === 'PLTE') palette = data;
-    else if (type === 'tRNS') alpha = data;
-    else if (type === 'IDAT') idat.push(data);
-    offset += length + 12;
-  }
-  if (colourType !== 3) throw new Error(`unexpected colour type ${colourType}`);
-  const raw = inflateSync(Buffer.concat(idat));
-  if (raw.length !== (width + 1) * height) throw new Error('bad image data length');
-  const rgba = new Uint8Array(width * height * 4);
-  const previous = new Uint8Array(width);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (width + 1)] as number;
-    if (filter !== 0 && filter !== 2) throw new Error(`unexpected filter ${filter}`);
-    for (let x = 0; x < width; x++) {
-      let index = raw[y * (width + 1) + 1 + x] as number;
-      if (filter === 2) index = (index + (previous[x] as number)) & 255;
-      previous[x] = index;
-      const o = (y * width + x) * 4;
-      rgba[o] = palette[index * 3] as number;
-      rgba[o + 1] = palette[index * 3 + 1] as number;
-      rgba[o + 2] = palette[index * 3 + 2] as number;
-      rgba[o + 3] = index < alpha.length ? (alpha[index] as number) : 255;
-    }
-  }
-  return { width, height, rgba };
-}
-
-/** Share of opaque pixels whose colour is strongly red (hue near 0°, saturated). */
-export function redShare(png: DecodedPng): number {
-  let red = 0;
-  let opaque = 0;
-  for (let i = 0; i < png.rgba.length; i += 4) {
-    if ((png.rgba[i + 3] as number) < 128) continue;
-    opaque++;
-    const r = png.rgba[i] as number;
-    const g = png.rgba[i + 1] as number;
-    const b = png.rgba[i + 2] as number;
-    if (r > 120 && r > g * 1.8 && r > b * 1.8) red++;
-  }
-  return opaque ? red / opaque : 0;
-}
-
-export function differingPixels(a: DecodedPng, b: DecodedPng): number {
-  let n = 0;
-  for (let i = 0; i < a.rgba.length; i += 4) {
-    if (
-      a.rgba[i] !== b.rgba[i] ||
-      a.rgba[i + 1] !== b.rgba[i + 1] ||
-      a.rgba[i + 2] !== b.rgba[i + 2] ||
-      a.rgba[i + 3] !== b.rgba[i + 3]
-    )
-      n++;
-  }
-  return n;
-}
+export { type DecodedPng, decodePng, differingPixels, redShare } from './png.ts';

@@ -81,7 +81,11 @@ export const helmet: ItemPainter = (look, rng) => {
     };
   }
   const r = rng('shape');
-  const dome = union(circle(0, 0.05, 0.32), box(0, -0.12, 0.32, 0.22, 0.08));
+  // Dome helm or flat-topped great helm; T-slit, eye slits or an open face with a nose guard.
+  const great = r.chance(0.35);
+  const dome = great
+    ? box(0, -0.02, 0.3, 0.36, 0.06)
+    : union(circle(0, 0.05, 0.32), box(0, -0.12, 0.32, 0.22, 0.08));
   const parts: Part[] = [];
   const crest = r.int(0, 2);
   if (crest === 1) {
@@ -98,11 +102,23 @@ export const helmet: ItemPainter = (look, rng) => {
   } else if (crest === 2) {
     parts.push(part(ellipse(0, 0.38, 0.08, 0.14), look.paint, 0.06, { round: true }));
   }
+  const visor = r.int(0, 2);
+  const opening =
+    visor === 0
+      ? union(box(0, -0.06, 0.2, 0.035, 0.01), box(0, -0.2, 0.045, 0.13, 0.01))
+      : visor === 1
+        ? union(box(-0.12, -0.04, 0.09, 0.025, 0.01), box(0.12, -0.04, 0.09, 0.025, 0.01))
+        : box(0, -0.14, 0.2, 0.13, 0.05);
   parts.push(
-    part(dome, look.metal, 0.14, { round: true }),
+    part(dome, look.metal, great ? 0.08 : 0.14, { round: !great }),
     part(box(0, 0.05, 0.325, 0.035, 0.01), look.accent, 0.03),
-    part(union(box(0, -0.06, 0.2, 0.035, 0.01), box(0, -0.2, 0.045, 0.13, 0.01)), look.dark, 0.02),
+    part(opening, look.dark, 0.02),
   );
+  if (visor === 2) parts.push(part(box(0, -0.1, 0.025, 0.11, 0.01), look.metal, 0.02));
+  if (visor === 1 && great) {
+    for (let i = 0; i < 4; i++)
+      parts.push(part(circle(-0.09 + i * 0.06, -0.18, 0.014), look.dark, 0.01, { lineless: true }));
+  }
   if (look.gems && look.rarity >= 2) parts.push(part(circle(0, 0.17, 0.05), look.gem, 0.05));
   return { parts };
 };

@@ -72,7 +72,7 @@ export function shadeRamp(base: Rgb, levels: number, hueShift: number, contrast 
     const k = (t - 0.5) * 2;
     const lightness = l + k * (k < 0 ? Math.min(l, 0.34) : Math.min(1 - l, 0.36)) * contrast * 1.05;
     const hue = k < 0 ? shiftHue(h, 250, -k * hueShift) : shiftHue(h, 55, k * hueShift * 0.8);
-    const sat = s * (1 - Math.abs(k) * 0.25) + (s > 0.05 ? 0.06 : 0);
+    const sat = s * (1 - Math.abs(k) * (k < 0 ? 0.4 : 0.25)) + (s > 0.05 ? 0.04 : 0);
     ramp.push(hslToRgb(hue, sat, lightness));
   }
   return ramp;

@@ -23,7 +23,8 @@ export function paintPortrait(reading: PromptReading, rng: Rng): Scene {
   let skin: Rgb = rng.fork('skin').pick(SKIN);
   if (green) skin = hex('#6a9a4a');
   if (giant && element === 'frost') skin = hex('#a8c8e0');
-  const skinM = flat(skin);
+  // Skin takes light softly (the cloth model), or a shaded cheek turns into a red blotch.
+  const skinM: Material = { base: skin, finish: 'cloth', hueShift: 6 };
   const hair = flat(element === 'frost' && giant ? hex('#e8f4ff') : rng.fork('hair').pick(HAIR), 'cloth');
   const colour = reading.colours[0];
   const clothing: Material = has(words, 'knight warrior paladin guard soldier')

@@ -65,7 +65,9 @@ export function renderScene(
   const rampOf = (m: Material) => {
     let r = ramps.get(m);
     if (!r) {
-      r = m.ramp ?? shadeRamp(saturate(m.base, style.saturation), levels, style.hueShift, style.contrast);
+      r =
+        m.ramp ??
+        shadeRamp(saturate(m.base, style.saturation), levels, m.hueShift ?? style.hueShift, style.contrast);
       ramps.set(m, r);
     }
     return r;

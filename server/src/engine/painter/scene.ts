@@ -9,6 +9,8 @@ export interface Material {
   finish: Finish;
   /** A fixed ramp (shadow → highlight) instead of one derived from `base`, e.g. for flames. */
   ramp?: readonly Rgb[];
+  /** Degrees the shadows and highlights drift in hue, when not the style's (skin drifts little). */
+  hueShift?: number;
 }
 
 export interface Part {

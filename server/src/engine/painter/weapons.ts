@@ -10,30 +10,97 @@ function pommelAndGem(look: ItemLook, v: number, r: number): Part[] {
   return parts;
 }
 
+/** Blade outlines, bottom to tip, as half-widths along the blade: straight, leaf, tapered, broad, curved. */
+function bladeShape(kind: number, bw: number, base: number, tipStart: number): number[] {
+  switch (kind) {
+    case 1: // leaf: swells before the tip
+      return [
+        -bw * 0.8,
+        base,
+        bw * 0.8,
+        base,
+        bw * 1.35,
+        tipStart - 0.08,
+        0,
+        0.58,
+        -bw * 1.35,
+        tipStart - 0.08,
+      ];
+    case 2: // tapered: narrows all the way
+      return [-bw * 1.15, base, bw * 1.15, base, bw * 0.55, tipStart, 0, 0.6, -bw * 0.55, tipStart];
+    case 3: // broad, with a clipped tip
+      return [
+        -bw * 1.3,
+        base,
+        bw * 1.3,
+        base,
+        bw * 1.3,
+        tipStart,
+        bw * 0.4,
+        0.56,
+        -bw * 0.4,
+        0.56,
+        -bw * 1.3,
+        tipStart,
+      ];
+    case 4: // curved: a sabre's back edge
+      return [
+        -bw,
+        base,
+        bw,
+        base,
+        bw * 1.2,
+        tipStart - 0.1,
+        bw * 0.9,
+        0.5,
+        -bw * 0.3,
+        0.58,
+        -bw,
+        tipStart - 0.05,
+      ];
+    default:
+      return [-bw, base, bw, base, bw, tipStart, 0, 0.58, -bw, tipStart];
+  }
+}
+
 export const sword: ItemPainter = (look, rng) => {
   const r = rng('blade');
-  const bw = r.range(0.05, 0.072);
+  const bw = r.range(0.048, 0.07);
   const base = -0.16;
   const tipStart = r.range(0.36, 0.44);
-  const flare = r.chance(0.4) ? bw * 1.2 : bw;
-  const blade = polygon([-bw, base, bw, base, flare, tipStart, 0, 0.58, -flare, tipStart]);
+  const curved = ['sabre', 'saber', 'scimitar', 'katana', 'cutlass', 'falchion'].some((w) =>
+    look.words.has(w),
+  );
+  const blade = polygon(bladeShape(curved ? 4 : r.int(0, 3), bw, base, tipStart));
   const g = rng('guard');
-  const gw = g.range(0.13, 0.19);
-  const curl = g.range(-0.05, 0.06);
+  const gw = g.range(0.12, 0.19);
+  const style = g.int(0, 2);
+  const curl = style === 1 ? g.range(0.03, 0.07) : style === 2 ? -g.range(0.03, 0.06) : 0;
   const guard = union(
     capsule(-gw, -0.19 + curl, 0, -0.2, 0.032),
     capsule(0, -0.2, gw, -0.19 + curl, 0.032),
     box(0, -0.2, 0.06, 0.045, 0.015),
+    ...(style === 0 ? [circle(-gw, -0.19, 0.04), circle(gw, -0.19, 0.04)] : []),
   );
+  const pommel = rng('pommel').int(0, 2);
   const parts = [
     part(box(0, -0.34, 0.03, 0.13, 0.01), look.handle, 0.03, { round: true }),
+    part(box(0, -0.3, 0.034, 0.012), look.accent, 0.012, { lineless: true }),
+    part(box(0, -0.38, 0.034, 0.012), look.accent, 0.012, { lineless: true }),
     part(blade, look.metal, 0.04),
-    part(box(0, (base + tipStart) / 2, bw * 0.22, (tipStart - base) / 2 - 0.05, 0.01), look.metalDark, 0.02, {
-      lineless: true,
-    }),
+    part(
+      box(0, (base + tipStart) / 2 - 0.03, bw * 0.22, (tipStart - base) / 2 - 0.07, 0.01),
+      look.metalDark,
+      0.02,
+      {
+        lineless: true,
+      },
+    ),
     part(guard, look.accent, 0.03, { round: true }),
-    ...pommelAndGem(look, -0.49, 0.05),
   ];
+  if (pommel === 2)
+    parts.push(part(polygon([0, -0.43, 0.06, -0.5, 0, -0.57, -0.06, -0.5]), look.accent, 0.04));
+  else parts.push(...pommelAndGem(look, -0.49, pommel === 0 ? 0.05 : 0.04));
   if (look.gems && look.rarity >= 3) parts.push(part(circle(0, -0.2, 0.035), look.gem, 0.035));
   return { parts, diagonal: true };
 };
