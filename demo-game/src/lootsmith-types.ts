@@ -6,5 +6,4 @@ export type InventoryResponse = Awaited<ReturnType<LootsmithPlugin['inventory'][
 export type InventoryEntry = InventoryResponse['items'][number];
 export type Recipe = InventoryResponse['recipes'][number];
 export type CombineResult = Awaited<ReturnType<LootsmithPlugin['crafting']['combine']>>;
-export type CreateItemResult = Awaited<ReturnType<LootsmithPlugin['crafting']['createItem']>>;
 export type ItemType = Parameters<LootsmithPlugin['crafting']['createItem']>[0]['type'];

@@ -106,21 +106,21 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   /** An enemy within sword reach of the hero, nearest first. */
-  enemyInReach(extra = 0): Enemy | undefined {
+  #enemyInReach(extra = 0): Enemy | undefined {
     return this.enemies
       .filter((e) => e.alive && this.#distance(e) <= this.#reach(e) + extra)
       .sort((a, b) => this.#distance(a) - this.#distance(b))[0];
   }
 
   /** Walks to a spot, an enemy (then fights it) or a station (then opens it). */
-  walkTo(x: number, y: number, target: Target = undefined) {
+  #walkTo(x: number, y: number, target: Target = undefined) {
     this.#target = target;
     const path = findPath(this.hero, { x, y });
     if (path.length) this.hero.follow(path);
     else if (!target) this.hero.stop();
   }
 
-  attack(enemy: Enemy) {
+  #attack(enemy: Enemy) {
     const now = this.time.now;
     if (now < this.#nextSwing) return;
     this.#nextSwing = now + ATTACK_COOLDOWN;
@@ -138,7 +138,7 @@ export class DungeonScene extends Phaser.Scene {
     if (enemy.hit(damage, this.hero)) this.#defeat(enemy);
   }
 
-  openStation(id: StationId) {
+  #openStation(id: StationId) {
     this.hero.stop();
     if (id === 'forge' || id === 'enchanting_altar') this.forge.openAt(id);
     else this.crafting.openAt(id);
@@ -190,12 +190,12 @@ export class DungeonScene extends Phaser.Scene {
       else if (this.panels.current) return;
       else if (k === ' ') {
         event.preventDefault();
-        const enemy = this.enemyInReach(12);
-        if (enemy) this.attack(enemy);
+        const enemy = this.#enemyInReach(12);
+        if (enemy) this.#attack(enemy);
         else this.hero.swing({ x: this.hero.x + (this.hero.sprite.flipX ? -1 : 1), y: this.hero.y });
       } else if (k === 'e') {
         const near = this.#nearestStation();
-        if (near) this.openStation(near.id);
+        if (near) this.#openStation(near.id);
       } else if (k.startsWith('arrow')) event.preventDefault();
     };
     window.addEventListener('keydown', onKey);
@@ -204,15 +204,15 @@ export class DungeonScene extends Phaser.Scene {
     this.input.on('pointerdown', (pointer: Phaser.Input.Pointer, over: Phaser.GameObjects.GameObject[]) => {
       if (this.panels.current) return;
       const enemy = over.find((o): o is Enemy => o instanceof Enemy && o.alive);
-      if (enemy) return this.walkTo(enemy.x, enemy.y, { kind: 'enemy', enemy });
+      if (enemy) return this.#walkTo(enemy.x, enemy.y, { kind: 'enemy', enemy });
       const station = over.find((o) => o.getData('station'));
       if (station) {
         const id = station.getData('station') as StationId;
         const spot = STATIONS.find((s) => s.id === id);
-        if (spot) this.walkTo(spot.x * TILE, (spot.y + 1) * TILE, { kind: 'station', id });
+        if (spot) this.#walkTo(spot.x * TILE, (spot.y + 1) * TILE, { kind: 'station', id });
         return;
       }
-      this.walkTo(pointer.worldX, pointer.worldY);
+      this.#walkTo(pointer.worldX, pointer.worldY);
       this.#clickMarker(pointer.worldX, pointer.worldY);
     });
   }
@@ -229,7 +229,7 @@ export class DungeonScene extends Phaser.Scene {
       }
       if (this.#distance(enemy) <= this.#reach(enemy)) {
         this.hero.stop();
-        this.attack(enemy);
+        this.#attack(enemy);
       } else if (time > this.#repathAt) {
         this.#repathAt = time + 250;
         const path = findPath(this.hero, enemy);
@@ -237,7 +237,7 @@ export class DungeonScene extends Phaser.Scene {
       }
     } else if (target?.kind === 'station' && !this.hero.walking) {
       this.#target = undefined;
-      if (this.#nearestStation()?.id === target.id) this.openStation(target.id);
+      if (this.#nearestStation()?.id === target.id) this.#openStation(target.id);
     }
   }
 
