@@ -45,6 +45,10 @@ const PROMPTS = [
   'gold ingot, game item, fantasy',
   'gold coins, game item, cartoon',
   'healing herb, green, game item, fantasy',
+  'oak wood log, game item, fantasy',
+  'wolf pelt, game item, fantasy',
+  'shadow silk hood, epic, game item, fantasy',
+  'Ember Essence, fire essence, rare, game item, fantasy',
   'iron sword, game item, realistic',
   'iron sword, game item, cartoon',
   'steel sword, game item, fantasy, 50 steps',
@@ -62,7 +66,7 @@ const PROMPTS = [
   'holy shield ward, skill icon, fantasy',
 ];
 
-/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: by default the 52 prompts above, 160-pixel tiles. */
+/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: by default the prompts above, in 160-pixel tiles. */
 function main() {
   const { values, positionals } = parseArgs({
     options: { tile: { type: 'string', default: '160' }, out: { type: 'string' } },
