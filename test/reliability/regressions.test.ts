@@ -67,11 +67,7 @@ describe('regressions', () => {
     expect(ok.headers['x-ratelimit-remaining']).toBe('4');
   });
 
-  // KNOWN BUG, not ours to fix (server/src/http/idempotency.ts is the lead's): a refused bad body sent
-  // with a well-formed Idempotency-Key is remembered in the idempotency table, so a bad request changes
-  // the store (DESIGN: it never does). Stripe, for one, saves nothing when validation fails. `it.fails`
-  // keeps the suite green while the bug stands; when it is fixed this test fails: drop `.fails` then.
-  it.fails('does not remember a refused bad body sent with an Idempotency-Key', async () => {
+  it('does not remember a refused bad body sent with an Idempotency-Key', async () => {
     const token = await t.token('pia');
     const before = dumpStore(t.db);
     const res = await t.server.app.inject({

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Coordination } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
-// Transient answers are not remembered: retrying them is the point.
-const remembered = (status: number) => status < 500 && status !== 429 && status !== 401;
+// Only successes are remembered: a refused or failed request changed nothing, so a retry may run it.
+const remembered = (status: number) => status >= 200 && status < 300;
 
 /**
  * `Idempotency-Key` on state-changing POSTs: the first answer is stored per caller and key; a replay

@@ -28,9 +28,12 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       config: {
         rateLimit: {
           ...IMAGE_LIMIT,
+          // Only well-formed requests count: a bad request changes nothing.
           keyGenerator: (request: FastifyRequest) => {
-            const principal = request.principal();
-            return `image:${principal.kind === 'player' ? principal.playerId : 'server'}`;
+            const raw = (request.body ?? {}) as Record<string, unknown>;
+            const client_id = clientId(request.principal(), raw.client_id);
+            parse(ImageGenerationRequest, { ...raw, client_id });
+            return `image:${client_id}`;
           },
         },
       },
