@@ -238,6 +238,11 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
 it('fights the frost giant across the dungeon and gets rare-or-better loot', async () => {
   const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleMessages = recordConsole(page);
+  // Loot takes a moment longer here, so the progress indication can be seen.
+  await page.route('**/v1/generate/items', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await openGame(page, rig.server.url);
   const giant = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
     (e) => e.kind === 'frost_giant',
@@ -252,9 +257,12 @@ it('fights the frost giant across the dungeon and gets rare-or-better loot', asy
   );
   await screenshot(page, '09-boss-fight');
   await killEnemy(page, 'frost_giant');
+  await page.waitForSelector('.progress:not([hidden])');
+  expect(await page.textContent('.progress')).toContain('Summoning loot');
+  await screenshot(page, '10-boss-summoning');
   await page.waitForFunction(() => window.__lootsmithDemo.drops().length === 3, null, { timeout: 30_000 });
   await page.waitForTimeout(800);
-  await screenshot(page, '10-boss-loot');
+  await screenshot(page, '11-boss-loot');
   const loot = await drops(page);
   expect(loot.every((d) => d.textureLoaded)).toBe(true);
   const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
