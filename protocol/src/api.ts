@@ -143,8 +143,9 @@ export const ERROR_REASONS = [
   'skill_too_low',
   'rate_limit_exceeded',
   'budget_exceeded',
-  'unknown_station',
 ] as const;
+/** Game-rule reasons an error body may carry beside its code (SPEC 4.3.1). */
+export type ErrorReason = (typeof ERROR_REASONS)[number];
 
 /** The one error body of every Lootsmith and engine response. */
 export const ErrorBody = z.looseObject({

@@ -83,7 +83,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((err, request, reply) => {
     if (err instanceof ApiError) {
-      if (err.extra.retryAfter !== undefined) reply.header('retry-after', String(err.extra.retryAfter));
       return reply.status(err.status).send(err.body());
     }
     const status = (err as { statusCode?: number }).statusCode ?? 500;

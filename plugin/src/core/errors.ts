@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@lootsmith/protocol';
+import type { ErrorBody, ErrorReason } from '@lootsmith/protocol';
 
 /** Codes the client itself raises; any other code comes from the server's error body. */
 export type ClientErrorCode =
@@ -13,7 +13,7 @@ export type ClientErrorCode =
 
 export interface LootsmithErrorInit {
   status?: number;
-  reason?: string | undefined;
+  reason?: ErrorReason | (string & {}) | undefined;
   retryAfter?: number | undefined;
   details?: unknown;
   cause?: unknown;
@@ -27,7 +27,7 @@ export class LootsmithError extends Error {
   /** HTTP status; 0 when no response arrived. */
   readonly status: number;
   /** Game-rule reason, e.g. `insufficient_materials`, `skill_too_low`, `rate_limit_exceeded`. */
-  readonly reason: string | undefined;
+  readonly reason: ErrorReason | (string & {}) | undefined;
   /** Seconds the server asked to wait before trying again. */
   readonly retryAfter: number | undefined;
   readonly details: unknown;
