@@ -222,6 +222,23 @@ describe('procedural writer', () => {
     expect(Tree.safeParse(JSON.parse(content)).success).toBe(true);
   });
 
+  it('answers what was asked, in the persona of the system message, and honours stop', () => {
+    const system = {
+      role: 'system' as const,
+      content: 'You are a grumpy dwarven blacksmith in the town of Ironhold.',
+    };
+    const trade = writeCompletion({
+      messages: [system, { role: 'user', content: 'How much for that axe?' }],
+    }).content;
+    expect(trade).toMatch(/axe/i);
+    expect(trade).toMatch(/gold|coin/i);
+    const hello = writeCompletion({ messages: [system, { role: 'user', content: 'Hello!' }] }).content;
+    expect(hello).toContain('grumpy dwarven blacksmith');
+    const stopped = writeCompletion({ messages: [system, { role: 'user', content: 'Hello!' }], stop: ['.'] });
+    expect(stopped.content).not.toContain('.');
+    expect(hello.startsWith(stopped.content)).toBe(true);
+  });
+
   it('counts tokens and truncates with finish_reason length', () => {
     const full = writeCompletion({
       messages: [{ role: 'user', content: 'Tell me about the frost giants.' }],

@@ -17,6 +17,7 @@ export interface WriteRequest {
   temperature?: number | undefined;
   response_format?: ResponseFormat | undefined;
   seed?: number | undefined;
+  stop?: string | string[] | undefined;
 }
 
 export interface Completion {
@@ -74,6 +75,16 @@ function json(schema: Record<string, unknown>, cues: Cues, rng: Rng): string {
   return JSON.stringify(fillSchema(schema, { cues, rng, words: nameWords(cues) }));
 }
 
+/** OpenAI's `stop`: the content ends before the first stop sequence. */
+function cutAtStop(content: string, stop: string | string[] | undefined): string {
+  let end = content.length;
+  for (const s of typeof stop === 'string' ? [stop] : (stop ?? [])) {
+    const at = s ? content.indexOf(s) : -1;
+    if (at >= 0 && at < end) end = at;
+  }
+  return content.slice(0, end);
+}
+
 /** The procedural writer: themed JSON for a schema, or short in-character prose. Pure and seeded. */
 export function writeCompletion(request: WriteRequest): Completion {
   const rng = new Rng(request.seed ?? seedOf(request.messages));
@@ -88,6 +99,7 @@ export function writeCompletion(request: WriteRequest): Completion {
     content = schema ? json(schema, cues, rng) : JSON.stringify({ reply: writeProse(cues, rng) });
   } else content = writeProse(cues, rng);
   const prompt_tokens = request.messages.reduce((sum, m) => sum + countTokens(m.content) + 4, 0);
+  content = cutAtStop(content, request.stop);
   const limited = request.max_tokens
     ? truncateToTokens(content, request.max_tokens)
     : { text: content, truncated: false };

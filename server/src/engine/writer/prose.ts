@@ -44,48 +44,84 @@ const CLOSERS = [
   'May your blade stay sharp.',
 ];
 
+const STOP_WORDS = new Set(
+  'what where when which would could should about there have your with tell this that please describe does want need some more than them they their from into give make know like just much many also been were will shall'.split(
+    ' ',
+  ),
+);
+
+/** What the player is after, from the words of the last message. */
+type Intent = 'greet' | 'trade' | 'quest' | 'where' | 'lore';
+
+function intentOf(text: string): Intent {
+  const t = text.toLowerCase();
+  if (/\b(buy|sell|price|cost|coins?|gold|trade|wares|shop|afford|how much)\b/.test(t)) return 'trade';
+  if (/\b(quest|task|job|help|work|bounty|contract)\b/.test(t)) return 'quest';
+  if (/\b(where|way to|road to|find|directions?)\b/.test(t)) return 'where';
+  if (/^\W*(hi|hello|hey|greetings|good (morning|evening|day))\b/.test(t) || t.trim().length < 12)
+    return 'greet';
+  return 'lore';
+}
+
 function persona(system: string): string | undefined {
-  const m = /\byou are (?:an? |the )?([a-z][a-z '-]{2,40}?)(?:[.,;!\n]| who| and|$)/i.exec(system);
+  const m = /\byou are (?:an? |the )?([a-z][a-z '-]{2,40}?)(?:[.,;!\n]| who| and| in| at| from| of|$)/i.exec(
+    system,
+  );
   return m?.[1]?.trim();
 }
 
-/** Short in-character text: a greeting in the conversation's theme, an answer built from its words. */
+/** Short in-character text: a greeting in the conversation's theme and an answer to what was asked. */
 export function writeProse(cues: Cues, rng: Rng): string {
   const who = persona(cues.system);
   const question = cues.lastUser.replace(/\s+/g, ' ').trim();
-  const topics = (question.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(
-    (w) =>
-      ![
-        'what',
-        'where',
-        'when',
-        'which',
-        'would',
-        'could',
-        'should',
-        'about',
-        'there',
-        'have',
-        'your',
-        'with',
-        'tell',
-        'this',
-        'that',
-        'please',
-        'describe',
-      ].includes(w),
-  );
-  const topic = topics.length ? rng.pick(topics) : 'the road ahead';
+  const topics = (question.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !STOP_WORDS.has(w));
+  // "Tell me about the old dragon" → "old dragon": the words after the last article, else a keyword.
+  const phrase = [
+    ...question.toLowerCase().matchAll(/\b(?:the|that|this|those|these|your|an?)\s+([a-z]+(?:\s+[a-z]+)?)/g),
+  ].at(-1)?.[1];
+  const topic = phrase ? `the ${phrase}` : topics.length ? rng.pick(topics) : 'the road ahead';
   const place = cues.location ?? (cues.enemy ? `the lair of the ${cues.enemy}` : undefined);
   const sentences = [rng.pick(OPENERS[cues.element] ?? OPENERS.none ?? [])];
-  if (who) sentences.push(`As a ${who}, I have heard many ask about ${topic}.`);
-  sentences.push(
-    rng.pick([
-      `The ${topic} you ask of is real enough${place ? `, and it waits in ${place}` : ''}.`,
-      `They say ${topic} favours the bold${place ? `, especially near ${place}` : ''}.`,
-      `Few know the truth of ${topic}, but I've seen it with my own eyes.`,
-    ]),
-  );
+  const self = who
+    ? `a ${who}`
+    : rng.pick(['an old hand', 'someone who has seen a few winters', 'a simple soul']);
+  switch (intentOf(question)) {
+    case 'greet':
+      sentences.push(`I'm ${self}. What brings you${place ? ` to ${place}` : ' here'}?`);
+      break;
+    case 'trade':
+      sentences.push(
+        rng.pick([
+          `${topic === 'the road ahead' ? 'My wares' : topic.charAt(0).toUpperCase() + topic.slice(1)}? Fair prices for fair coin, and ${rng.int(3, 40) * 5} gold is fair.`,
+          `I deal in ${topic}, among other things. Show me your purse and we'll see what it buys.`,
+        ]),
+      );
+      break;
+    case 'quest':
+      sentences.push(
+        rng.pick([
+          `There is work, if you have the stomach for it: something stirs${place ? ` in ${place}` : ' beyond the ridge'}, and someone has to deal with it.`,
+          `Bring me proof that the ${cues.enemy ?? 'beast on the old road'} is dead, and the reward is yours.`,
+        ]),
+      );
+      break;
+    case 'where':
+      sentences.push(
+        rng.pick([
+          `Follow the old road ${rng.pick(['north', 'east', 'past the ruined mill', 'along the river'])}; you will find ${topic} soon enough${place ? `, near ${place}` : ''}.`,
+          `Few know the way to ${topic}. I'd start ${place ? `at ${place}` : 'at the crossroads'}, and I'd bring a torch.`,
+        ]),
+      );
+      break;
+    default:
+      sentences.push(
+        rng.pick([
+          `As ${self}, I can tell you this much about ${topic}: it is real enough${place ? `, and it waits in ${place}` : ''}.`,
+          `They say ${topic} favours the bold${place ? `, especially near ${place}` : ''}.`,
+          `Few know the truth of ${topic}, but I've seen it with my own eyes.`,
+        ]),
+      );
+  }
   sentences.push(rng.pick(CLOSERS));
   return sentences.join(' ');
 }
