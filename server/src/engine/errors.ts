@@ -17,7 +17,8 @@ export function errorBody(code: string, message: string) {
 
 /** One 400 naming the first invalid field, e.g. `width: Too big: expected number to be <=768`. */
 export function invalidRequest(error: ZodError): EngineError {
-  const issue = error.issues[0];
+  // A missing client_id is reported before anything else wrong with the body (SPEC section 5).
+  const issue = error.issues.find((i) => i.path[0] === 'client_id') ?? error.issues[0];
   if (!issue) return new EngineError(400, 'invalid_request', 'invalid request body');
   const path = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {

@@ -46,6 +46,13 @@ describe('authentication and authorisation', () => {
       expect(res.json().error.code).toBe('missing_client_id');
       expect(res.json().error.message).toContain('client_id');
     }
+    const alsoWrong = await app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: auth(),
+      payload: { prompt: '', width: 9999, colour: 'red' },
+    });
+    expect(alsoWrong.json().error.code).toBe('missing_client_id');
   });
 
   it('answers 403 for a key without the permission', async () => {
