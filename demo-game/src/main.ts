@@ -1,6 +1,7 @@
 import { lootsmithScenePlugin } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { installDemoHook } from './demo-hook.ts';
+import { HeroProgress } from './hero-progress.ts';
 import { playerId } from './player-id.ts';
 import { PlayerState } from './player-state.ts';
 import { BootScene } from './scenes/BootScene.ts';
@@ -27,7 +28,10 @@ const game = new Phaser.Game({
   fps: { panicMax: 10 },
   scale: { mode: Phaser.Scale.FIT, autoCenter: Phaser.Scale.CENTER_BOTH },
   plugins: { scene: [{ ...lootsmithScenePlugin }] },
-  scene: [new BootScene(state, toasts, player), new DungeonScene(state, toasts, uiRoot)],
+  scene: [
+    new BootScene(state, toasts, player),
+    new DungeonScene(state, new HeroProgress(player), toasts, uiRoot),
+  ],
 });
 
 installDemoHook(game, state, toasts, player);

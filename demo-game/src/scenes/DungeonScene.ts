@@ -1,6 +1,7 @@
 import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { FLOOR_VARIANTS, noise } from '../art/dungeon-textures.ts';
+import type { HeroProgress } from '../hero-progress.ts';
 import type { PlayerState } from '../player-state.ts';
 import { CraftingPanel } from '../ui/CraftingPanel.ts';
 import { typing } from '../ui/dom.ts';
@@ -39,6 +40,7 @@ type Target = { kind: 'enemy'; enemy: Enemy } | { kind: 'station'; id: StationId
 /** The playable dungeon: two rooms, crafting stations, monsters that drop Lootsmith loot. */
 export class DungeonScene extends Phaser.Scene {
   readonly state: PlayerState;
+  readonly progress: HeroProgress;
   readonly toasts: Toasts;
   readonly uiRoot: HTMLElement;
   hero!: Hero;
@@ -58,9 +60,10 @@ export class DungeonScene extends Phaser.Scene {
   #nextRegen = 0;
   #stationPrompt!: Phaser.GameObjects.Text;
 
-  constructor(state: PlayerState, toasts: Toasts, uiRoot: HTMLElement) {
+  constructor(state: PlayerState, progress: HeroProgress, toasts: Toasts, uiRoot: HTMLElement) {
     super('Dungeon');
     this.state = state;
+    this.progress = progress;
     this.toasts = toasts;
     this.uiRoot = uiRoot;
   }
@@ -144,6 +147,10 @@ export class DungeonScene extends Phaser.Scene {
     else this.crafting.openAt(id);
   }
 
+  #paintHealth() {
+    this.hud.setHealth(this.hero.hp, this.hero.maxHp, this.progress.level);
+  }
+
   #createUi() {
     this.panels = new PanelHost();
     this.icons = new IconSource(this.lootsmith, this.textures);
@@ -156,7 +163,7 @@ export class DungeonScene extends Phaser.Scene {
       crafting: () => (this.crafting.isOpen ? this.crafting.close() : this.crafting.openAt('workbench')),
       forge: () => (this.forge.isOpen ? this.forge.close() : this.forge.openAt('workbench')),
     });
-    this.hud.setHealth(this.hero.hp, this.hero.maxHp);
+    this.#paintHealth();
     this.uiRoot.prepend(this.hud.root, this.panels.root);
     // Icons of everything owned start loading now, so the bag opens with pictures in it.
     for (const { item } of this.state.items) void this.icons.url(item);
@@ -249,7 +256,7 @@ export class DungeonScene extends Phaser.Scene {
       this.#lastHurt = time;
       floatingNumber(this, this.hero.x, this.hero.y - 24, `-${damage}`, '#ff6b6b');
       this.cameras.main.shake(80, 0.004);
-      this.hud.setHealth(this.hero.hp, this.hero.maxHp);
+      this.#paintHealth();
       if (this.hero.hp === 0) this.#knockOut();
     }
   }
@@ -258,7 +265,7 @@ export class DungeonScene extends Phaser.Scene {
     if (time - this.#lastHurt < 4000 || time < this.#nextRegen || this.hero.hp === this.hero.maxHp) return;
     this.#nextRegen = time + 700;
     this.hero.heal(1);
-    this.hud.setHealth(this.hero.hp, this.hero.maxHp);
+    this.#paintHealth();
   }
 
   #knockOut() {
@@ -268,7 +275,7 @@ export class DungeonScene extends Phaser.Scene {
     this.hero.stop();
     this.hero.setPosition(HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
     this.hero.heal(this.hero.maxHp);
-    this.hud.setHealth(this.hero.hp, this.hero.maxHp);
+    this.#paintHealth();
     this.cameras.main.flash(300, 120, 0, 0);
   }
 
@@ -277,6 +284,13 @@ export class DungeonScene extends Phaser.Scene {
     const kind = enemy.kind;
     sparkBurst(this, x, y, kind.boss ? 0x9ff6ff : 0xffe3a3, kind.boss ? 40 : 18);
     if (kind.boss) this.cameras.main.shake(300, 0.01);
+    floatingNumber(this, this.hero.x, this.hero.y - 40, `+${kind.xp} XP`, '#9fd3ff');
+    if (this.progress.gain(kind.xp)) {
+      this.hero.heal(this.hero.maxHp);
+      this.toasts.show('success', `Hero level ${this.progress.level}!`, 'Fully healed; better loot awaits.');
+      sparkBurst(this, this.hero.x, this.hero.y, 0xf4d58d, 30);
+    }
+    this.#paintHealth();
     this.tweens.add({
       targets: enemy,
       alpha: 0,
@@ -297,7 +311,7 @@ export class DungeonScene extends Phaser.Scene {
         enemy: enemy.kind.id,
         location: roomAt(x, y)?.name ?? 'Dungeon',
         theme: THEME,
-        playerLevel: Math.max(1, this.state.craftingLevel + 1),
+        playerLevel: this.progress.level,
         count: enemy.kind.loot,
         dropId: enemy.uid,
         x,

@@ -94,9 +94,9 @@ export class Hud {
     return this.#active.size;
   }
 
-  setHealth(hp: number, max: number) {
+  setHealth(hp: number, max: number, level: number) {
     this.#hp.style.width = `${(100 * hp) / max}%`;
-    this.#hpText.textContent = `${hp} / ${max}`;
+    this.#hpText.textContent = `${hp} / ${max} · hero level ${level}`;
   }
 
   setRoom(name: string) {

@@ -1,3 +1,4 @@
+import type { InventoryEntry } from '../lootsmith-types.ts';
 import type { PlayerState } from '../player-state.ts';
 import { fill, h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
@@ -5,6 +6,13 @@ import { itemCard, itemSlot } from './ItemCard.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 
 const GRID_SLOTS = 30;
+const RARITIES = ['MYTHIC', 'LEGENDARY', 'EPIC', 'RARE', 'UNCOMMON', 'COMMON'];
+
+/** Gear first, best rarity first; materials at the end. */
+const bagOrder = (a: InventoryEntry, b: InventoryEntry) =>
+  Number(a.item.type === 'MATERIAL') - Number(b.item.type === 'MATERIAL') ||
+  RARITIES.indexOf(a.item.rarity) - RARITIES.indexOf(b.item.rarity) ||
+  a.item.name.localeCompare(b.item.name);
 
 /** The bag: an icon grid; hovering shows an item's card, clicking pins it. */
 export class InventoryPanel extends Panel {
@@ -20,7 +28,7 @@ export class InventoryPanel extends Panel {
   }
 
   render() {
-    const entries = this.#state.items;
+    const entries = this.#state.items.toSorted(bagOrder);
     const details = h('div', { class: 'details' });
     const show = (id: string | undefined) => {
       const item = id ? this.#state.item(id) : undefined;

@@ -10,6 +10,8 @@ export interface EnemyKind {
   speed: number;
   /** Radius in pixels for clicks, contact and the shadow. */
   radius: number;
+  /** Hero XP for a kill. */
+  xp: number;
   /** How many items it drops. */
   loot: number;
   /** Seconds before another one appears at its spawn. */
@@ -20,6 +22,7 @@ export interface EnemyKind {
 export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
   slime: {
     id: 'slime',
+    xp: 8,
     name: 'Green Slime',
     hp: 5,
     damage: [1, 2],
@@ -28,9 +31,20 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
     loot: 1,
     respawn: 12,
   },
-  rat: { id: 'rat', name: 'Cellar Rat', hp: 4, damage: [1, 2], speed: 70, radius: 13, loot: 1, respawn: 12 },
+  rat: {
+    id: 'rat',
+    xp: 6,
+    name: 'Cellar Rat',
+    hp: 4,
+    damage: [1, 2],
+    speed: 70,
+    radius: 13,
+    loot: 1,
+    respawn: 12,
+  },
   skeleton: {
     id: 'skeleton',
+    xp: 18,
     name: 'Skeleton Warrior',
     hp: 9,
     damage: [2, 3],
@@ -41,6 +55,7 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
   },
   fire_imp: {
     id: 'fire_imp',
+    xp: 24,
     name: 'Fire Imp',
     hp: 8,
     damage: [2, 4],
@@ -51,6 +66,7 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
   },
   cultist: {
     id: 'cultist',
+    xp: 28,
     name: 'Shadow Cultist',
     hp: 11,
     damage: [2, 4],
@@ -61,6 +77,7 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
   },
   frost_giant: {
     id: 'frost_giant',
+    xp: 90,
     name: 'Frost Giant',
     hp: 28,
     damage: [3, 6],
