@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paintImage } from '../../src/engine/painter/index.ts';
 import { ITEM_KINDS, readPrompt } from '../../src/engine/painter/prompt.ts';
+import { Rng } from '../../src/engine/random.ts';
 import { decodePng, differingPixels } from './support.ts';
 
 const SIZE = 96;
@@ -72,5 +73,46 @@ describe('procedural painter', () => {
     const a = paint('iron sword, game item');
     const b = paint('iron sword, game item');
     expect(differingPixels(a, b)).toBe(0);
+  });
+  it('paints any prompt at any allowed size and step count without failing', () => {
+    const rng = new Rng(2024);
+    const words = [
+      ...ITEM_KINDS,
+      'fire',
+      'frost',
+      'poison',
+      'shadow',
+      'holy',
+      'lightning',
+      'gold',
+      'bone',
+      'crystal',
+      'red',
+      'blue',
+      'legendary',
+      'portrait',
+      'skill icon',
+      'cartoon',
+      'realistic',
+      'zzz',
+      '',
+      '!!',
+      'of the',
+    ];
+    for (let i = 0; i < 60; i++) {
+      const prompt = Array.from({ length: rng.int(1, 6) }, () => rng.pick(words)).join(rng.pick([' ', ', ']));
+      const width = rng.int(16, 160);
+      const height = rng.int(16, 160);
+      const png = decodePng(
+        paintImage({
+          prompt: prompt || 'x',
+          negative_prompt: rng.pick(['', 'glow', 'red, outline', 'background']),
+          width,
+          height,
+          steps: rng.int(1, 50),
+        }),
+      );
+      expect([png.width, png.height], prompt).toEqual([width, height]);
+    }
   });
 });

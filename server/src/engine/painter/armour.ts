@@ -210,7 +210,7 @@ export const gloves: ItemPainter = (look) => {
     parts: [
       part(polygon([-0.2, -0.46, 0.2, -0.46, 0.16, -0.16, -0.16, -0.16]), look.paint, 0.05),
       ...fingers,
-      part(capsule(-0.13, -0.04, -0.3, 0.14, 0.048), body, 0.048, { round: true }),
+      part(capsule(-0.12, -0.06, -0.25, 0.1, 0.06, 0.045), body, 0.05, { round: true }),
       part(box(0, -0.02, 0.16, 0.16, 0.06), body, 0.08),
       part(box(0, 0.1, 0.15, 0.03, 0.01), look.accent, 0.03),
       part(box(0, -0.17, 0.18, 0.03, 0.01), look.accent, 0.03),

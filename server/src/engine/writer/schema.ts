@@ -2,6 +2,7 @@ import type { Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
+import { writeProse } from './prose.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -81,8 +82,14 @@ function themedText(ctx: FillContext, key: string): string {
     return `${ctx.rng.pick(['Old', 'Grim', 'Bright', 'Hollow', 'Iron'])} ${ctx.rng.pick(ctx.words.length ? ctx.words : ['Relic'])}`;
   if (k.includes('id') || k.endsWith('key'))
     return `${k.replace(/[^a-z]/g, '') || 'id'}_${ctx.rng.int(1000, 9999)}`;
-  return `A tale of ${subject}, told in few words.`;
+  if (PROSE_KEYS.test(k)) return writeProse(ctx.cues, ctx.rng);
+  const pool = ctx.words.length ? ctx.words : ['ember', 'oak', 'iron', 'moss', 'ash', 'dusk'];
+  return `${ctx.rng.pick(pool).toLowerCase()} of ${subject}`;
 }
+
+/** Field names that want a sentence or two of in-character text rather than a word. */
+const PROSE_KEYS =
+  /text|message|reply|greeting|dialog|line|speech|summary|description|lore|story|content|answer|response|flavou?r|quote/;
 
 function compilePattern(source: unknown): RegExp | undefined {
   if (typeof source !== 'string') return undefined;
