@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/engine/index.ts';
-import { loadKeysFile } from '../../src/engine/keys.ts';
+import { loadKeysFile, resolveKeys } from '../../src/engine/keys.ts';
 
 describe('startEngine', () => {
   it('listens on 127.0.0.1 with a generated key and serves over HTTP', async () => {
@@ -60,6 +60,16 @@ describe('keys file', () => {
     expect(
       loadKeysFile(file('b.json', JSON.stringify([{ key: 'k1-000000' }, { key: 'k2-000000' }]))),
     ).toHaveLength(2);
+  });
+
+  it('loads the example in docs/API.md', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../../docs/API.md'), 'utf8');
+    const example = /## Keys file\n\n```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const keys = resolveKeys(loadKeysFile(file('doc.json', example)));
+    expect(keys.map((k) => [k.name, k.textModel])).toEqual([
+      ['development', 'lootsmith-writer-1'],
+      ['production', 'qwen2.5-7b-instruct'],
+    ]);
   });
 
   it('names the file and the field that is wrong', () => {
