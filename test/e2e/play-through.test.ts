@@ -106,6 +106,7 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   await page.hover(`#inventory-panel .grid [data-item-id="${drop.itemId}"]`);
   await expect.poll(() => page.textContent('#inventory-panel .details .item-name')).toBe(drop.name);
   await page.waitForSelector(`#inventory-panel .grid [data-item-id="${drop.itemId}"] img.ready`);
+  await page.waitForTimeout(500);
   await screenshot(page, '03-inventory');
   await page.keyboard.press('Escape');
 
@@ -193,7 +194,12 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   const stored = await serverInventory(playerId);
   for (const id of created) expect(stored.ids).toContain(id);
 
-  // Reload: same player, same bag, icons painted again.
+  // Reload: same player, same bag, icons painted again — from the plugin's IndexedDB cache, as every
+  // icon was shown once before.
+  const iconFetches: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/icons/')) iconFetches.push(request.url());
+  });
   await page.reload();
   await page.waitForFunction(() => window.__lootsmithDemo?.ready === true, null, { timeout: 30_000 });
   expect(await page.evaluate(() => window.__lootsmithDemo.playerId)).toBe(playerId);
@@ -211,7 +217,9 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
     null,
     { timeout: 20_000 },
   );
+  await page.waitForTimeout(500); // the icons' fade-in
   await screenshot(page, '08-after-reload');
+  expect(iconFetches).toEqual([]);
   expect(await page.evaluate(() => window.__lootsmithDemo.craftingLevel)).toBe(Math.floor(stored.xp / 100));
 
   // The upstream key is in no byte the browser received, and in no console message.
