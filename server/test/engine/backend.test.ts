@@ -11,11 +11,16 @@ interface Fake {
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections();
+      return new Promise((resolve) => s.close(resolve));
+    }),
+  );
 });
 
 /** A tiny OpenAI-compatible chat server, the kind llama.cpp or Ollama serve; `mode` picks how it answers. */
-async function fakeBackend(mode: 'ok' | 'error' | 'garbage'): Promise<Fake> {
+async function fakeBackend(mode: 'ok' | 'error' | 'garbage' | 'hang'): Promise<Fake> {
   const requests: Fake['requests'] = [];
   const server = createServer((req, res) => {
     let raw = '';
@@ -24,6 +29,7 @@ async function fakeBackend(mode: 'ok' | 'error' | 'garbage'): Promise<Fake> {
     });
     req.on('end', () => {
       requests.push({ authorization: req.headers.authorization, body: JSON.parse(raw) });
+      if (mode === 'hang') return;
       if (req.url !== '/v1/chat/completions' || mode === 'error') {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model crashed"}');
         return;
@@ -117,6 +123,22 @@ describe('OpenAI-compatible text backend', () => {
       expect(usage.credits_remaining).toBe(4);
     },
   );
+
+  it('falls back when the backend does not answer within its timeout', async () => {
+    const fake = await fakeBackend('hang');
+    const app = await engine([
+      { key: KEY, text: { backend: { base_url: fake.url, model: 'tiny-llama', timeout_ms: 300 } } },
+    ]);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: auth(),
+      payload: chat,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().model).toBe('lootsmith-writer-1');
+    expect(fake.requests).toHaveLength(1);
+  });
 
   it('falls back when the backend is down', async () => {
     const app = await engine([
