@@ -2,7 +2,19 @@ import { mixRgb } from './colour.ts';
 import { MATERIALS } from './materials.ts';
 import { type ItemPainter, part } from './part.ts';
 import type { Material, Part } from './scene.ts';
-import { box, capsule, circle, ellipse, intersect, polygon, ring, rotate, star, union } from './sdf.ts';
+import {
+  box,
+  capsule,
+  circle,
+  ellipse,
+  intersect,
+  polygon,
+  ring,
+  rotate,
+  star,
+  subtract,
+  union,
+} from './sdf.ts';
 
 export const bag: ItemPainter = (look, rng) => {
   const body: Material = look.words.has('leather') || !rng('cloth').chance(0.4) ? look.leather : look.paint;
@@ -144,6 +156,86 @@ export const hide: ItemPainter = (look) => {
         0.05,
         { lineless: true },
       ),
+    ],
+  };
+};
+
+export const belt: ItemPainter = (look) => {
+  const strap: Material = look.metal.finish === 'metal' ? look.leather : look.metal;
+  const band = (u: number, v: number) => {
+    const d = Math.abs(Math.hypot(u / 0.42, (v + 0.02) / 0.26) - 1) * 0.26;
+    return d - 0.055;
+  };
+  return {
+    parts: [
+      part(band, strap, 0.05),
+      part(capsule(0.16, -0.3, 0.24, -0.44, 0.04), strap, 0.03, { round: true }),
+      part(subtract(box(0, -0.28, 0.11, 0.09, 0.02), box(0, -0.28, 0.06, 0.045)), look.accent, 0.04),
+      part(box(0, -0.28, 0.012, 0.06), look.accent, 0.012),
+      ...(look.gems && look.rarity >= 2 ? [part(circle(-0.3, -0.14, 0.04), look.gem, 0.04)] : []),
+    ],
+  };
+};
+
+export const food: ItemPainter = (look, rng) => {
+  const kind =
+    ['apple', 'meat', 'ham', 'cheese', 'bread', 'loaf'].find((w) => look.words.has(w)) ??
+    rng('food').pick(['bread', 'apple', 'meat']);
+  if (kind === 'apple') {
+    return {
+      parts: [
+        part(
+          union(circle(-0.1, -0.04, 0.26), circle(0.1, -0.04, 0.26)),
+          { base: [200, 40, 40], finish: 'gem' },
+          0.26,
+          { round: true },
+        ),
+        part(capsule(0, 0.2, 0.04, 0.36, 0.025), { base: [110, 70, 40], finish: 'matte' }, 0.02, {
+          round: true,
+        }),
+        part(
+          rotate(ellipse(0.14, 0.3, 0.1, 0.045), 0.4, 0.14, 0.3),
+          { base: [80, 160, 60], finish: 'cloth' },
+          0.04,
+        ),
+      ],
+    };
+  }
+  if (kind === 'meat' || kind === 'ham') {
+    return {
+      parts: [
+        part(capsule(-0.1, 0.1, -0.36, 0.36, 0.04), MATERIALS.bone as Material, 0.04, { round: true }),
+        part(circle(-0.38, 0.38, 0.06), MATERIALS.bone as Material, 0.06, { round: true }),
+        part(
+          rotate(ellipse(0.06, -0.06, 0.32, 0.24), -0.6, 0.06, -0.06),
+          { base: [170, 80, 50], finish: 'cloth' },
+          0.2,
+          { round: true },
+        ),
+        part(
+          rotate(ellipse(0.02, -0.02, 0.16, 0.1), -0.6, 0.02, -0.02),
+          { base: [220, 140, 110], finish: 'cloth' },
+          0.06,
+          { lineless: true },
+        ),
+      ],
+    };
+  }
+  const crust: Material = { base: [196, 130, 60], finish: 'cloth' };
+  const cuts: Part[] = [];
+  for (let i = -1; i <= 1; i++)
+    cuts.push(
+      part(
+        rotate(box(i * 0.14, 0.06, 0.02, 0.1), 0.5, i * 0.14, 0.06),
+        { base: [236, 200, 140], finish: 'matte' },
+        0.01,
+        { lineless: true },
+      ),
+    );
+  return {
+    parts: [
+      part(union(ellipse(0, 0, 0.4, 0.22), box(0, -0.1, 0.38, 0.12, 0.08)), crust, 0.16, { round: true }),
+      ...cuts,
     ],
   };
 };

@@ -1,7 +1,7 @@
 import type { Rng } from '../random.ts';
 import { armor, boots, gloves, helmet, leggings, shield } from './armour.ts';
 import { elementEffects } from './effects.ts';
-import { bag, chest, coin, hide, ingot, log, ore } from './goods.ts';
+import { bag, belt, chest, coin, food, hide, ingot, log, ore } from './goods.ts';
 import { chooseLook } from './look.ts';
 import type { ItemPainter } from './part.ts';
 import type { ItemKind, PromptReading } from './prompt.ts';
@@ -41,6 +41,8 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   herb,
   log,
   hide,
+  belt,
+  food,
 };
 
 const FRAME = 0.46;

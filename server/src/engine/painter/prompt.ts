@@ -34,6 +34,8 @@ export const ITEM_KINDS = [
   'herb',
   'log',
   'hide',
+  'belt',
+  'food',
 ] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
@@ -41,14 +43,14 @@ const KIND_WORDS: Record<string, ItemKind> = {};
 const kindSynonyms: Record<ItemKind, string> = {
   sword:
     'sword swords longsword greatsword broadsword blade katana sabre saber scimitar rapier claymore falchion cutlass',
-  dagger: 'dagger daggers knife dirk stiletto kris shiv',
+  dagger: 'dagger daggers knife dirk stiletto kris shiv claw claws katar',
   axe: 'axe axes hatchet battleaxe greataxe tomahawk cleaver',
   mace: 'mace morningstar flail club cudgel',
   hammer: 'hammer warhammer maul mallet',
-  spear: 'spear lance pike halberd trident glaive javelin polearm',
+  spear: 'spear lance pike halberd trident glaive javelin polearm scythe',
   bow: 'bow longbow shortbow crossbow',
-  staff: 'staff stave quarterstaff',
-  wand: 'wand rod sceptre scepter',
+  staff: 'staff stave quarterstaff totem',
+  wand: 'wand rod sceptre scepter torch',
   shield: 'shield buckler aegis',
   helmet: 'helmet helm hat crown circlet hood cowl',
   armor:
@@ -63,7 +65,7 @@ const kindSynonyms: Record<ItemKind, string> = {
   book: 'book tome grimoire spellbook codex manual journal',
   gem: 'gem gemstone jewel ruby sapphire emerald diamond amethyst topaz opal shard orb essence crystal gland heart eye',
   key: 'key',
-  bag: 'bag pouch sack satchel purse backpack knapsack container dust powder salt',
+  bag: 'bag pouch sack satchel purse backpack knapsack container dust powder salt quiver',
   chest: 'chest coffer lockbox crate strongbox trunk casket',
   ore: 'ore nugget rock chunk',
   ingot: 'ingot ingots bar bullion',
@@ -71,6 +73,8 @@ const kindSynonyms: Record<ItemKind, string> = {
   herb: 'herb herbs flower leaf mushroom plant root petal',
   log: 'log logs wood plank planks timber lumber branch',
   hide: 'hide pelt fur scraps silk fabric cloth',
+  belt: 'belt girdle sash',
+  food: 'food bread loaf meat ham apple ration rations cheese fish pie',
 };
 for (const [kind, words] of Object.entries(kindSynonyms)) {
   for (const word of words.split(' ')) KIND_WORDS[word] = kind as ItemKind;
