@@ -300,15 +300,17 @@ const mutatedBody = fc.constantFrom(...WITH_BODY).chain((e) => {
         .tuple(fc.constantFrom(...nested), unknownKey, fc.jsonValue())
         .map(([p, k, v]) => setPath(e.body, [...p, k], v)),
     );
-  // Well-formed Idempotency-Keys on bad bodies are pinned by a test of their own in regressions.test.ts.
-  return fc.tuple(fc.oneof(...mutations), noiseHeaders).map(([body, noise]): [string, Case] => {
+  // Some carry a well-formed Idempotency-Key: a refused request must not be remembered either.
+  const key = fc.option(fc.stringMatching(/^[\w.:-]{8,40}$/), { freq: 3 });
+  return fc.tuple(fc.oneof(...mutations), noiseHeaders, key).map(([body, noise, idem]): [string, Case] => {
     const { payload, contentType } = json(body);
+    const idempotency = idem && e.credential !== 'none' ? { 'idempotency-key': idem } : {};
     return [
       e.name,
       {
         method: e.method,
         url: e.url,
-        headers: { ...noise, ...credentialOf(e), 'content-type': contentType },
+        headers: { ...noise, ...credentialOf(e), 'content-type': contentType, ...idempotency },
         payload,
       },
     ];
