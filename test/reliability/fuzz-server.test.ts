@@ -304,7 +304,8 @@ const mutatedBody = fc.constantFrom(...WITH_BODY).chain((e) => {
   const key = fc.option(fc.stringMatching(/^[\w.:-]{8,40}$/), { freq: 3 });
   return fc.tuple(fc.oneof(...mutations), noiseHeaders, key).map(([body, noise, idem]): [string, Case] => {
     const { payload, contentType } = json(body);
-    const idempotency = idem && e.credential !== 'none' ? { 'idempotency-key': idem } : {};
+    const idempotency: Record<string, string> =
+      idem && e.credential !== 'none' ? { 'idempotency-key': idem } : {};
     return [
       e.name,
       {
