@@ -16,7 +16,7 @@ const STATION_TYPES: Record<string, [string, string]> = {
   anvil: ['WEAPON', 'axe'],
   alchemy: ['CONSUMABLE', 'potion'],
   cauldron: ['CONSUMABLE', 'potion'],
-  workbench: ['EQUIPMENT', 'belt'],
+  workbench: ['SHIELD', 'buckler'],
   loom: ['CHEST', 'robe'],
   jeweler: ['ACCESSORY', 'ring'],
   enchanting: ['ACCESSORY', 'amulet'],
@@ -88,9 +88,16 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
   const intent = (combine.intent ?? '').toLowerCase();
   const intentWord = intent.match(/[a-z]+/g)?.find((w) => SUBTYPE_TYPES[w]);
   const station = (combine.station ?? '').toLowerCase();
-  const [stationType, stationSubtype] = Object.entries(STATION_TYPES).find(([k]) =>
+  let [stationType, stationSubtype] = Object.entries(STATION_TYPES).find(([k]) =>
     station.includes(k),
   )?.[1] ?? ['WEAPON', 'sword'];
+  // Leather at a workbench makes a pouch rather than a buckler.
+  if (
+    station.includes('workbench') &&
+    ingredients.some((i) => /leather|hide|cloth|silk/.test(i.material ?? i.name.toLowerCase()))
+  ) {
+    [stationType, stationSubtype] = ['CONTAINER', 'pouch'];
+  }
   const element: Element = elements[0] ?? elementOf(intent);
   const material = craftable.find((i) => i.element === 'none')?.material ?? craftable[0]?.material ?? 'iron';
   const cue = {
