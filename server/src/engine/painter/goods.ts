@@ -108,19 +108,23 @@ export const ingot: ItemPainter = (look, rng) => {
   return { parts };
 };
 
-export const coin: ItemPainter = (look) => {
+export const coin: ItemPainter = (look, rng) => {
   const metal = look.metal.finish === 'metal' ? look.metal : (MATERIALS.gold as Material);
-  const one = (u: number, v: number, r: number): Part[] => [
+  const edge: Material = { base: mixRgb(metal.base, [40, 20, 10], 0.35), finish: 'metal' };
+  const face = (u: number, v: number, r: number): Part[] => [
     part(circle(u, v, r), metal, 0.05),
-    part(
-      ring(u, v, r * 0.78, 0.012),
-      { base: mixRgb(metal.base, [20, 10, 30], 0.3), finish: 'metal' },
-      0.01,
-      { lineless: true },
-    ),
+    part(ring(u, v, r * 0.78, 0.012), edge, 0.01, { lineless: true }),
     part(star(u, v, r * 0.45, r * 0.2, 5), metal, 0.03),
   ];
-  return { parts: [...one(0.16, 0.16, 0.2), ...one(-0.18, 0.1, 0.18), ...one(0, -0.12, 0.28)] };
+  // A stack seen from the side: each coin an edge band under a lighter top.
+  const stack: Part[] = [];
+  const height = rng('stack').int(4, 6);
+  for (let i = 0; i < height; i++) {
+    const v = -0.36 + i * 0.075;
+    stack.push(part(union(ellipse(-0.16, v, 0.2, 0.07), box(-0.16, v - 0.02, 0.2, 0.02)), edge, 0.03));
+    stack.push(part(ellipse(-0.16, v + 0.012, 0.19, 0.06), metal, 0.04, { lineless: i < height - 1 }));
+  }
+  return { parts: [...stack, ...face(0.17, -0.14, 0.23)] };
 };
 
 export const log: ItemPainter = (look, rng) => {
