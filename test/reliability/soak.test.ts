@@ -40,8 +40,8 @@ async function send(route: string, method: 'GET' | 'POST', path: string, token: 
   });
   const payload = Buffer.from(await res.body.arrayBuffer());
   const ms = performance.now() - started;
-  let list = latencies.get(route);
-  if (!list) latencies.set(route, (list = []));
+  const list = latencies.get(route) ?? [];
+  latencies.set(route, list);
   // Keep a bounded reservoir so the test itself does not grow without end.
   if (list.length < 20_000) list.push(ms);
   else list[Math.floor(Math.random() * list.length)] = ms;
