@@ -75,12 +75,13 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   await page.waitForTimeout(600);
   await screenshot(page, '01-dungeon');
 
-  // Keyboard: D walks the hero east.
+  // Keyboard: holding D walks the hero east.
   const before = await page.evaluate(() => window.__lootsmithDemo.hero()?.x ?? 0);
   await page.keyboard.down('d');
-  await page.waitForTimeout(400);
+  await page.waitForFunction((x) => (window.__lootsmithDemo.hero()?.x ?? 0) > x + 20, before, {
+    timeout: 10_000,
+  });
   await page.keyboard.up('d');
-  expect(await page.evaluate(() => window.__lootsmithDemo.hero()?.x ?? 0)).toBeGreaterThan(before + 20);
 
   // Fight: click a slime until it falls; its loot appears where it died, with its icon loaded.
   await killEnemy(page, 'slime');
