@@ -150,16 +150,23 @@ export const armor: ItemPainter = (look, rng) => {
 export const leggings: ItemPainter = (look) => {
   const cloth = ['pants', 'trousers', 'breeches'].some((w) => look.words.has(w));
   const body = cloth ? look.paint : look.metal;
-  return {
-    parts: [
-      part(polygon([-0.23, 0.32, -0.01, 0.32, -0.05, -0.46, -0.22, -0.46]), body, 0.06),
-      part(polygon([0.01, 0.32, 0.23, 0.32, 0.22, -0.46, 0.05, -0.46]), body, 0.06),
-      part(circle(-0.13, -0.06, 0.07), cloth ? look.leather : look.accent, 0.07, { round: true }),
-      part(circle(0.13, -0.06, 0.07), cloth ? look.leather : look.accent, 0.07, { round: true }),
-      part(box(0, 0.37, 0.24, 0.06, 0.015), look.leather, 0.04),
-      part(box(0, 0.37, 0.05, 0.05, 0.01), look.accent, 0.03),
-    ],
-  };
+  const leg = (s: number) =>
+    polygon([0.25 * s, 0.32, 0.01 * s, 0.32, 0.04 * s, 0.0, 0.07 * s, -0.46, 0.22 * s, -0.46, 0.25 * s, 0.0]);
+  const parts: Part[] = [part(leg(-1), body, 0.06), part(leg(1), body, 0.06)];
+  if (!cloth) {
+    // Plate seams: the lames of a greave.
+    for (const v of [0.14, -0.26]) {
+      for (const s of [-1, 1])
+        parts.push(part(box(0.145 * s, v, 0.1, 0.008), look.metalDark, 0.008, { lineless: true }));
+    }
+  }
+  parts.push(
+    part(circle(-0.14, -0.06, 0.07), cloth ? look.leather : look.accent, 0.07, { round: true }),
+    part(circle(0.14, -0.06, 0.07), cloth ? look.leather : look.accent, 0.07, { round: true }),
+    part(box(0, 0.37, 0.26, 0.06, 0.015), look.leather, 0.04),
+    part(box(0, 0.37, 0.05, 0.05, 0.01), look.accent, 0.03),
+  );
+  return { parts };
 };
 
 function boot(look: Parameters<ItemPainter>[0], du: number, dv: number, shade: number): Part[] {
