@@ -262,7 +262,7 @@ it('fights the frost giant across the dungeon and gets rare-or-better loot', asy
   await page.waitForFunction(
     (uid) => (window.__lootsmithDemo.enemies().find((e) => e.uid === uid)?.hp ?? 0) < 20,
     giant.uid,
-    { timeout: 30_000 },
+    { timeout: 60_000 },
   );
   await screenshot(page, '09-boss-fight');
   await killEnemy(page, 'frost_giant');

@@ -128,7 +128,7 @@ export async function killEnemy(page: Page, kind: string): Promise<string> {
         (uid) => !window.__lootsmithDemo.enemies().some((e) => e.uid === uid && e.alive),
         target.uid,
         {
-          timeout: 10_000,
+          timeout: 15_000,
         },
       )
       .then(
