@@ -85,6 +85,28 @@ describe('procedural writer', () => {
     expect(fire[0]?.element).toBe('fire');
   });
 
+  it('keeps names plain at temperature 0 and bolder at 1.5', () => {
+    const ask = (temperature: number, seed: number) => {
+      const { content } = writeCompletion({
+        messages: [
+          {
+            role: 'user',
+            content:
+              'Generate 1 items.\nContext: theme: fire\nItem 1: type WEAPON; subtype: sword; rarity UNCOMMON; level 5',
+          },
+        ],
+        response_format: { type: 'json_schema', json_schema: { schema: itemSchema } },
+        temperature,
+        seed,
+      });
+      return GeneratedItemBatch.parse(JSON.parse(content)).items[0]?.name ?? '';
+    };
+    const plain = Array.from({ length: 30 }, (_, seed) => ask(0, seed));
+    const bold = Array.from({ length: 30 }, (_, seed) => ask(1.5, seed));
+    expect(plain.every((n) => n.split(' ').length === 2)).toBe(true);
+    expect(bold.some((n) => / of |, /.test(n))).toBe(true);
+  });
+
   it('varies names over many drops in the same context', () => {
     const names = new Set<string>();
     for (let seed = 0; seed < 100; seed++) {

@@ -42,6 +42,8 @@ export interface Cues {
   /** What a create-item request forges from ("Materials: …"), and what the player asked for. */
   materials?: Ingredient[];
   request?: string;
+  /** The request's sampling temperature: low keeps names plain and stats even, high makes them bolder. */
+  temperature?: number;
   element: Element;
   combine?: CombineCue;
 }

@@ -89,6 +89,7 @@ function cutAtStop(content: string, stop: string | string[] | undefined): string
 export function writeCompletion(request: WriteRequest): Completion {
   const rng = new Rng(request.seed ?? seedOf(request.messages));
   const cues = readCues(request.messages);
+  if (request.temperature !== undefined) cues.temperature = request.temperature;
   const format = request.response_format;
   let content: string;
   if (format?.type === 'json_schema') content = json(format.json_schema.schema, cues, rng);

@@ -96,6 +96,7 @@ function nounFor(subtype: string, rng: Rng): string {
 }
 
 export function itemName(
+  temperature: number,
   element: Element,
   subtype: string,
   material: string,
@@ -106,7 +107,10 @@ export function itemName(
   const noun = nounFor(subtype, rng);
   const prefix = rng.pick(NAME_PREFIXES[element]);
   const simple = naming === 'simple' || naming === 'plain';
-  const form = simple ? rng.int(0, 1) : rng.int(rarity >= 3 ? 1 : 0, rarity >= 2 ? 4 : 2);
+  const form =
+    simple || temperature < 0.3
+      ? rng.int(0, 1)
+      : rng.int(rarity >= 3 ? 1 : 0, rarity >= 2 || temperature > 1.2 ? 4 : 2);
   switch (form) {
     case 0:
       // "Iron Axe" reads well; "Clay Flask Tonic" does not, so long materials take a prefix instead.
@@ -152,6 +156,7 @@ export function allotStats(
   allowed: readonly string[] | undefined,
   maxStats: number,
   rng: Rng,
+  spread = 0.3,
 ): ItemPlan['stats'] {
   const names: string[] = [];
   const add = (name: string | undefined) => {
@@ -173,7 +178,7 @@ export function allotStats(
   );
   const chosen = names.slice(0, count);
   const total = Math.max(chosen.length, Math.floor(budget * rng.range(0.92, 1)));
-  const weights = chosen.map((_, i) => (i === 0 ? 2.2 : 1) * rng.range(0.7, 1.3));
+  const weights = chosen.map((_, i) => (i === 0 ? 2.2 : 1) * rng.range(1 - spread, 1 + spread));
   const sum = weights.reduce((a, b) => a + b, 0);
   const values = weights.map((w) => Math.max(1, Math.floor((total * w) / sum)));
   let over = values.reduce((a, b) => a + b, 0) - budget;
@@ -209,6 +214,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   const rarity = rarityIndex(rarityName);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));
   const budget = cue.budget ?? defaultBudget(level, rarity);
+  const temperature = cues.temperature ?? 0.8;
   const element: Element =
     cues.element !== 'none'
       ? cues.element
@@ -219,7 +225,8 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   const material =
     options.material ?? forgedFrom ?? pickMaterial(type, subtype, element, rarity, rng.fork('material'));
   const name =
-    options.nameHint ?? itemName(element, subtype, material, rarity, cues.naming, rng.fork('name'));
+    options.nameHint ??
+    itemName(temperature, element, subtype, material, rarity, cues.naming, rng.fork('name'));
   const stats = allotStats(
     type,
     subtype,
@@ -230,6 +237,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
     options.allowedStats,
     options.maxStats ?? 6,
     rng.fork('stats'),
+    0.1 + 0.2 * Math.min(2, temperature),
   );
   const affixCount = Math.min(options.maxAffixes ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] as number);
   const affixRng = rng.fork('affixes');
