@@ -14,12 +14,15 @@ const PROMPTS = [
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Median wall time of one paint, after a warm-up, over the prompts in turn with distinct seeds. */
 function paintMedian(size: number, steps: number, runs: number): number {
-  for (let i = 0; i < 5; i++) paintImage({ prompt: PROMPTS[i % PROMPTS.length] as string, width: size, height: size, steps });
+  for (let i = 0; i < 5; i++)
+    paintImage({ prompt: PROMPTS[i % PROMPTS.length] as string, width: size, height: size, steps });
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
@@ -80,7 +83,8 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 /** Engine figures: median paint time per size and the writer's JSON completion rate, all in-process on one core. */
 export async function benchEngine(): Promise<BenchRow[]> {
-  const how = 'in-process paintImage (PNG bytes out), 6 prompts (items, portrait, skill icon), distinct seeds, median';
+  const how =
+    'in-process paintImage (PNG bytes out), 6 prompts (items, portrait, skill icon), distinct seeds, median';
   const p256 = paintMedian(256, 5, 60);
   const p512 = paintMedian(512, 5, 60);
   const p768 = paintMedian(768, 5, 40);
@@ -89,8 +93,22 @@ export async function benchEngine(): Promise<BenchRow[]> {
   const verdicts = verdictsPerSecond(1);
   return [
     { name: 'paint 256×256, 5 steps (median)', value: round(p256), unit: 'ms', goal: '', ok: true, how },
-    { name: 'paint 512×512, 5 steps (median)', value: round(p512), unit: 'ms', goal: '≤ 15 ms', ok: p512 <= 15, how },
-    { name: 'paint 768×768, 5 steps (median)', value: round(p768), unit: 'ms', goal: '≤ 30 ms', ok: p768 <= 30, how },
+    {
+      name: 'paint 512×512, 5 steps (median)',
+      value: round(p512),
+      unit: 'ms',
+      goal: '≤ 15 ms',
+      ok: p512 <= 15,
+      how,
+    },
+    {
+      name: 'paint 768×768, 5 steps (median)',
+      value: round(p768),
+      unit: 'ms',
+      goal: '≤ 30 ms',
+      ok: p768 <= 30,
+      how,
+    },
     { name: 'paint 512×512, 50 steps (median)', value: round(p512hq), unit: 'ms', goal: '', ok: true, how },
     {
       name: 'JSON item completions (2 items, json_schema)',
@@ -112,5 +130,6 @@ export async function benchEngine(): Promise<BenchRow[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchEngine()) console.log(`${row.ok ? 'ok ' : 'BAD'} ${row.name}: ${row.value} ${row.unit} ${row.goal}`);
+  for (const row of await benchEngine())
+    console.log(`${row.ok ? 'ok ' : 'BAD'} ${row.name}: ${row.value} ${row.unit} ${row.goal}`);
 }
