@@ -91,9 +91,14 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   override update(time: number, delta: number) {
-    const paused = this.panels.current !== undefined;
+    this.#promptNearStation();
+    // An open panel pauses the dungeon: nothing moves or fights while the player reads or crafts.
+    if (this.panels.current) {
+      this.hero.step(0, new Phaser.Math.Vector2());
+      return;
+    }
     const direction = new Phaser.Math.Vector2();
-    if (!paused && !typing()) {
+    if (!typing()) {
       const k = this.#keys;
       direction.x = Number(k.right.isDown || k.d.isDown) - Number(k.left.isDown || k.a.isDown);
       direction.y = Number(k.down.isDown || k.s.isDown) - Number(k.up.isDown || k.w.isDown);
@@ -101,10 +106,9 @@ export class DungeonScene extends Phaser.Scene {
     if (direction.lengthSq() > 0) this.#target = undefined;
     this.#chase(time);
     this.hero.step(delta, direction);
-    if (!paused) this.#stepEnemies(time, delta);
+    this.#stepEnemies(time, delta);
     this.#regenerate(time);
     this.#collectLoot();
-    this.#promptNearStation();
     this.hud.setRoom(roomAt(this.hero.x, this.hero.y)?.name ?? 'The Passage');
   }
 
