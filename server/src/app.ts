@@ -101,6 +101,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
   );
 
+  // While shutting down, answers close their connection so keep-alive sockets do not hold close() open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status: reply.statusCode });

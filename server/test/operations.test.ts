@@ -1,10 +1,14 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
 import { startFakeUpstream } from './support/fake-upstream.ts';
+import { startServerProcess } from './support/process.ts';
 
 let t: Booted | undefined;
 afterEach(async () => {
@@ -227,5 +231,35 @@ describe('upstream client', () => {
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const fake = await startFakeUpstream();
+    fake.delayMs = 1_500;
+    const server = await startServerProcess({
+      LOOTSMITH_UPSTREAM_URL: fake.url,
+      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
+      LOOTSMITH_SERVER_KEY: SERVER_KEY,
+      LOOTSMITH_DATA_DIR: mkdtempSync(join(tmpdir(), 'lootsmith-shutdown-')),
+    });
+    try {
+      const inFlight = fetch(`${server.url}/v1/image/generations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SERVER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'ana', prompt: 'a slow shield' }),
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
+      server.child.kill('SIGTERM');
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { image: string }).image).toBeTruthy();
+      expect(await exited).toBe(0);
+    } finally {
+      await server.stop();
+      await fake.close();
+    }
   });
 });

@@ -76,6 +76,8 @@ function itemsFor(prompt: string, call: number) {
 export interface FakeUpstream {
   url: string;
   mode: FakeMode;
+  /** Milliseconds every successful answer waits before it is sent. */
+  delayMs: number;
   /** Modes for the next calls, taken in order before `mode` applies. */
   script: FakeMode[];
   calls: { chat: number; image: number };
@@ -87,6 +89,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
   const state: FakeUpstream = {
     url: '',
     mode,
+    delayMs: 0,
     script: [],
     calls: { chat: 0, image: 0 },
     close: async () => {},
@@ -97,6 +100,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     state.lastAuth = req.headers.authorization;
     const body = JSON.parse(raw || '{}');
     const current = state.script.shift() ?? state.mode;
+    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
