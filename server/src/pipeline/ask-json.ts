@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type ChatMessage, jsonSchemaOf } from '@lootsmith/protocol';
 import { jsonrepair } from 'jsonrepair';
 import type { ZodType } from 'zod';
@@ -16,6 +17,7 @@ export interface AskJsonOptions<T> {
   check?: (value: T) => string[];
   model?: string;
   maxTokens?: number;
+  /** Varies the answer between identical prompts (a model is deterministic per seed); random when absent. */
   seed?: number;
   metrics?: Metrics;
   kind: string;
@@ -37,6 +39,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     },
     { role: 'user', content: o.user },
   ];
+  const seed = o.seed ?? randomInt(2 ** 32 - 1);
   let problems: string[] = [];
   for (let ask = 0; ask <= MAX_REASKS; ask++) {
     if (ask > 0) o.metrics?.reasks.inc();
@@ -47,7 +50,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
         messages,
         temperature: 0.8,
         max_tokens: o.maxTokens ?? 4096,
-        ...(o.seed === undefined ? {} : { seed: (o.seed + ask) >>> 0 }),
+        seed: (seed + ask) >>> 0,
         response_format: { type: 'json_schema', json_schema: { name: o.schemaName, schema, strict: true } },
       },
       o.signal,

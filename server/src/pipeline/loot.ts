@@ -107,6 +107,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     user,
     schema: GeneratedItemBatch,
     schemaName: 'item_batch',
+    seed: Math.floor(random.next() * 2 ** 32),
     model: deps.textModel,
     metrics: deps.metrics,
     kind: 'loot',
