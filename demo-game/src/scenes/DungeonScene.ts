@@ -1,6 +1,5 @@
 import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
 import Phaser from 'phaser';
-import { FLOOR_VARIANTS, noise } from '../art/dungeon-textures.ts';
 import type { HeroProgress } from '../hero-progress.ts';
 import type { PlayerState } from '../player-state.ts';
 import { CraftingPanel } from '../ui/CraftingPanel.ts';
@@ -15,14 +14,13 @@ import type { Toasts } from '../ui/Toasts.ts';
 import {
   ENEMY_SPAWNS,
   HERO_SPAWN,
-  isFloor,
   MAP_COLS,
-  MAP_ROWS,
   roomAt,
   STATIONS,
   type StationId,
   TILE,
 } from '../world/dungeon-map.ts';
+import { drawDungeon, placeStations } from '../world/dungeon-view.ts';
 import { Enemy } from '../world/Enemy.ts';
 import { floatingNumber, sparkBurst } from '../world/effects.ts';
 import { ENEMY_KINDS } from '../world/enemy-kinds.ts';
@@ -69,8 +67,8 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   create() {
-    this.#drawDungeon();
-    this.#placeStations();
+    drawDungeon(this);
+    placeStations(this, (id) => this.state.game?.stations.find((s) => s.id === id)?.name ?? id);
     this.loot = new LootLayer(this);
     this.hero = new Hero(this, HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
     for (const spawn of ENEMY_SPAWNS) this.#spawn(spawn.kind, spawn.x * TILE, spawn.y * TILE);
@@ -391,106 +389,5 @@ export class DungeonScene extends Phaser.Scene {
     const ring = this.add.graphics({ x, y }).setDepth(1);
     ring.lineStyle(2, 0xf4d58d, 0.9).strokeCircle(0, 0, 8);
     this.tweens.add({ targets: ring, scale: 1.8, alpha: 0, duration: 350, onComplete: () => ring.destroy() });
-  }
-
-  #drawDungeon() {
-    // One canvas for the whole static map: a single image to draw each frame instead of 600 tiles.
-    const canvas = this.textures.exists('dungeon')
-      ? undefined
-      : this.textures.createCanvas('dungeon', MAP_COLS * TILE, MAP_ROWS * TILE);
-    const context = canvas?.getContext();
-    const tile = (key: string) => this.textures.get(key).getSourceImage() as CanvasImageSource;
-    for (let ty = 0; ty < MAP_ROWS; ty++) {
-      for (let tx = 0; tx < MAP_COLS; tx++) {
-        const x = tx * TILE;
-        const y = ty * TILE;
-        if (isFloor(tx, ty)) {
-          const variant =
-            noise(tx * 31 + ty * 17) < 0.86 ? 0 : 1 + Math.floor(noise(tx + ty * 97) * (FLOOR_VARIANTS - 1));
-          context?.drawImage(tile(`floor-${variant}`), x, y);
-        } else context?.drawImage(tile(isFloor(tx, ty + 1) ? 'wall-face' : 'wall-top'), x, y);
-      }
-    }
-    canvas?.refresh();
-    this.add.image(0, 0, 'dungeon').setOrigin(0).setDepth(-1);
-    for (const [tx, ty] of [
-      [4, 1],
-      [9, 1],
-      [19, 1],
-      [23, 1],
-      [27, 1],
-      [14, 7],
-    ] as const) {
-      const x = tx * TILE + TILE / 2;
-      const y = ty * TILE + TILE / 2;
-      this.add.image(x, y, 'torch').setDepth(y);
-      const light = this.add
-        .image(x, y + 20, 'light')
-        .setDisplaySize(220, 220)
-        .setTint(0xff9a3c)
-        .setAlpha(0.35);
-      light.setBlendMode(Phaser.BlendModes.ADD);
-      this.tweens.add({
-        targets: light,
-        alpha: { from: 0.28, to: 0.42 },
-        duration: 180 + noise(tx) * 200,
-        yoyo: true,
-        repeat: -1,
-      });
-    }
-    const frost = this.add
-      .image(26.5 * TILE, 10 * TILE, 'light')
-      .setDisplaySize(360, 300)
-      .setTint(0x5fb4ff)
-      .setAlpha(0.22);
-    frost.setBlendMode(Phaser.BlendModes.ADD);
-  }
-
-  #placeStations() {
-    for (const station of STATIONS) {
-      const x = station.x * TILE;
-      const y = station.y * TILE;
-      const image = this.add.image(x, y, `station-${station.id}`).setDepth(y + 16);
-      image.setInteractive({ useHandCursor: true }).setData('station', station.id);
-      if (station.id === 'forge') {
-        const glow = this.add
-          .image(x, y + 10, 'light')
-          .setDisplaySize(120, 90)
-          .setTint(0xff6a1a)
-          .setBlendMode(Phaser.BlendModes.ADD);
-        this.tweens.add({
-          targets: glow,
-          alpha: { from: 0.4, to: 0.75 },
-          duration: 260,
-          yoyo: true,
-          repeat: -1,
-        });
-      }
-      if (station.id === 'enchanting_altar') {
-        const glow = this.add
-          .image(x, y - 8, 'light')
-          .setDisplaySize(90, 90)
-          .setTint(0xb983ff)
-          .setBlendMode(Phaser.BlendModes.ADD);
-        this.tweens.add({
-          targets: glow,
-          alpha: { from: 0.3, to: 0.7 },
-          duration: 1200,
-          yoyo: true,
-          repeat: -1,
-        });
-      }
-      const name = this.state.game?.stations.find((s) => s.id === station.id)?.name ?? station.id;
-      this.add
-        .text(x, y + 26, name, {
-          fontFamily: 'Georgia, serif',
-          fontSize: '11px',
-          color: '#d8cfe8',
-          stroke: '#0b0a10',
-          strokeThickness: 3,
-        })
-        .setOrigin(0.5, 0)
-        .setDepth(y + 17);
-    }
   }
 }
