@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { AccountBook } from './accounts.ts';
 import { authenticate } from './auth.ts';
 import { EngineError, errorBody } from './errors.ts';
@@ -54,6 +54,11 @@ export async function buildEngineApp(options: EngineOptions): Promise<FastifyIns
     logger: options.logger
       ? { level: 'info', redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] }
       : false,
+    // A URL that cannot be decoded is refused before routing; it still gets the one error body.
+    frameworkErrors: (err, _request, reply) =>
+      (reply as unknown as FastifyReply)
+        .status(400)
+        .send({ error: { code: 'bad_url', message: err.message } }),
   });
   // zod validates in the handlers (after the key check); the JSON Schemas are for OpenAPI only.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
