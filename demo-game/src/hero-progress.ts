@@ -1,4 +1,6 @@
 const XP_PER_LEVEL = 60;
+/** The highest player_level a loot request may carry. */
+const MAX_LEVEL = 100;
 
 /** The hero's fighting level, from XP for kills; kept per player in localStorage. */
 export class HeroProgress {
@@ -11,7 +13,7 @@ export class HeroProgress {
   }
 
   get level() {
-    return 1 + Math.floor(this.#xp / XP_PER_LEVEL);
+    return Math.min(MAX_LEVEL, 1 + Math.floor(this.#xp / XP_PER_LEVEL));
   }
 
   /** XP into the current level, as a fraction. */
