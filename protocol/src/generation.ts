@@ -76,6 +76,12 @@ export const ChatCompletionRequest = z.strictObject({
     .max(2 ** 32 - 1)
     .optional(),
   stop: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
+  // Sent by OpenAI SDKs; accepted so they work unchanged (one choice per request, penalties are hints).
+  n: z.literal(1).optional(),
+  user: z.string().max(256).optional(),
+  presence_penalty: z.number().min(-2).max(2).optional(),
+  frequency_penalty: z.number().min(-2).max(2).optional(),
+  stream_options: z.strictObject({ include_usage: z.boolean().optional() }).optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 

@@ -52,6 +52,34 @@ describe('POST /v1/chat/completions', () => {
     expect(res.json().model).toBe('lootsmith-writer-1');
   });
 
+  it('accepts the extra fields OpenAI SDKs send, and refuses more than one choice', async () => {
+    const app = await engine();
+    const body = {
+      client_id: 'sdk',
+      messages: [{ role: 'user', content: 'Hello, smith.' }],
+      n: 1,
+      user: 'player-7',
+      presence_penalty: 0,
+      frequency_penalty: 0.5,
+      stream_options: { include_usage: true },
+    };
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: auth(),
+      payload: body,
+    });
+    expect(ok.statusCode).toBe(200);
+    const many = await app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: auth(),
+      payload: { ...body, n: 2 },
+    });
+    expect(many.statusCode).toBe(400);
+    expect(many.json().error.message).toContain('n');
+  });
+
   it('truncates at max_tokens with finish_reason "length"', async () => {
     const res = await complete({
       max_tokens: 3,
