@@ -73,9 +73,13 @@ const PROMPTS = [
 /** `icons:sheet [--tile N] [--out FILE] [prompt…]`: by default the prompts above, in 160-pixel tiles. */
 function main() {
   const { values, positionals } = parseArgs({
-    options: { tile: { type: 'string', default: '160' }, out: { type: 'string' } },
+    options: { tile: { type: 'string', default: '160' }, out: { type: 'string' }, help: { type: 'boolean' } },
     allowPositionals: true,
   });
+  if (values.help) {
+    console.log('npm run icons:sheet -- [--tile N] [--out FILE] [prompt…]   (default: docs/icons-sheet.png)');
+    return;
+  }
   const TILE = Number(values.tile);
   const prompts = positionals.length ? positionals : PROMPTS;
   const COLUMNS = Math.min(8, prompts.length);

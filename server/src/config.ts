@@ -110,7 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowChat: e.LOOTSMITH_ALLOW_CHAT,
     tokenTtlSeconds: e.LOOTSMITH_TOKEN_TTL_S,
     gameFile: e.LOOTSMITH_GAME_FILE,
-    staticDir: e.LOOTSMITH_STATIC_DIR,
+    staticDir: e.LOOTSMITH_STATIC_DIR && resolve(e.LOOTSMITH_STATIC_DIR),
     logLevel: e.LOOTSMITH_LOG_LEVEL,
     textModel: e.LOOTSMITH_TEXT_MODEL,
   };

@@ -31,6 +31,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ LOOTSMITH_PORT: '8787.5' })).toThrow(/LOOTSMITH_PORT: must be a whole number/);
     expect(loadConfig({ LOOTSMITH_PORT: '' }).port).toBe(8787);
+    expect(loadConfig({ LOOTSMITH_STATIC_DIR: 'demo-game/dist' }).staticDir).toMatch(/^\/.*demo-game\/dist$/);
   });
 
   it('turns dev login off in production unless asked', () => {
@@ -160,6 +161,18 @@ describe('forwarded /v1 endpoints', () => {
     const on = await chat(t);
     expect(on.statusCode).toBe(200);
     expect(on.json().choices[0].message.role).toBe('assistant');
+  });
+
+  it('ignores an Idempotency-Key on the unauthenticated guest login', async () => {
+    t = await bootWithFake();
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      headers: { 'idempotency-key': 'login-0001-abc' },
+      payload: { player_id: 'ana' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().token).toBeTruthy();
   });
 
   it('does not issue guest tokens when dev login is off', async () => {

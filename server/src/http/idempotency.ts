@@ -19,7 +19,13 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       return reply.status(400).send({
         error: { code: 'invalid_request', message: 'Idempotency-Key: 8–128 letters, digits and _ . : -' },
       });
-    const who = request.principal();
+    // Only an authenticated caller has a scope; other routes ignore the header (and refuse as they would).
+    let who: ReturnType<typeof request.principal>;
+    try {
+      who = request.principal();
+    } catch {
+      return;
+    }
     const scope = `${who.kind === 'server' ? 'server' : who.playerId}|${request.routeOptions.url}|${request.url}|${key}`;
     const release = await coordination.hold(scope);
     const stored = await coordination.idempotent(scope);
