@@ -123,6 +123,9 @@ describe(`SIGKILL under load (${CYCLES} cycle${CYCLES > 1 ? 's' : ''})`, () => {
       await new Promise((r) => setTimeout(r, LOAD_MS));
       await server.stop('SIGKILL');
       expect(server.child.signalCode).toBe('SIGKILL');
+      expect(server.output()).toContain('incoming request');
+      expect(server.output()).not.toContain(UPSTREAM_KEY);
+      expect(server.output()).not.toContain(SERVER_KEY);
       await load;
       await pool.destroy();
       expect(ack.items.size).toBeGreaterThan(before);

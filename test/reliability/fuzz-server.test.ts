@@ -579,6 +579,7 @@ describe(`bad input to the server (${RUNS} cases)`, () => {
   it('left the store byte-for-byte unchanged and never called the upstream', () => {
     expect([...uncovered]).toEqual([]);
     expect(t.fake.calls).toEqual({ chat: 0, image: 0 });
+    expect(t.logs.leaks).toEqual([]);
     const after = dumpStore(t.db);
     const was = new Set(before.split('\n'));
     const now = new Set(after.split('\n'));

@@ -257,7 +257,9 @@ describe('replays with one Idempotency-Key', () => {
     expect(ra.text).not.toBe(rb.text);
   });
 
-  it('left every ledger balanced', () => {
+  it('left every ledger balanced and no secret in a log line', () => {
     expect(checkLedger(t.db)).toEqual({ unbalanced: [], duplicated: [], negative: 0 });
+    expect(t.logs.lines.length).toBeGreaterThan(0);
+    expect(t.logs.leaks).toEqual([]);
   });
 });
