@@ -1,118 +1,72 @@
-/** Schema migrations, in order; each runs once per database, in the dialect of its store. */
-export const MIGRATIONS: Array<{ sqlite: string; postgres: string }> = [
-  {
-    sqlite: `
-      CREATE TABLE players (
-        id TEXT PRIMARY KEY,
-        crafting_xp INTEGER NOT NULL DEFAULT 0,
-        blocked INTEGER NOT NULL DEFAULT 0,
-        daily_items INTEGER,
-        daily_images INTEGER,
-        created_at TEXT NOT NULL
-      );
-      CREATE TABLE items (
-        id TEXT PRIMARY KEY,
-        owner TEXT,
-        name TEXT NOT NULL,
-        data TEXT NOT NULL,
-        created_at TEXT NOT NULL
-      );
-      CREATE INDEX items_owner ON items (owner);
-      CREATE TABLE inventory (
-        player_id TEXT NOT NULL,
-        item_id TEXT NOT NULL,
-        quantity INTEGER NOT NULL CHECK (quantity > 0),
-        PRIMARY KEY (player_id, item_id)
-      );
-      CREATE TABLE ledger (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        player_id TEXT NOT NULL,
-        item_id TEXT NOT NULL,
-        delta INTEGER NOT NULL,
-        reason TEXT NOT NULL,
-        created_at TEXT NOT NULL
-      );
-      CREATE INDEX ledger_player ON ledger (player_id, item_id);
-      CREATE TABLE recipes (
-        key TEXT PRIMARY KEY,
-        template TEXT NOT NULL,
-        ingredients TEXT NOT NULL,
-        station TEXT,
-        tool TEXT,
-        created_at TEXT NOT NULL
-      );
-      CREATE TABLE discoveries (
-        player_id TEXT NOT NULL,
-        recipe_key TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (player_id, recipe_key)
-      );
-      CREATE TABLE icons (id TEXT PRIMARY KEY, prompt TEXT NOT NULL, png BLOB NOT NULL, created_at TEXT NOT NULL);
-      CREATE TABLE daily_usage (
-        player_id TEXT NOT NULL,
-        day TEXT NOT NULL,
-        items INTEGER NOT NULL DEFAULT 0,
-        images INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (player_id, day)
-      );
-      CREATE TABLE idempotency (scope TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
-      CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
-    `,
-    postgres: `
-      CREATE TABLE players (
-        id TEXT PRIMARY KEY,
-        crafting_xp INTEGER NOT NULL DEFAULT 0,
-        blocked INTEGER NOT NULL DEFAULT 0,
-        daily_items INTEGER,
-        daily_images INTEGER,
-        created_at TEXT NOT NULL
-      );
-      CREATE TABLE items (id TEXT PRIMARY KEY, owner TEXT, name TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL);
-      CREATE INDEX items_owner ON items (owner);
-      CREATE TABLE inventory (
-        player_id TEXT NOT NULL,
-        item_id TEXT NOT NULL,
-        quantity INTEGER NOT NULL CHECK (quantity > 0),
-        PRIMARY KEY (player_id, item_id)
-      );
-      CREATE TABLE ledger (
-        id BIGSERIAL PRIMARY KEY,
-        player_id TEXT NOT NULL,
-        item_id TEXT NOT NULL,
-        delta INTEGER NOT NULL,
-        reason TEXT NOT NULL,
-        created_at TEXT NOT NULL
-      );
-      CREATE INDEX ledger_player ON ledger (player_id, item_id);
-      CREATE TABLE recipes (
-        key TEXT PRIMARY KEY,
-        template TEXT NOT NULL,
-        ingredients TEXT NOT NULL,
-        station TEXT,
-        tool TEXT,
-        created_at TEXT NOT NULL
-      );
-      CREATE TABLE discoveries (
-        player_id TEXT NOT NULL,
-        recipe_key TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (player_id, recipe_key)
-      );
-      CREATE TABLE icons (id TEXT PRIMARY KEY, prompt TEXT NOT NULL, png BYTEA NOT NULL, created_at TEXT NOT NULL);
-      CREATE TABLE daily_usage (
-        player_id TEXT NOT NULL,
-        day TEXT NOT NULL,
-        items INTEGER NOT NULL DEFAULT 0,
-        images INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (player_id, day)
-      );
-      CREATE TABLE idempotency (scope TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
-      CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at BIGINT NOT NULL);
-    `,
-  },
-  {
-    // The game server may record each player's level; drops for players are capped to it.
-    sqlite: 'ALTER TABLE players ADD COLUMN level INTEGER;',
-    postgres: 'ALTER TABLE players ADD COLUMN level INTEGER;',
-  },
+/** The few words in which the two databases differ. */
+interface Dialect {
+  serial: string;
+  bytes: string;
+  bigint: string;
+}
+
+const DIALECTS = {
+  sqlite: { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', bytes: 'BLOB', bigint: 'INTEGER' },
+  postgres: { serial: 'BIGSERIAL PRIMARY KEY', bytes: 'BYTEA', bigint: 'BIGINT' },
+} satisfies Record<string, Dialect>;
+
+/** Schema migrations, in order; each runs once per database. One text serves both stores. */
+const MIGRATIONS: Array<(d: Dialect) => string> = [
+  (d) => `
+    CREATE TABLE players (
+      id TEXT PRIMARY KEY,
+      crafting_xp INTEGER NOT NULL DEFAULT 0,
+      blocked INTEGER NOT NULL DEFAULT 0,
+      daily_items INTEGER,
+      daily_images INTEGER,
+      created_at TEXT NOT NULL
+    );
+    CREATE TABLE items (id TEXT PRIMARY KEY, owner TEXT, name TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL);
+    CREATE INDEX items_owner ON items (owner);
+    CREATE TABLE inventory (
+      player_id TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      quantity INTEGER NOT NULL CHECK (quantity > 0),
+      PRIMARY KEY (player_id, item_id)
+    );
+    CREATE TABLE ledger (
+      id ${d.serial},
+      player_id TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      delta INTEGER NOT NULL,
+      reason TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX ledger_player ON ledger (player_id, item_id);
+    CREATE TABLE recipes (
+      key TEXT PRIMARY KEY,
+      template TEXT NOT NULL,
+      ingredients TEXT NOT NULL,
+      station TEXT,
+      tool TEXT,
+      created_at TEXT NOT NULL
+    );
+    CREATE TABLE discoveries (
+      player_id TEXT NOT NULL,
+      recipe_key TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (player_id, recipe_key)
+    );
+    CREATE TABLE icons (id TEXT PRIMARY KEY, prompt TEXT NOT NULL, png ${d.bytes} NOT NULL, created_at TEXT NOT NULL);
+    CREATE TABLE daily_usage (
+      player_id TEXT NOT NULL,
+      day TEXT NOT NULL,
+      items INTEGER NOT NULL DEFAULT 0,
+      images INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (player_id, day)
+    );
+    CREATE TABLE idempotency (scope TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
+    CREATE TABLE rate_limits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at ${d.bigint} NOT NULL);
+  `,
+  // The game server may record each player's level; drops for players are capped to it.
+  () => 'ALTER TABLE players ADD COLUMN level INTEGER;',
 ];
+
+export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {
+  return MIGRATIONS.map((m) => m(DIALECTS[dialect]));
+}

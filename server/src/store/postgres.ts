@@ -1,6 +1,7 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
-import { MIGRATIONS } from './migrations.ts';
+import { migrationsFor } from './migrations.ts';
+import { now, type PlayerRow, RECIPES_OF_PLAYER, type RecipeRow, toPlayer, toRecipe } from './rows.ts';
 import {
   type CraftInput,
   type CraftResult,
@@ -14,31 +15,6 @@ import {
 
 type Client = pg.PoolClient;
 
-interface PlayerRow {
-  id: string;
-  crafting_xp: number;
-  blocked: number;
-  daily_items: number | null;
-  daily_images: number | null;
-  level: number | null;
-}
-
-const toPlayer = ({
-  id,
-  crafting_xp,
-  blocked,
-  daily_items,
-  daily_images,
-  level,
-}: PlayerRow): PlayerRecord => ({
-  id,
-  crafting_xp,
-  blocked: blocked === 1,
-  daily_items,
-  daily_images,
-  level,
-});
-const now = () => new Date().toISOString();
 const MIGRATION_LOCK = 74_211_009;
 
 /**
@@ -63,10 +39,11 @@ export class PostgresStore implements Store {
       await c.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
       const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_version');
       const current = rows[0]?.version ?? 0;
-      for (const [i, m] of MIGRATIONS.entries()) if (i >= current) await c.query(m.postgres);
+      const migrations = migrationsFor('postgres');
+      for (const sql of migrations.slice(current)) await c.query(sql);
       if (!rows.length)
-        await c.query('INSERT INTO schema_version (version) VALUES ($1)', [MIGRATIONS.length]);
-      else await c.query('UPDATE schema_version SET version = $1', [MIGRATIONS.length]);
+        await c.query('INSERT INTO schema_version (version) VALUES ($1)', [migrations.length]);
+      else await c.query('UPDATE schema_version SET version = $1', [migrations.length]);
     });
   }
 
@@ -263,26 +240,8 @@ export class PostgresStore implements Store {
   }
 
   async recipes(playerId: string): Promise<Recipe[]> {
-    const { rows } = await this.pool.query<{
-      key: string;
-      template: string;
-      ingredients: string;
-      station: string | null;
-      tool: string | null;
-      created_at: string;
-    }>(
-      `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at FROM discoveries d
-       JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = $1 ORDER BY d.created_at`,
-      [playerId],
-    );
-    return rows.map((r) => ({
-      key: r.key,
-      ingredients: JSON.parse(r.ingredients),
-      crafting_station: r.station,
-      crafting_tool: r.tool,
-      result_name: (JSON.parse(r.template) as Item).name,
-      discovered_at: r.created_at,
-    }));
+    const { rows } = await this.pool.query<RecipeRow>(RECIPES_OF_PLAYER, [playerId]);
+    return rows.map(toRecipe);
   }
 
   async icon(id: string) {

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from './migrations.ts';
+import { migrationsFor } from './migrations.ts';
+import { now, type PlayerRow, RECIPES_OF_PLAYER, type RecipeRow, toPlayer, toRecipe } from './rows.ts';
 import {
   type CraftInput,
   type CraftResult,
@@ -13,15 +14,6 @@ import {
   type Store,
   type StoredResponse,
 } from './store.ts';
-
-interface PlayerRow {
-  id: string;
-  crafting_xp: number;
-  blocked: number;
-  daily_items: number | null;
-  daily_images: number | null;
-  level: number | null;
-}
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -41,23 +33,6 @@ function prepareStatements(db: Database.Database) {
     insertItem: db.prepare('INSERT INTO items (id, owner, name, data, created_at) VALUES (?, ?, ?, ?, ?)'),
   };
 }
-
-const toPlayer = ({
-  id,
-  crafting_xp,
-  blocked,
-  daily_items,
-  daily_images,
-  level,
-}: PlayerRow): PlayerRecord => ({
-  id,
-  crafting_xp,
-  blocked: blocked === 1,
-  daily_items,
-  daily_images,
-  level,
-});
-const now = () => new Date().toISOString();
 
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
 export class SqliteStore implements Store {
@@ -82,9 +57,10 @@ export class SqliteStore implements Store {
       | undefined;
     const current = row?.version ?? 0;
     this.db.transaction(() => {
-      for (const [i, sql] of MIGRATIONS.entries()) if (i >= current) this.db.exec(sql.sqlite);
-      if (!row) this.db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(MIGRATIONS.length);
-      else this.db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);
+      const migrations = migrationsFor('sqlite');
+      for (const sql of migrations.slice(current)) this.db.exec(sql);
+      if (!row) this.db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(migrations.length);
+      else this.db.prepare('UPDATE schema_version SET version = ?').run(migrations.length);
     })();
   }
 
@@ -227,30 +203,10 @@ export class SqliteStore implements Store {
   }
 
   async recipes(playerId: string): Promise<Recipe[]> {
-    const rows = this.db
-      .prepare<
-        [string],
-        {
-          key: string;
-          template: string;
-          ingredients: string;
-          station: string | null;
-          tool: string | null;
-          created_at: string;
-        }
-      >(
-        `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at FROM discoveries d
-         JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = ? ORDER BY d.created_at`,
-      )
-      .all(playerId);
-    return rows.map((r) => ({
-      key: r.key,
-      ingredients: JSON.parse(r.ingredients),
-      crafting_station: r.station,
-      crafting_tool: r.tool,
-      result_name: (JSON.parse(r.template) as Item).name,
-      discovered_at: r.created_at,
-    }));
+    return this.db
+      .prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?'))
+      .all(playerId)
+      .map(toRecipe);
   }
 
   async icon(id: string) {
