@@ -39,12 +39,16 @@ export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T 
   return result.data;
 }
 
-/** An AbortSignal that fires when the client goes away, so upstream work stops with it. */
-export function clientSignal(request: FastifyRequest): AbortSignal {
+/** An AbortSignal that fires when the client goes away before its answer, so upstream work stops with it. */
+export function clientSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete || request.raw.destroyed) controller.abort();
-  });
+  // Not the request stream: it closes as soon as its body is read. The response closes when it is
+  // sent or when the connection drops, and only a drop leaves it unfinished.
+  if (reply.raw.socket?.destroyed) controller.abort();
+  else
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
   return controller.signal;
 }
 

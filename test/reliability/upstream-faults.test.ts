@@ -297,6 +297,63 @@ describe('a fallback service', () => {
   });
 });
 
+describe('a player who hangs up mid-generation', () => {
+  let h: Harness;
+  let slow: FaultUpstream;
+  beforeAll(async () => {
+    const fake = await startFakeUpstream();
+    slow = await startFaultUpstream(fake.url);
+    h = await boot({
+      fake,
+      upstreamUrl: slow.url,
+      listen: true,
+      env: { LOOTSMITH_UPSTREAM_TIMEOUT_MS: '5000' },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await slow?.close();
+    await h?.fake.close();
+  });
+
+  it.each(['loot drop', 'combine'])(
+    '%s: the upstream call is dropped and nothing is granted later',
+    async (route) => {
+      const player = `hangup-${route.replace(' ', '-')}`;
+      const token = await h.token(player);
+      const before = dumpStore(h.db, UNTOUCHED);
+      slow.mode = 'delay:1500';
+      const body =
+        route === 'combine'
+          ? {
+              player_id: player,
+              ingredients: [
+                { item_id: 'iron_ore', quantity: 1 },
+                { item_id: 'frost_shard', quantity: 1 },
+              ],
+            }
+          : { client_id: player, items: [{ type: 'WEAPON' }] };
+      const path = route === 'combine' ? '/api/v1/crafting/combine' : '/v1/generate/items';
+      const abort = new AbortController();
+      const sent = fetch(h.server.url + path, {
+        method: 'POST',
+        headers: { ...auth(token), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      }).catch((err: Error) => err);
+      await new Promise((r) => setTimeout(r, 300));
+      abort.abort();
+      expect(await sent).toBeInstanceOf(Error);
+      // Long enough for the slow answer to have arrived had the call not been dropped.
+      await new Promise((r) => setTimeout(r, 2_000));
+      slow.mode = 'pass';
+      expect(slow.abandoned).toBeGreaterThanOrEqual(1);
+      expect(dumpStore(h.db, UNTOUCHED)).toBe(before);
+      slow.abandoned = 0;
+    },
+  );
+});
+
 describe('after all faults', () => {
   it('never wrote the upstream key to a log line', () => {
     expect(t.logs.lines.length).toBeGreaterThan(0);

@@ -34,10 +34,10 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
         tags: ['items'],
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = request.principal();
       const body = parse(GenerateItemsRequest, request.body);
-      return lootsmith.generateItems(principal, body, clientSignal(request));
+      return lootsmith.generateItems(principal, body, clientSignal(reply));
     },
   );
 
@@ -50,10 +50,10 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
         tags: ['items'],
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = request.principal();
       const body = parse(CombineRequest, request.body);
-      return lootsmith.combine(principal, body, clientSignal(request));
+      return lootsmith.combine(principal, body, clientSignal(reply));
     },
   );
 
@@ -86,7 +86,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps)
       const body = parse(CreateItemRequest, request.body);
       const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
       const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
-      return lootsmith.createItem(principal, player_id, body, cooldownUntil, clientSignal(request));
+      return lootsmith.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
     },
   );
 

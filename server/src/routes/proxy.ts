@@ -44,7 +44,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const client_id = clientId(principal, raw.client_id);
       const body = parse(ImageGenerationRequest, { ...raw, client_id });
       const counted = await lootsmith.countImage(client_id);
-      const { image } = await upstream.image(body, clientSignal(request));
+      const { image } = await upstream.image(body, clientSignal(reply));
       await counted();
       if (body.generation_only) return reply.type('text/plain').send(image);
       return { image };
@@ -59,7 +59,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
         tags: ['v1'],
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       if (!config.allowChat)
         throw new ApiError(
           403,
@@ -71,7 +71,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const client_id = clientId(principal, raw.client_id);
       await lootsmith.player(client_id);
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
-      return upstream.chat(body, clientSignal(request));
+      return upstream.chat(body, clientSignal(reply));
     },
   );
 }

@@ -12,6 +12,7 @@ export type HttpFault =
   | 'cut-body'
   | 'empty-200'
   | `retry-after:${number}`
+  | `delay:${number}`
   | 'reset';
 
 export interface FaultUpstream {
@@ -20,6 +21,8 @@ export interface FaultUpstream {
   script: HttpFault[];
   mode: HttpFault;
   calls: number;
+  /** Calls whose client hung up before the answer was sent. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -30,12 +33,27 @@ async function readBody(req: IncomingMessage) {
 }
 
 export async function startFaultUpstream(target: string): Promise<FaultUpstream> {
-  const state: FaultUpstream = { url: '', script: [], mode: 'pass', calls: 0, close: async () => {} };
+  const state: FaultUpstream = {
+    url: '',
+    script: [],
+    mode: 'pass',
+    calls: 0,
+    abandoned: 0,
+    close: async () => {},
+  };
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     state.calls++;
     const fault = state.script.shift() ?? state.mode;
     if (fault === 'reset') return req.socket.destroy();
+    if (fault.startsWith('delay:')) {
+      // A slow but successful answer; a client that hangs up meanwhile is counted.
+      await new Promise((r) => setTimeout(r, Number(fault.slice(6))));
+      if (res.destroyed || req.socket.destroyed) {
+        state.abandoned++;
+        return;
+      }
+    }
     if (fault === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
       return res.end('<html><body>502 Bad Gateway</body></html>');
