@@ -38,8 +38,8 @@ export class IconService {
 
   /** Paints the icon now (generation fails if painting fails) and returns its reference. */
   async ensure(prompt: string, clientId: string, signal?: AbortSignal): Promise<ItemIcon> {
-    const icon = await this.register(prompt);
-    await this.png(icon.id, clientId, signal);
+    const icon = this.describe(prompt);
+    await this.paint(icon.id, prompt, clientId, signal);
     return icon;
   }
 
@@ -51,9 +51,17 @@ export class IconService {
     }
     const prompt = await this.coordination.iconPrompt(id);
     if (!prompt) return null;
-    // Concurrent requests for one icon paint it once; the others read it from the store.
+    await this.paint(id, prompt, clientId, signal);
+    return this.store.icon(id);
+  }
+
+  /** Concurrent requests for one icon paint it once; the others find it in the store. */
+  private async paint(id: string, prompt: string, clientId: string, signal?: AbortSignal) {
     await this.coordination.singleFlight(`icon:${id}`, async () => {
-      if (await this.store.icon(id)) return true;
+      if (await this.store.icon(id)) {
+        this.metrics?.cacheHits.inc({ cache: 'icon' });
+        return true;
+      }
       const { image } = await this.upstream.image(
         { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
         signal,
@@ -61,6 +69,5 @@ export class IconService {
       await this.store.putIcon(id, prompt, Buffer.from(image, 'base64'));
       return true;
     });
-    return this.store.icon(id);
   }
 }

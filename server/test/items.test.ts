@@ -61,6 +61,16 @@ describe('loot drops', () => {
     }
   });
 
+  it('keeps no per-item prompt in memory: generated icons are painted at once and served from the store', async () => {
+    const token = await t.token('ana');
+    const res = await drop(token, 'ana', { items: [{ type: 'WEAPON' }] });
+    const icon = GenerateItemsResponse.parse(res.json()).items[0]?.icon;
+    expect(icon).toBeTruthy();
+    expect(await t.server.lootsmith.deps.coordination.iconPrompt(icon?.id ?? '')).toBeNull();
+    const png = await t.server.app.inject({ url: icon?.url ?? '' });
+    expect(png.statusCode).toBe(200);
+  });
+
   it('paints an icon once per prompt', async () => {
     const token = await t.token('ana');
     await drop(token, 'ana', { items: [{ type: 'WEAPON' }] });
