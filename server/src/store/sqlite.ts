@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
 import { migrationsFor } from './migrations.ts';
@@ -14,6 +16,20 @@ import {
   type Store,
   type StoredResponse,
 } from './store.ts';
+
+// Checkpoints the WAL from a second connection in a worker thread, so no request's commit pays for
+// copying the log back into the database (SQLite's default does it inside whichever commit crosses
+// 1,000 pages). PASSIVE never blocks writers.
+const CHECKPOINTER = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+}, workerData.intervalMs);
+`;
+const CHECKPOINT_INTERVAL_MS = 200;
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -37,6 +53,7 @@ function prepareStatements(db: Database.Database) {
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
+  private readonly checkpointer?: Worker;
   private readonly stmts: ReturnType<typeof prepareStatements>;
 
   constructor(dataDir: string | ':memory:') {
@@ -46,6 +63,19 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
+    if (dataDir !== ':memory:') {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.db.pragma('journal_size_limit = 8388608');
+      this.checkpointer = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: {
+          file: this.db.name,
+          driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+          intervalMs: CHECKPOINT_INTERVAL_MS,
+        },
+      });
+      this.checkpointer.unref();
+    }
     this.migrate();
     this.stmts = prepareStatements(this.db);
   }
@@ -271,6 +301,10 @@ export class SqliteStore implements Store {
   }
 
   async close() {
+    if (this.checkpointer) {
+      await this.checkpointer.terminate();
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
     this.db.close();
   }
 }
