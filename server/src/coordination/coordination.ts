@@ -12,8 +12,11 @@ export interface Coordination {
   saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
   /** Waits until no other request holds the scope, then holds it; call the result to release. */
   hold(scope: string): Promise<() => Promise<void>>;
-  /** Runs `work` once for concurrent callers with the same key, across instances; results are JSON. */
-  singleFlight<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` once for concurrent callers with the same key, across instances; results are JSON.
+   * With `reuseMs`, callers arriving that long after it finished get the same result.
+   */
+  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs?: number): Promise<T>;
   rememberIcon(id: string, prompt: string): Promise<void>;
   iconPrompt(id: string): Promise<string | null>;
   close(): Promise<void>;

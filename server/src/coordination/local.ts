@@ -1,9 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { Coordination } from './coordination.ts';
 
-/** How long a finished flight's result is reused. */
-const RESULT_TTL_MS = 30_000;
-
 /** One instance: locks and flights in memory, idempotency records in the store (they survive restarts). */
 export class LocalCoordination implements Coordination {
   private readonly held = new Map<string, Promise<void>>();
@@ -30,17 +27,13 @@ export class LocalCoordination implements Coordination {
     };
   }
 
-  /**
-   * A finished flight's result stays a little while (as the Redis coordination's does), so a request
-   * arriving between the generation and the craft that records it does not generate again.
-   */
-  singleFlight<T>(key: string, work: () => Promise<T>): Promise<T> {
+  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs = 0): Promise<T> {
     const running = this.flights.get(key);
     if (running) return running as Promise<T>;
     const promise = work();
     this.flights.set(key, promise);
     const forget = () => this.flights.delete(key);
-    promise.then(() => setTimeout(forget, RESULT_TTL_MS).unref(), forget);
+    promise.then(() => (reuseMs ? setTimeout(forget, reuseMs).unref() : forget()), forget);
     return promise;
   }
 

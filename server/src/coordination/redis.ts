@@ -5,7 +5,7 @@ import type { Coordination } from './coordination.ts';
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
 const LOCK_TTL_MS = 120_000;
-const RESULT_TTL_MS = 30_000;
+const RESULT_GRACE_MS = 2_000;
 const POLL_MS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,16 +56,16 @@ export class RedisCoordination implements Coordination {
     return () => this.release(key, token);
   }
 
-  singleFlight<T>(key: string, work: () => Promise<T>): Promise<T> {
+  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs = 0): Promise<T> {
     const running = this.local.get(key);
     if (running) return running as Promise<T>;
-    const promise = this.flight(key, work).finally(() => this.local.delete(key));
+    const promise = this.flight(key, work, reuseMs).finally(() => this.local.delete(key));
     this.local.set(key, promise);
     return promise;
   }
 
   /** The lock holder runs the work and publishes its result; the others wait for it (or for the lock to free). */
-  private async flight<T>(id: string, work: () => Promise<T>): Promise<T> {
+  private async flight<T>(id: string, work: () => Promise<T>, reuseMs: number): Promise<T> {
     const lock = this.key('flight', id);
     const result = this.key('result', id);
     const token = randomUUID();
@@ -76,7 +76,13 @@ export class RedisCoordination implements Coordination {
       if (await this.tryLock(lock, token)) {
         try {
           const value = await work();
-          await this.redis.set(result, JSON.stringify(value ?? null), 'PX', RESULT_TTL_MS);
+          // Waiters poll for the result, so it outlives the lock a little even without reuse.
+          await this.redis.set(
+            result,
+            JSON.stringify(value ?? null),
+            'PX',
+            Math.max(reuseMs, RESULT_GRACE_MS),
+          );
           return value;
         } finally {
           await this.release(lock, token);

@@ -15,6 +15,9 @@ import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
 import { contextLine, itemLine, systemPrompt } from './prompts.ts';
 
+/** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
+const RECIPE_FLIGHT_REUSE_MS = 30_000;
+
 export interface CraftingDeps extends LootDeps {
   /** Resolves owned stacks to items; materials come from the game definition. */
   resolve(ids: string[]): Promise<Map<string, Item>>;
@@ -88,50 +91,54 @@ export class CombinePlanner {
       .slice(0, 24);
     const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
 
-    const result = await deps.coordination.singleFlight<CombineVerdict>(`combine:${key}`, async () => {
-      const known = await deps.recipe(key);
-      if (known) {
-        deps.metrics?.cacheHits.inc({ cache: 'recipe' });
-        return { sensible: true, message: '', suggestions: [], item: GeneratedItem.parse(known) };
-      }
-      const rarity = craftedRarity(
-        ingredients.map((i) => i.item.rarity),
-        stacks.reduce((a, s) => a + s.quantity, 0),
-      );
-      const level = clampLevel(
-        deps.game,
-        Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
-      );
-      const budget = statBudget(deps.game, rarity, level);
-      const user = [
-        `Combine: ${ingredients.map(describe).join('; ')}`,
-        [st ? `Station: ${st.name}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
-        body.description ? `Player intent: ${body.description}` : '',
-        `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
-      ]
-        .filter(Boolean)
-        .join('\n');
-      return askJson({
-        upstream: deps.upstream,
-        clientId: body.player_id,
-        system: systemPrompt(
+    const result = await deps.coordination.singleFlight<CombineVerdict>(
+      `combine:${key}`,
+      async () => {
+        const known = await deps.recipe(key);
+        if (known) {
+          deps.metrics?.cacheHits.inc({ cache: 'recipe' });
+          return { sensible: true, message: '', suggestions: [], item: GeneratedItem.parse(known) };
+        }
+        const rarity = craftedRarity(
+          ingredients.map((i) => i.item.rarity),
+          stacks.reduce((a, s) => a + s.quantity, 0),
+        );
+        const level = clampLevel(
           deps.game,
-          'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
-        ),
-        user,
-        schema: CombineVerdict,
-        schemaName: 'combine_verdict',
-        model: deps.textModel,
-        metrics: deps.metrics,
-        kind: 'combine',
-        signal,
-        check: (v) => {
-          if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
-          if (!v.item) return ['item is required when sensible is true'];
-          return checkItem(deps.game, v.item, { rarity, level }).map((p) => `item: ${p}`);
-        },
-      });
-    });
+          Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
+        );
+        const budget = statBudget(deps.game, rarity, level);
+        const user = [
+          `Combine: ${ingredients.map(describe).join('; ')}`,
+          [st ? `Station: ${st.name}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
+          body.description ? `Player intent: ${body.description}` : '',
+          `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
+        ]
+          .filter(Boolean)
+          .join('\n');
+        return askJson({
+          upstream: deps.upstream,
+          clientId: body.player_id,
+          system: systemPrompt(
+            deps.game,
+            'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
+          ),
+          user,
+          schema: CombineVerdict,
+          schemaName: 'combine_verdict',
+          model: deps.textModel,
+          metrics: deps.metrics,
+          kind: 'combine',
+          signal,
+          check: (v) => {
+            if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
+            if (!v.item) return ['item is required when sensible is true'];
+            return checkItem(deps.game, v.item, { rarity, level }).map((p) => `item: ${p}`);
+          },
+        });
+      },
+      RECIPE_FLIGHT_REUSE_MS,
+    );
 
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
