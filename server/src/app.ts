@@ -122,7 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerDocs(app);
-  await registerRateLimit(app, deps.lootsmith.deps.store, deps.redis);
+  await registerRateLimit(
+    app,
+    deps.lootsmith.deps.store,
+    deps.redis && { redis: deps.redis, prefix: config.redisPrefix },
+  );
   registerIdempotency(app, deps.lootsmith.deps.coordination);
   registerPlayerRoutes(app, deps, auth);
   registerItemRoutes(app, deps);

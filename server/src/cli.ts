@@ -12,6 +12,7 @@ Configuration is by environment variable (a bad value stops start-up and names i
   LOOTSMITH_DATA_DIR          SQLite data directory (default ./.lootsmith)
   LOOTSMITH_DATABASE_URL      postgres://… to keep everything in PostgreSQL instead (several instances)
   LOOTSMITH_REDIS_URL         redis://… for rate limits, idempotency, single-flight shared by instances
+  LOOTSMITH_REDIS_PREFIX      prefix of every Redis key (default lootsmith:)
   LOOTSMITH_UPSTREAM_URL      hosted /v1 service; unset = start the embedded engine on loopback
   LOOTSMITH_UPSTREAM_KEY      its API key (never sent to players or logged)
   LOOTSMITH_FALLBACK_URL/_KEY a second /v1 service tried when the first is down

@@ -21,6 +21,10 @@ export const ConfigSchema = z.object({
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .optional(),
   LOOTSMITH_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+  LOOTSMITH_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'letters, digits and _ . : - only')
+    .default('lootsmith:'),
   LOOTSMITH_UPSTREAM_URL: url.optional(),
   LOOTSMITH_UPSTREAM_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
   LOOTSMITH_FALLBACK_URL: url.optional(),
@@ -50,6 +54,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of every Redis key, so several games (or test runs) can share one Redis. */
+  redisPrefix: string;
   upstream: { url?: string; key?: string; timeoutMs: number; retries: number };
   fallback?: { url: string; key: string };
   playerSecret: string;
@@ -93,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.LOOTSMITH_DATA_DIR),
     databaseUrl: e.LOOTSMITH_DATABASE_URL,
     redisUrl: e.LOOTSMITH_REDIS_URL,
+    redisPrefix: e.LOOTSMITH_REDIS_PREFIX,
     upstream: {
       url: e.LOOTSMITH_UPSTREAM_URL,
       key: e.LOOTSMITH_UPSTREAM_KEY,

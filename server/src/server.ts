@@ -33,7 +33,7 @@ export async function startServer(
   const game = loadGameDefinition(config.gameFile);
   const store = options.store ?? (await openStore(config));
   const coordination = config.redisUrl
-    ? new RedisCoordination(config.redisUrl)
+    ? new RedisCoordination(config.redisUrl, config.redisPrefix)
     : new LocalCoordination(store);
   let upstreamUrl = config.upstream.url;
   let upstreamKey = config.upstream.key;

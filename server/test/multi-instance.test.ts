@@ -38,6 +38,7 @@ describe('two instances over PostgreSQL and Redis', () => {
     const env = {
       LOOTSMITH_DATABASE_URL: schema.url,
       LOOTSMITH_REDIS_URL: REDIS_URL,
+      LOOTSMITH_REDIS_PREFIX: `lootsmith-test-${run}:`,
       LOOTSMITH_UPSTREAM_URL: fake.url,
       LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
       LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,

@@ -40,6 +40,7 @@ export async function benchScale(): Promise<BenchRow[]> {
   const env = {
     LOOTSMITH_DATABASE_URL: schema.url,
     LOOTSMITH_REDIS_URL: 'redis://127.0.0.1:6379/0',
+    LOOTSMITH_REDIS_PREFIX: `lootsmith-bench-${Date.now()}:`,
     LOOTSMITH_UPSTREAM_URL: fake.url,
     LOOTSMITH_UPSTREAM_KEY: 'bench-upstream-key',
     LOOTSMITH_PLAYER_SECRET: SECRET,

@@ -27,11 +27,17 @@ function storeBacked(store: Store) {
  * Per-route limits (`config.rateLimit` on a route) keyed by the caller, in the store by default or in
  * Redis across instances. Exceeding answers 429 `rate_limit_exceeded` with Retry-After.
  */
-export async function registerRateLimit(app: FastifyInstance, store: Store, redis?: Redis) {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  store: Store,
+  shared?: { redis: Redis; prefix: string },
+) {
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
-    ...(redis ? { redis, nameSpace: 'lootsmith:ratelimit:' } : { store: storeBacked(store) }),
+    ...(shared
+      ? { redis: shared.redis, nameSpace: `${shared.prefix}ratelimit:` }
+      : { store: storeBacked(store) }),
     errorResponseBuilder: (_request, context) => {
       const retryAfter = Math.ceil(context.ttl / 1000);
       return new ApiError(
