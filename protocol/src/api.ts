@@ -138,6 +138,16 @@ export const InventoryChangeRequest = z.strictObject({
 });
 export type InventoryChangeRequest = z.infer<typeof InventoryChangeRequest>;
 
+/** Server-credential settings of one player: block, level cap, crafting level, daily generation budgets. */
+export const PlayerSettingsRequest = z.strictObject({
+  blocked: z.boolean().optional(),
+  crafting_level: z.int().min(0).max(100).optional(),
+  daily_items: z.int().min(0).max(100_000).nullable().optional(),
+  daily_images: z.int().min(0).max(100_000).nullable().optional(),
+  level: z.int().min(1).max(100).nullable().optional(),
+});
+export type PlayerSettingsRequest = z.infer<typeof PlayerSettingsRequest>;
+
 export const ERROR_REASONS = [
   'insufficient_materials',
   'skill_too_low',

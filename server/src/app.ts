@@ -52,12 +52,7 @@ export function clientSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export const REDACT = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  '*.authorization',
-];
+const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', '*.authorization'];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, metrics } = deps;

@@ -13,7 +13,7 @@ const whole = (min: number, max: number) =>
     .max(max, `must be at most ${max}`);
 
 /** Every `LOOTSMITH_` variable, validated once at start-up. */
-export const ConfigSchema = z.object({
+const ConfigSchema = z.object({
   LOOTSMITH_PORT: whole(0, 65535).default(8787),
   LOOTSMITH_HOST: z.string().min(1).default('127.0.0.1'),
   LOOTSMITH_DATA_DIR: z.string().min(1).default('./.lootsmith'),

@@ -5,7 +5,7 @@ import type { Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 
-export const ICON_SIZE = 128;
+const ICON_SIZE = 128;
 
 /** Icons are content-addressed by prompt: the same prompt is painted once and served forever. */
 export class IconService {

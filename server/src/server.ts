@@ -95,7 +95,7 @@ export async function startServer(
 }
 
 /** PostgreSQL when `LOOTSMITH_DATABASE_URL` is set, else SQLite in the data directory. */
-export function openStore(config: Config): Promise<Store> {
+function openStore(config: Config): Promise<Store> {
   if (config.databaseUrl) return PostgresStore.connect(config.databaseUrl);
   return Promise.resolve(new SqliteStore(config.dataDir));
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GameDefinition } from '@lootsmith/protocol';
 
-export const DEFAULT_GAME_FILE = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+const DEFAULT_GAME_FILE = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
 
 /** Loads and validates a game definition file; a bad file stops start-up with the field named. */
 export function loadGameDefinition(file = DEFAULT_GAME_FILE): GameDefinition {

@@ -2,6 +2,7 @@ import {
   InventoryChangeRequest,
   InventoryResponse,
   PlayerId,
+  PlayerSettingsRequest,
   SessionRequest,
   SessionResponse,
 } from '@lootsmith/protocol';
@@ -13,15 +14,6 @@ import { ApiError } from '../http/errors.ts';
 import { docs } from './schemas.ts';
 
 const PlayerParams = z.strictObject({ player_id: PlayerId });
-
-/** Server-credential settings of one player: block, crafting level, daily generation budgets. */
-export const PlayerSettingsRequest = z.strictObject({
-  blocked: z.boolean().optional(),
-  crafting_level: z.int().min(0).max(100).optional(),
-  daily_items: z.int().min(0).max(100_000).nullable().optional(),
-  daily_images: z.int().min(0).max(100_000).nullable().optional(),
-  level: z.int().min(1).max(100).nullable().optional(),
-});
 
 export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: Authenticator) {
   const { config, lootsmith } = deps;

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.ts';
 import { docs } from './schemas.ts';
 
 /** Images a player may have painted per minute through the forward. */
-export const IMAGE_LIMIT = { max: 30, timeWindow: 60_000 };
+const IMAGE_LIMIT = { max: 30, timeWindow: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: AppDeps) {
