@@ -69,6 +69,9 @@ export interface Config {
   textModel?: string;
 }
 
+/** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
+const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|CHROMIUM$|RELIABILITY$)/;
+
 export class ConfigError extends Error {}
 
 /** Reads the environment; a bad value throws a `ConfigError` that names the variable. */
@@ -77,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => v !== '' && (k.startsWith('LOOTSMITH_') || k === 'NODE_ENV')),
   );
-  const unknown = Object.keys(known).filter((k) => !(k in ConfigSchema.shape));
+  const unknown = Object.keys(known).filter((k) => !(k in ConfigSchema.shape) && !OTHER_TOOLS.test(k));
   if (unknown.length)
     throw new ConfigError(`Unknown variable ${unknown.join(', ')} (see \`lootsmith --help\`)`);
   const parsed = ConfigSchema.safeParse(known);

@@ -28,6 +28,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ LOOTSMITH_ALLOW_CHAT: 'yes' })).toThrow(/LOOTSMITH_ALLOW_CHAT/);
     expect(() => loadConfig({ LOOTSMITH_PLAYER_SECRET: 'short' })).toThrow(/LOOTSMITH_PLAYER_SECRET/);
     expect(() => loadConfig({ LOOTSMITH_PROT: '1' })).toThrow(/Unknown variable LOOTSMITH_PROT/);
+    expect(
+      loadConfig({ LOOTSMITH_ENGINE_KEY: 'engine-key-123', LOOTSMITH_CHROMIUM: '/usr/bin/chromium' }).port,
+    ).toBe(8787);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ LOOTSMITH_PORT: '8787.5' })).toThrow(/LOOTSMITH_PORT: must be a whole number/);
     expect(loadConfig({ LOOTSMITH_PORT: '' }).port).toBe(8787);
