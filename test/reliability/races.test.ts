@@ -247,7 +247,7 @@ describe('replays with one Idempotency-Key', () => {
       post(
         '/v1/generate/items',
         token,
-        { client_id: player, items: [{}] },
+        { client_id: player, items: [{ type: 'WEAPON' }] },
         { 'idempotency-key': 'shared-key-0001' },
       );
     const [ra, rb] = await Promise.all([drop(a, 'race-i'), drop(b, 'race-j')]);

@@ -43,7 +43,8 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
         payload: {
           client_id: player,
           generation_context: { enemy: 'skeleton' },
-          items: [{ type: 'WEAPON' }, {}],
+          // Typed, so both are generated and counted (an untyped roll may drop a material instead).
+          items: [{ type: 'WEAPON' }, { type: 'HELMET' }],
         },
       }),
   },

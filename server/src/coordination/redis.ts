@@ -75,6 +75,9 @@ export class RedisCoordination implements Coordination {
       if (published) return JSON.parse(published) as T;
       if (await this.tryLock(lock, token)) {
         try {
+          // The holder before us may have published between our read and our lock.
+          const late = await this.redis.get(result);
+          if (late) return JSON.parse(late) as T;
           const value = await work();
           // Waiters poll for the result, so it outlives the lock a little even without reuse.
           await this.redis.set(
