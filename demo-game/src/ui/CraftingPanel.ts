@@ -1,12 +1,11 @@
-import { LootsmithError } from '@lootsmith/plugin';
 import type { CombineResult } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
 import { fill, h } from './dom.ts';
-import { errorText } from './error-text.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import type { Services } from './services.ts';
+import { showFailure } from './show-failure.ts';
 
 /** Combine owned items at a station, with an intent in the player's words; lists found recipes. */
 export class CraftingPanel extends Panel {
@@ -121,18 +120,7 @@ export class CraftingPanel extends Panel {
         await this.#s.state.refresh(this.#s.plugin);
       }
     } catch (e) {
-      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-      const { title, detail } = errorText(error, (id) => this.#s.state.item(id)?.name ?? id);
-      fill(
-        this.#result,
-        h(
-          'div',
-          { class: `failure reason-${error.reason ?? error.code}` },
-          h('b', {}, title),
-          h('p', {}, detail),
-        ),
-      );
-      this.#s.toasts.show(error.reason ? 'warn' : 'error', title, detail);
+      showFailure(this.#result, e, this.#s);
     } finally {
       this.#busy = false;
       this.#sync();

@@ -1,13 +1,12 @@
-import { LootsmithError } from '@lootsmith/plugin';
 import type { ItemType } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
 import { fill, h } from './dom.ts';
-import { errorText } from './error-text.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import { titleCase } from './rarity.ts';
 import type { Services } from './services.ts';
+import { showFailure } from './show-failure.ts';
 
 const FOCUS = ['attack', 'defense', 'magic', 'speed', 'health', 'mana', 'crit_chance', 'luck'];
 const COLOURS = ['crimson', 'azure', 'emerald', 'gold', 'obsidian', 'ivory'];
@@ -167,18 +166,7 @@ export class ForgePanel extends Panel {
       this.#picker.clear();
       await this.#s.state.refresh(this.#s.plugin);
     } catch (e) {
-      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-      const { title, detail } = errorText(error, (id) => this.#s.state.item(id)?.name ?? id);
-      fill(
-        this.#result,
-        h(
-          'div',
-          { class: `failure reason-${error.reason ?? error.code}` },
-          h('b', {}, title),
-          h('p', {}, detail),
-        ),
-      );
-      this.#s.toasts.show(error.reason ? 'warn' : 'error', title, detail);
+      showFailure(this.#result, e, this.#s);
     } finally {
       this.#busy = false;
       this.#sync();
