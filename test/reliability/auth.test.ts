@@ -32,7 +32,7 @@ const ROUTES: Route[] = [
     name: 'loot drop',
     method: 'POST',
     url: '/v1/generate/items',
-    body: { client_id: VICTIM, items: [{}] },
+    body: { client_id: VICTIM, items: [{ type: 'WEAPON' }] },
     owner: 'player',
   },
   {
