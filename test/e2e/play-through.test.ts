@@ -257,13 +257,32 @@ it('fights the frost giant across the dungeon and gets rare-or-better loot', asy
     (e) => e.kind === 'frost_giant',
   );
   if (!giant) throw new Error('no frost giant');
-  // One click sends the hero through the corridor; the fight starts when it arrives.
-  await page.mouse.click(giant.page.x, giant.page.y);
-  await page.waitForFunction(
-    (uid) => (window.__lootsmithDemo.enemies().find((e) => e.uid === uid)?.hp ?? 0) < 20,
-    giant.uid,
-    { timeout: 60_000 },
-  );
+  // One click sends the hero through the corridor and the fight starts when it arrives. On a loaded
+  // machine the game runs at a few frames a second, and a knocked-out hero respawns in the hall:
+  // click the giant again (where it now stands) until it is nearly down.
+  const nearlyDown = (uid: string) =>
+    page
+      .waitForFunction(
+        (id) => (window.__lootsmithDemo.enemies().find((e) => e.uid === id)?.hp ?? 0) < 20,
+        uid,
+        {
+          timeout: 20_000,
+        },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+  let down = false;
+  for (let click = 0; click < 8 && !down; click++) {
+    const now = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
+      (e) => e.uid === giant.uid,
+    );
+    if (!now) throw new Error('the frost giant vanished');
+    await page.mouse.click(now.page.x, now.page.y);
+    down = await nearlyDown(giant.uid);
+  }
+  expect(down).toBe(true);
   await screenshot(page, '09-boss-fight');
   await killEnemy(page, 'frost_giant');
   await page.waitForSelector('.progress:not([hidden])');
@@ -283,4 +302,4 @@ it('fights the frost giant across the dungeon and gets rare-or-better loot', asy
   for (const { item } of items as Array<{ item: { type: string; rarity: string } }>)
     if (item.type !== 'MATERIAL') expect(['RARE', 'EPIC', 'LEGENDARY', 'MYTHIC']).toContain(item.rarity);
   expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
-});
+}, 300_000);
