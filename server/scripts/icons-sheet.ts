@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { paintImage } from '../src/engine/painter/index.ts';
 import { encodeRgbaPng } from '../src/engine/painter/png.ts';
-import { decodeIndexedPng } from '../src/engine/painter/png-decode.ts';
+import { decodePng } from '../src/engine/painter/png-decode.ts';
 
 /** Prompts that cover every item kind, element, style and asset type. */
 const PROMPTS = [
@@ -89,7 +89,7 @@ function main() {
   const sheet = new Uint8Array(width * height * 4);
   prompts.forEach((prompt, n) => {
     const steps = prompt.includes('50 steps') ? 50 : 5;
-    const icon = decodeIndexedPng(
+    const icon = decodePng(
       paintImage({ prompt: prompt.replace(', 50 steps', ''), width: TILE, height: TILE, steps }),
     );
     const ox = (n % COLUMNS) * TILE;
