@@ -1,12 +1,19 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages resolve to their TypeScript sources (the `@lootsmith/source` export condition),
+// so tests never run against a stale build.
+const SOURCE = '@lootsmith/source';
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['{protocol,server,plugin}/test/**/*.test.ts'],
+          include: ['{protocol,engine,server,plugin}/test/**/*.test.ts'],
           exclude: ['**/test/browser/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
@@ -15,7 +22,11 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          include: ['test/e2e/**/*.test.ts', '{plugin,demo-game}/test/browser/**/*.test.ts'],
+          include: [
+            'test/e2e/**/*.test.ts',
+            'test/consumer/**/*.test.ts',
+            '{plugin,demo-game}/test/browser/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

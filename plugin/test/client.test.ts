@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { ItemIcon } from '@lootsmith/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LootsmithClient, type LootsmithConfig, type Progress } from '../src/core/client.ts';
 import { LootsmithError } from '../src/core/errors.ts';
 import { errorBody, type FakeServer, fakeItem, startFakeServer } from './support/fake-server.ts';
@@ -181,6 +181,21 @@ describe('LootsmithClient', () => {
     const c = client({ baseUrl: 'http://127.0.0.1:9', getToken: () => 't' });
     const error = await rejection(c.inventory());
     expect(error).toMatchObject({ code: 'network', status: 0 });
+    expect(error.message).toContain('http://127.0.0.1:9');
+    expect(error.message).toContain('baseUrl');
+  });
+
+  it('names CORS and baseUrl when a page cannot reach the server', async () => {
+    vi.stubGlobal('location', new URL('http://localhost:5173/game/'));
+    try {
+      const c = client({ baseUrl: 'http://127.0.0.1:9', getToken: () => 't', retry: { attempts: 1 } });
+      const error = await rejection(c.inventory());
+      expect(error.code).toBe('network');
+      expect(error.message).toContain('LOOTSMITH_CORS_ORIGINS=http://localhost:5173');
+      expect(error.message).toContain('baseUrl');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('sends identical crafting requests in flight once', async () => {

@@ -155,7 +155,8 @@ export const ERROR_REASONS = [
   'budget_exceeded',
 ] as const;
 /** Game-rule reasons an error body may carry beside its code (SPEC 4.3.1). */
-export type ErrorReason = (typeof ERROR_REASONS)[number];
+export const ErrorReason = z.enum(ERROR_REASONS);
+export type ErrorReason = z.infer<typeof ErrorReason>;
 
 /** The one error body of every Lootsmith and engine response. */
 export const ErrorBody = z.looseObject({

@@ -74,7 +74,7 @@ export type GeneratedItem = z.infer<typeof GeneratedItem>;
 export const ItemIcon = z.looseObject({
   /** Content hash of the icon prompt; also its cache key. */
   id: z.string(),
-  /** Path on the Lootsmith server that serves the PNG (immutable). */
+  /** Path of the PNG (immutable) relative to the Lootsmith server's base URL, e.g. `/api/v1/icons/….png`. */
   url: z.string(),
   prompt: z.string(),
 });

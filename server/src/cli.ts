@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
@@ -6,25 +5,35 @@ const HELP = `lootsmith — the Lootsmith server: players, inventories, loot, cr
 
 Usage: lootsmith [--help]
 
-Configuration is by environment variable (a bad value stops start-up and names it):
+Serves the API (OpenAPI at /docs) and, without LOOTSMITH_UPSTREAM_URL, the embedded /v1 engine on
+loopback, so it runs offline. Configuration is by environment variable (a bad value stops start-up
+and names it):
+
   LOOTSMITH_PORT              port to listen on (default 8787)
-  LOOTSMITH_HOST              address to bind (default 127.0.0.1)
+  LOOTSMITH_HOST              address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   LOOTSMITH_DATA_DIR          SQLite data directory (default ./.lootsmith)
   LOOTSMITH_DATABASE_URL      postgres://… to keep everything in PostgreSQL instead (several instances)
   LOOTSMITH_REDIS_URL         redis://… for rate limits, idempotency, single-flight shared by instances
   LOOTSMITH_REDIS_PREFIX      prefix of every Redis key (default lootsmith:)
   LOOTSMITH_UPSTREAM_URL      hosted /v1 service; unset = start the embedded engine on loopback
   LOOTSMITH_UPSTREAM_KEY      its API key (never sent to players or logged)
-  LOOTSMITH_FALLBACK_URL/_KEY a second /v1 service tried when the first is down
-  LOOTSMITH_UPSTREAM_TIMEOUT_MS, LOOTSMITH_UPSTREAM_RETRIES
+  LOOTSMITH_FALLBACK_URL      a second /v1 service tried when the first is down
+  LOOTSMITH_FALLBACK_KEY      its API key
+  LOOTSMITH_UPSTREAM_TIMEOUT_MS  per call to the /v1 service (default 30000)
+  LOOTSMITH_UPSTREAM_RETRIES  retries of a failed call (default 2)
   LOOTSMITH_PLAYER_SECRET     HS256 secret of player tokens (required when NODE_ENV=production)
+  LOOTSMITH_TOKEN_TTL_S       lifetime of guest tokens in seconds (default 86400)
   LOOTSMITH_SERVER_KEY        credential of your game server (grant items, block players, budgets)
   LOOTSMITH_DEV_LOGIN=1       guest logins at POST /api/v1/session (on unless NODE_ENV=production)
   LOOTSMITH_ALLOW_CHAT=1      forward raw /v1/chat/completions for players (off by default)
-  LOOTSMITH_GAME_FILE         game definition JSON (default: the fantasy RPG in server/game/)
-  LOOTSMITH_STATIC_DIR        directory served at / (npm start serves the demo game)
+  LOOTSMITH_CORS_ORIGINS      origins of games served elsewhere, comma-separated
+                              (https://game.example.com,http://localhost:5173; * for any); outside
+                              production, loopback origins on any port are allowed without it
+  LOOTSMITH_GAME_FILE         game definition JSON (default: the fantasy RPG shipped in game/)
+  LOOTSMITH_STATIC_DIR        a directory to serve at / (your built game); nothing is served by default
   LOOTSMITH_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   LOOTSMITH_TEXT_MODEL        model name asked of the /v1 service (default: the key's default)
+  NODE_ENV=production         no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET required
 `;
 
 async function main(argv: string[]) {
@@ -38,18 +47,20 @@ async function main(argv: string[]) {
     );
     process.exit(2);
   }
-  const env = { ...process.env };
-  env.LOOTSMITH_STATIC_DIR ??= fileURLToPath(new URL('../../demo-game/dist', import.meta.url));
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(env);
+    config = loadConfig(process.env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
   const server = await startServer(config);
-  server.app.log.info(`Lootsmith serving the demo, the API and /docs at ${server.url}/`);
+  const content = server.embedded
+    ? 'content from the embedded engine (offline)'
+    : `content from ${new URL(server.upstreamUrl).origin}`;
+  const game = config.staticDir ? ` and ${config.staticDir} at /` : '';
+  server.app.log.info(`Lootsmith serving the API, /docs${game} at ${server.url}/; ${content}`);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const flag = z.union([
+  z.boolean(),
+  z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
+]);
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const secret = z.string().min(16, 'must be at least 16 characters');
 const whole = (min: number, max: number) =>
@@ -12,41 +16,89 @@ const whole = (min: number, max: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 
-/** Every `LOOTSMITH_` variable, validated once at start-up. */
-const ConfigSchema = z.object({
-  LOOTSMITH_PORT: whole(0, 65535).default(8787),
-  LOOTSMITH_HOST: z.string().min(1).default('127.0.0.1'),
-  LOOTSMITH_DATA_DIR: z.string().min(1).default('./.lootsmith'),
-  LOOTSMITH_DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
-    .optional(),
-  LOOTSMITH_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
-  LOOTSMITH_REDIS_PREFIX: z
+/** `scheme://host[:port]` as a browser sends it in `Origin`, or `*` for any origin. */
+const Origin = z.string().refine(
+  (text) => {
+    if (text === '*') return true;
+    try {
+      return new URL(text).origin === text;
+    } catch {
+      return false;
+    }
+  },
+  { error: (issue) => `${JSON.stringify(issue.input)} is not an origin like https://game.example.com` },
+);
+const origins = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim().replace(/\/+$/, ''))
+          .filter(Boolean)
+      : value,
+  z.array(Origin),
+);
+
+/** Every setting, by the name code passes to `lootsmith` or `buildLootsmithApp`; defaults included. */
+const OptionsSchema = z.strictObject({
+  port: whole(0, 65535).default(8787),
+  host: z.string().min(1).default('127.0.0.1'),
+  dataDir: z.string().min(1).default('./.lootsmith'),
+  databaseUrl: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+  redisPrefix: z
     .string()
     .regex(/^[\w.:-]{1,64}$/, 'letters, digits and _ . : - only')
     .default('lootsmith:'),
-  LOOTSMITH_UPSTREAM_URL: url.optional(),
-  LOOTSMITH_UPSTREAM_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
-  LOOTSMITH_FALLBACK_URL: url.optional(),
-  LOOTSMITH_FALLBACK_KEY: z.string().min(8).optional(),
-  LOOTSMITH_UPSTREAM_TIMEOUT_MS: whole(100, 600_000).default(30_000),
-  LOOTSMITH_UPSTREAM_RETRIES: whole(0, 5).default(2),
-  LOOTSMITH_PLAYER_SECRET: secret.optional(),
-  LOOTSMITH_SERVER_KEY: secret.optional(),
-  LOOTSMITH_DEV_LOGIN: flag.optional(),
-  LOOTSMITH_ALLOW_CHAT: flag.default(false),
-  LOOTSMITH_TOKEN_TTL_S: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(30 * 86_400)
-    .default(86_400),
-  LOOTSMITH_GAME_FILE: z.string().min(1).optional(),
-  LOOTSMITH_STATIC_DIR: z.string().min(1).optional(),
-  LOOTSMITH_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOOTSMITH_TEXT_MODEL: z.string().min(1).optional(),
-  NODE_ENV: z.string().optional(),
+  upstreamUrl: url.optional(),
+  upstreamKey: z.string().min(8, 'must be at least 8 characters').optional(),
+  fallbackUrl: url.optional(),
+  fallbackKey: z.string().min(8, 'must be at least 8 characters').optional(),
+  upstreamTimeoutMs: whole(100, 600_000).default(30_000),
+  upstreamRetries: whole(0, 5).default(2),
+  playerSecret: secret.optional(),
+  serverKey: secret.optional(),
+  devLogin: flag.optional(),
+  allowChat: flag.default(false),
+  tokenTtlSeconds: whole(60, 30 * 86_400).default(86_400),
+  corsOrigins: origins.default([]),
+  gameFile: z.string().min(1).optional(),
+  staticDir: z.string().min(1).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  textModel: z.string().min(1).optional(),
+  /** Production hardening: no guest logins, no default CORS origins, a player secret required. */
+  production: flag.default(false),
 });
+
+/** What `lootsmith` (the Fastify plugin) and `buildLootsmithApp` take; every field is optional. */
+export type LootsmithOptions = z.input<typeof OptionsSchema>;
+
+/** The environment variable of each option (`NODE_ENV=production` sets `production`). */
+export const ENV_NAMES = {
+  port: 'LOOTSMITH_PORT',
+  host: 'LOOTSMITH_HOST',
+  dataDir: 'LOOTSMITH_DATA_DIR',
+  databaseUrl: 'LOOTSMITH_DATABASE_URL',
+  redisUrl: 'LOOTSMITH_REDIS_URL',
+  redisPrefix: 'LOOTSMITH_REDIS_PREFIX',
+  upstreamUrl: 'LOOTSMITH_UPSTREAM_URL',
+  upstreamKey: 'LOOTSMITH_UPSTREAM_KEY',
+  fallbackUrl: 'LOOTSMITH_FALLBACK_URL',
+  fallbackKey: 'LOOTSMITH_FALLBACK_KEY',
+  upstreamTimeoutMs: 'LOOTSMITH_UPSTREAM_TIMEOUT_MS',
+  upstreamRetries: 'LOOTSMITH_UPSTREAM_RETRIES',
+  playerSecret: 'LOOTSMITH_PLAYER_SECRET',
+  serverKey: 'LOOTSMITH_SERVER_KEY',
+  devLogin: 'LOOTSMITH_DEV_LOGIN',
+  allowChat: 'LOOTSMITH_ALLOW_CHAT',
+  tokenTtlSeconds: 'LOOTSMITH_TOKEN_TTL_S',
+  corsOrigins: 'LOOTSMITH_CORS_ORIGINS',
+  gameFile: 'LOOTSMITH_GAME_FILE',
+  staticDir: 'LOOTSMITH_STATIC_DIR',
+  logLevel: 'LOOTSMITH_LOG_LEVEL',
+  textModel: 'LOOTSMITH_TEXT_MODEL',
+  production: 'NODE_ENV',
+} as const satisfies Record<keyof LootsmithOptions, string>;
 
 export interface Config {
   port: number;
@@ -63,6 +115,11 @@ export interface Config {
   devLogin: boolean;
   allowChat: boolean;
   tokenTtlSeconds: number;
+  /** Origins whose pages may call the API; `*` allows any. */
+  corsOrigins: string[];
+  /** Outside production, pages on loopback (any port) may call the API too. */
+  corsLoopback: boolean;
+  production: boolean;
   gameFile?: string;
   staticDir?: string;
   logLevel: string;
@@ -74,54 +131,75 @@ const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|CHROMIUM$|RELIABILITY$)/;
 
 export class ConfigError extends Error {}
 
+/** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
+export function resolveConfig(
+  options: LootsmithOptions = {},
+  name: (option: string) => string = (option) => option,
+): Config {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) =>
+      i.path.length ? `${name(String(i.path[0]))}: ${i.message}` : i.message,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const o = parsed.data;
+  const require = (option: keyof LootsmithOptions, when: keyof LootsmithOptions, value: unknown) => {
+    if (!value) throw new ConfigError(`${name(option)}: required when ${name(when)} is set`);
+  };
+  if (o.fallbackUrl) require('fallbackKey', 'fallbackUrl', o.fallbackKey);
+  if (o.upstreamUrl) require('upstreamKey', 'upstreamUrl', o.upstreamKey);
+  if (o.staticDir && !existsSync(o.staticDir))
+    throw new ConfigError(`${name('staticDir')}: ${resolve(o.staticDir)} does not exist`);
+  if (o.production && !o.playerSecret)
+    throw new ConfigError(`${name('playerSecret')}: required in production (${name('production')})`);
+  return {
+    port: o.port,
+    host: o.host,
+    dataDir: resolve(o.dataDir),
+    databaseUrl: o.databaseUrl,
+    redisUrl: o.redisUrl,
+    redisPrefix: o.redisPrefix,
+    upstream: {
+      url: o.upstreamUrl,
+      key: o.upstreamKey,
+      timeoutMs: o.upstreamTimeoutMs,
+      retries: o.upstreamRetries,
+    },
+    fallback: o.fallbackUrl && o.fallbackKey ? { url: o.fallbackUrl, key: o.fallbackKey } : undefined,
+    // Without a configured secret tokens only live as long as this process: fine for development.
+    playerSecret: o.playerSecret ?? randomBytes(32).toString('hex'),
+    serverKey: o.serverKey,
+    devLogin: o.devLogin ?? !o.production,
+    allowChat: o.allowChat,
+    tokenTtlSeconds: o.tokenTtlSeconds,
+    corsOrigins: o.corsOrigins as string[],
+    corsLoopback: !o.production,
+    production: o.production,
+    gameFile: o.gameFile,
+    staticDir: o.staticDir && resolve(o.staticDir),
+    logLevel: o.logLevel,
+    textModel: o.textModel,
+  };
+}
+
 /** Reads the environment; a bad value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable counts as unset, as in the shell idiom `VAR= command`.
-  const known = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => v !== '' && (k.startsWith('LOOTSMITH_') || k === 'NODE_ENV')),
+  const set = Object.entries(env).filter(
+    ([k, v]) => v !== '' && v !== undefined && k.startsWith('LOOTSMITH_'),
   );
-  const unknown = Object.keys(known).filter((k) => !(k in ConfigSchema.shape) && !OTHER_TOOLS.test(k));
+  const byEnv = new Map<string, string>(
+    Object.entries(ENV_NAMES).map(([option, variable]) => [variable, option]),
+  );
+  const unknown = set.map(([k]) => k).filter((k) => !byEnv.has(k) && !OTHER_TOOLS.test(k));
   if (unknown.length)
     throw new ConfigError(`Unknown variable ${unknown.join(', ')} (see \`lootsmith --help\`)`);
-  const parsed = ConfigSchema.safeParse(known);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  if (e.LOOTSMITH_FALLBACK_URL && !e.LOOTSMITH_FALLBACK_KEY)
-    throw new ConfigError('LOOTSMITH_FALLBACK_KEY: required when LOOTSMITH_FALLBACK_URL is set');
-  if (e.LOOTSMITH_UPSTREAM_URL && !e.LOOTSMITH_UPSTREAM_KEY)
-    throw new ConfigError('LOOTSMITH_UPSTREAM_KEY: required when LOOTSMITH_UPSTREAM_URL is set');
-  const production = e.NODE_ENV === 'production';
-  if (production && !e.LOOTSMITH_PLAYER_SECRET)
-    throw new ConfigError('LOOTSMITH_PLAYER_SECRET: required when NODE_ENV=production');
-  return {
-    port: e.LOOTSMITH_PORT,
-    host: e.LOOTSMITH_HOST,
-    dataDir: resolve(e.LOOTSMITH_DATA_DIR),
-    databaseUrl: e.LOOTSMITH_DATABASE_URL,
-    redisUrl: e.LOOTSMITH_REDIS_URL,
-    redisPrefix: e.LOOTSMITH_REDIS_PREFIX,
-    upstream: {
-      url: e.LOOTSMITH_UPSTREAM_URL,
-      key: e.LOOTSMITH_UPSTREAM_KEY,
-      timeoutMs: e.LOOTSMITH_UPSTREAM_TIMEOUT_MS,
-      retries: e.LOOTSMITH_UPSTREAM_RETRIES,
-    },
-    fallback:
-      e.LOOTSMITH_FALLBACK_URL && e.LOOTSMITH_FALLBACK_KEY
-        ? { url: e.LOOTSMITH_FALLBACK_URL, key: e.LOOTSMITH_FALLBACK_KEY }
-        : undefined,
-    // Without a configured secret tokens only live as long as this process: fine for development.
-    playerSecret: e.LOOTSMITH_PLAYER_SECRET ?? randomBytes(32).toString('hex'),
-    serverKey: e.LOOTSMITH_SERVER_KEY,
-    devLogin: e.LOOTSMITH_DEV_LOGIN ?? !production,
-    allowChat: e.LOOTSMITH_ALLOW_CHAT,
-    tokenTtlSeconds: e.LOOTSMITH_TOKEN_TTL_S,
-    gameFile: e.LOOTSMITH_GAME_FILE,
-    staticDir: e.LOOTSMITH_STATIC_DIR && resolve(e.LOOTSMITH_STATIC_DIR),
-    logLevel: e.LOOTSMITH_LOG_LEVEL,
-    textModel: e.LOOTSMITH_TEXT_MODEL,
-  };
+  const options: Record<string, unknown> = Object.fromEntries(
+    set.filter(([k]) => byEnv.has(k)).map(([k, v]) => [byEnv.get(k), v]),
+  );
+  options.production = env.NODE_ENV === 'production';
+  return resolveConfig(options as LootsmithOptions, (option) =>
+    option === 'production' ? 'NODE_ENV=production' : (ENV_NAMES[option as keyof typeof ENV_NAMES] ?? option),
+  );
 }

@@ -1,7 +1,8 @@
-export { buildApp } from './app.ts';
+export { type AppOptions, buildLootsmithApp } from './app.ts';
 export { signPlayerToken } from './auth.ts';
-export { type Config, loadConfig } from './config.ts';
+export { type Config, ConfigError, type LootsmithOptions, loadConfig, resolveConfig } from './config.ts';
 export { Lootsmith } from './lootsmith.ts';
+export { type LootsmithPluginOptions, lootsmith } from './plugin.ts';
 export { type RunningServer, startServer } from './server.ts';
 export { SqliteStore } from './store/sqlite.ts';
 export type { Store } from './store/store.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, ENV_NAMES, loadConfig } from '../src/config.ts';
 import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
 import { startFakeUpstream } from './support/fake-upstream.ts';
 import { startServerProcess } from './support/process.ts';
@@ -47,14 +47,14 @@ describe('configuration', () => {
   it('has a --help and refuses bad arguments and values with exit code 2', () => {
     const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
     const run = (args: string[], env: Record<string, string> = {}) =>
-      spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+      spawnSync(process.execPath, ['--conditions=@lootsmith/source', '--import', 'tsx', cli, ...args], {
         encoding: 'utf8',
         env: { PATH: process.env.PATH, ...env },
         timeout: 30_000,
       });
     const help = run(['--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('LOOTSMITH_UPSTREAM_KEY');
+    for (const variable of Object.values(ENV_NAMES)) expect(help.stdout).toContain(variable);
     expect(run(['--port', '1']).status).toBe(2);
     const bad = run([], { LOOTSMITH_PORT: '99999' });
     expect(bad.status).toBe(2);

@@ -1,5 +1,5 @@
+import { paintImage, writeCompletion } from '@lootsmith/engine';
 import { CombineVerdict, GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
-import { paintImage, writeCompletion } from '../../server/src/engine/index.ts';
 import type { BenchRow } from './row.ts';
 
 const PROMPTS = [

@@ -8,7 +8,7 @@ interface Section {
   title: string;
   file: string;
   run: string;
-  /** Whether `npx tsx <file>` runs the section on its own. */
+  /** Whether `npx tsx --conditions=@lootsmith/source <file>` runs the section on its own. */
   alone: boolean;
   /** What the figures are held against, and where the goal comes from. */
   about: string;
@@ -106,7 +106,7 @@ const goals = results.flatMap((r) =>
 const md: string[] = [
   '# Benchmarks',
   '',
-  `Written by \`npm run bench\` (\`tsx test/bench/run.ts\`) on ${date}. Every figure below comes from this one run.`,
+  `Written by \`npm run bench\` (\`tsx --conditions=@lootsmith/source test/bench/run.ts\`) on ${date}. Every figure below comes from this one run.`,
   '',
   '## Machine',
   '',
@@ -138,7 +138,7 @@ const md: string[] = [
 for (const { section, rows, error, seconds } of results) {
   md.push(`## ${section.title}`, '', section.about, '');
   md.push(
-    `Command: \`npm run bench\`${section.alone ? ` (this section alone: \`npx tsx test/bench/${section.file.slice(2)}\`)` : ''}; took ${seconds.toFixed(0)} s.`,
+    `Command: \`npm run bench\`${section.alone ? ` (this section alone: \`npx tsx --conditions=@lootsmith/source test/bench/${section.file.slice(2)}\`)` : ''}; took ${seconds.toFixed(0)} s.`,
     '',
   );
   if (error) {

@@ -1,8 +1,8 @@
+import { buildEngineApp } from '@lootsmith/engine';
 import { ErrorBody } from '@lootsmith/protocol';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEngineApp } from '../../server/src/engine/index.ts';
 import {
   badArray,
   badText,

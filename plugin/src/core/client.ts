@@ -12,7 +12,13 @@ import type {
 import { DEFAULT_RETRY, isRetryable, type RetryPolicy, retryDelay, sleep } from './backoff.ts';
 import { type CacheLimits, LootsmithCache } from './cache.ts';
 import { base64DataUrl, pngDataUrl } from './data-url.ts';
-import { abortedError, errorFromResponse, LootsmithError, toLootsmithError } from './errors.ts';
+import {
+  abortedError,
+  errorFromResponse,
+  LootsmithError,
+  toLootsmithError,
+  unreachableError,
+} from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import {
   type CombineParams,
@@ -226,7 +232,8 @@ export class LootsmithClient {
           body: call.body === undefined ? null : JSON.stringify(call.body),
           signal: AbortSignal.any([signal, timeout]),
         }).catch((e: unknown) => {
-          if (!timeout.aborted || signal.aborted) throw e;
+          if (signal.aborted) throw e;
+          if (!timeout.aborted) throw unreachableError(url, e);
           throw new LootsmithError('timeout', `No answer within ${this.#timeoutMs} ms`, { cause: e });
         });
         if (res.status === 401 && call.auth !== false && !refreshedToken) {

@@ -64,6 +64,26 @@ export async function errorFromResponse(res: Response): Promise<LootsmithError> 
 export const abortedError = (cause?: unknown) =>
   new LootsmithError('aborted', 'The request was aborted', { cause });
 
+/**
+ * fetch failed before any response. In a browser that is the server being down or unreachable, or
+ * (the message cannot tell) CORS refusing this page's origin: the message names both fixes.
+ */
+export function unreachableError(url: string, cause: unknown): LootsmithError {
+  const page = globalThis.location?.origin;
+  const server = new URL(url, page).origin;
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const fixes = page
+    ? `Either it is not running at that address (check the plugin's baseUrl), or it does not allow pages from ${page}: start it with LOOTSMITH_CORS_ORIGINS=${page}.`
+    : "Check that it is running and that the plugin's baseUrl points at it.";
+  return new LootsmithError(
+    'network',
+    `Could not reach the Lootsmith server at ${server} (${why}). ${fixes}`,
+    {
+      cause,
+    },
+  );
+}
+
 /** Any thrown value as a LootsmithError; fetch's own failures become `network` or `aborted`. */
 export function toLootsmithError(e: unknown, signal?: AbortSignal): LootsmithError {
   if (e instanceof LootsmithError) return e;

@@ -10,13 +10,14 @@ import {
 } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type AppDeps, clientSignal, parse } from '../app.ts';
 import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { clientSignal, parse } from '../http/request.ts';
 import { CREATE_ITEM_LIMIT } from '../lootsmith.ts';
+import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
-export function registerItemRoutes(app: FastifyInstance, { lootsmith }: AppDeps) {
+export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services) {
   const { game } = lootsmith.deps;
 
   app.get(

@@ -8,14 +8,15 @@ import {
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type AppDeps, parse } from '../app.ts';
 import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { parse } from '../http/request.ts';
+import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
 const PlayerParams = z.strictObject({ player_id: PlayerId });
 
-export function registerPlayerRoutes(app: FastifyInstance, deps: AppDeps, auth: Authenticator) {
+export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth: Authenticator) {
   const { config, lootsmith } = deps;
 
   app.post(

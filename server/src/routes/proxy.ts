@@ -1,14 +1,15 @@
 import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AppDeps, clientSignal, parse } from '../app.ts';
 import { ApiError } from '../http/errors.ts';
+import { clientSignal, parse } from '../http/request.ts';
+import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
 /** Images a player may have painted per minute through the forward. */
 const IMAGE_LIMIT = { max: 30, timeWindow: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
-export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: AppDeps) {
+export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: Services) {
   const { upstream } = lootsmith.deps;
 
   const clientId = (principal: ReturnType<FastifyRequest['principal']>, given: unknown) => {

@@ -17,7 +17,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
+  const child = spawn(process.execPath, ['--conditions=@lootsmith/source', '--import', 'tsx', CLI], {
     env: { PATH: process.env.PATH, LOOTSMITH_PORT: '0', LOOTSMITH_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

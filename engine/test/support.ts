@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
-import { buildEngineApp, type EngineKeyConfig } from '../../src/engine/index.ts';
+import { buildEngineApp, type EngineKeyConfig } from '../src/index.ts';
 
 export const KEY = 'test-key-0001';
 export const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });

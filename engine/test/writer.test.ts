@@ -1,7 +1,7 @@
 import { CombineVerdict, type GeneratedItem, GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { writeCompletion } from '../../src/engine/writer/index.ts';
+import { writeCompletion } from '../src/writer/index.ts';
 
 const itemSchema = jsonSchemaOf(GeneratedItemBatch);
 const verdictSchema = jsonSchemaOf(CombineVerdict);

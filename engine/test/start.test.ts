@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/engine/index.ts';
-import { loadKeysFile, resolveKeys } from '../../src/engine/keys.ts';
+import { startEngine } from '../src/index.ts';
+import { loadKeysFile, resolveKeys } from '../src/keys.ts';
 
 describe('startEngine', () => {
   it('listens on 127.0.0.1 with a generated key and serves over HTTP', async () => {
@@ -62,8 +62,8 @@ describe('keys file', () => {
     ).toHaveLength(2);
   });
 
-  it('loads the example in docs/API.md', () => {
-    const doc = readFileSync(resolve(import.meta.dirname, '../../../docs/API.md'), 'utf8');
+  it('loads the example in the README', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
     const example = /## Keys file\n\n```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const keys = resolveKeys(loadKeysFile(file('doc.json', example)));
     expect(keys.map((k) => [k.name, k.textModel])).toEqual([

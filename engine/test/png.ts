@@ -1,4 +1,4 @@
-import { type DecodedPng, decodePng } from '../../src/engine/painter/png-decode.ts';
+import { type DecodedPng, decodePng } from '../src/painter/png-decode.ts';
 
 export { type DecodedPng, decodePng };
 

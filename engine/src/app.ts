@@ -82,7 +82,7 @@ export async function buildEngineApp(options: EngineOptions): Promise<FastifyIns
         title: 'Lootsmith engine: Game Content Generation Service',
         version: '1.0.0',
         description:
-          'The embedded /v1 service: procedural image and chat generation, keys, credits and usage. See docs/API.md.',
+          'The embedded /v1 service: procedural image and chat generation, keys, credits and usage. See the README of @lootsmith/engine.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],

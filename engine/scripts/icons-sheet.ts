@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { paintImage } from '../src/engine/painter/index.ts';
-import { encodeRgbaPng } from '../src/engine/painter/png.ts';
-import { decodePng } from '../src/engine/painter/png-decode.ts';
+import { paintImage } from '../src/painter/index.ts';
+import { encodeRgbaPng } from '../src/painter/png.ts';
+import { decodePng } from '../src/painter/png-decode.ts';
 
 /** Prompts that cover every item kind, element, style and asset type. */
 const PROMPTS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { paintImage } from '../../src/engine/painter/index.ts';
-import { ITEM_KINDS, readPrompt } from '../../src/engine/painter/prompt.ts';
-import { Rng } from '../../src/engine/random.ts';
+import { paintImage } from '../src/painter/index.ts';
+import { ITEM_KINDS, readPrompt } from '../src/painter/prompt.ts';
+import { Rng } from '../src/random.ts';
 import { decodePng, differingPixels } from './support.ts';
 
 const SIZE = 96;

@@ -2,15 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(import.meta.dirname, '../../..');
+const root = resolve(import.meta.dirname, '../..');
 const tsx = resolve(root, 'node_modules/.bin/tsx');
-const cli = resolve(root, 'server/src/engine/cli.ts');
+const cli = resolve(root, 'engine/src/cli.ts');
 
 function run(
   args: string[],
   env: Record<string, string> = {},
 ): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
-  const child = spawn(tsx, [cli, ...args], {
+  const child = spawn(tsx, ['--conditions=@lootsmith/source', cli, ...args], {
     env: { ...process.env, LOOTSMITH_ENGINE_KEYS: '', LOOTSMITH_ENGINE_KEY: '', ...env },
     cwd: root,
   });

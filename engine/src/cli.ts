@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { startEngine } from './index.ts';
 import { type EngineKeyConfig, generateKey, loadKeysFile, unlimitedKey } from './keys.ts';
 
-const HELP = `Usage: npm run engine -- [--port N] [--host H] [--keys FILE]
+const HELP = `Usage: lootsmith-engine [--port N] [--host H] [--keys FILE]
 
 Runs the embedded /v1 Game Content Generation Service alone.
 
 Options:
   --port N      port to listen on (default 8788; 0 picks a free port)
   --host H      address to bind (default 127.0.0.1)
-  --keys FILE   JSON file of API keys (see docs/API.md)
+  --keys FILE   JSON file of API keys (see the README of @lootsmith/engine)
   --help        show this help
 
 Environment:

@@ -1,0 +1,50 @@
+// `npm run build`: builds what is stale. The packages through `tsc -b` (incremental), the plugin and
+// the demo through Vite when a file they are built from is newer than their output. `--force`: all.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const force = process.argv.includes('--force');
+
+function run(command, args) {
+  const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (status !== 0) {
+    console.error(`build: ${command} ${args.join(' ')} failed`);
+    process.exit(status ?? 1);
+  }
+}
+
+function newest(path) {
+  const full = join(root, path);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(full).map((name) => newest(join(path, name))));
+}
+
+const stale = (inputs, output) => force || newest(output) < Math.max(...inputs.map(newest));
+
+run('npx', [
+  'tsc',
+  '-b',
+  ...(force ? ['--force'] : []),
+  'protocol/tsconfig.build.json',
+  'engine/tsconfig.build.json',
+  'server/tsconfig.build.json',
+]);
+if (
+  stale(
+    ['protocol/src', 'plugin/src', 'plugin/scripts', 'plugin/package.json', 'plugin/vite.config.ts'],
+    'plugin/dist/lootsmith.d.ts',
+  )
+)
+  run('npm', ['run', 'build', '--silent', '-w', '@lootsmith/plugin']);
+if (
+  stale(
+    ['demo-game/src', 'demo-game/index.html', 'demo-game/vite.config.ts', 'plugin/dist'],
+    'demo-game/dist/index.html',
+  )
+)
+  run('npm', ['run', 'build', '--silent', '-w', '@lootsmith/demo-game']);

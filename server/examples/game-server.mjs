@@ -1,0 +1,24 @@
+// Lootsmith inside your own Fastify game server, under /loot. Run it next to an installed `lootsmith`:
+//   npm install lootsmith fastify && node game-server.mjs
+// then point the Phaser plugin at it: configure({ baseUrl: 'http://127.0.0.1:3000/loot', … }).
+import Fastify from 'fastify';
+import { lootsmith, signPlayerToken } from 'lootsmith';
+
+const playerSecret = process.env.PLAYER_SECRET ?? 'change-me-to-32-random-characters';
+const app = Fastify({ logger: { redact: ['req.headers.authorization'] } });
+
+// Your game's own routes stay yours. This one logs a player in and hands out a Lootsmith token.
+app.post('/login', async (request) => {
+  const { name } = request.body;
+  return { token: signPlayerToken(playerSecret, name, 3600) };
+});
+
+// Without upstreamUrl/upstreamKey, the embedded engine generates everything offline.
+await app.register(lootsmith, {
+  prefix: '/loot',
+  playerSecret,
+  dataDir: process.env.LOOTSMITH_DATA_DIR ?? './.lootsmith',
+  corsOrigins: process.env.GAME_ORIGIN ? [process.env.GAME_ORIGIN] : [],
+});
+
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 3000) });

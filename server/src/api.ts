@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Authenticator } from './auth.ts';
+import { registerCors } from './http/cors.ts';
+import { ApiError } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { registerDocs } from './routes/docs.ts';
+import { registerItemRoutes } from './routes/items.ts';
+import { registerPlayerRoutes } from './routes/players.ts';
+import { registerProxyRoutes } from './routes/proxy.ts';
+import type { Services } from './services.ts';
+
+/** Largest request body any route accepts. */
+const BODY_LIMIT = 64 * 1024;
+
+/**
+ * Every Lootsmith route, hook and error handler on `app`: the root of the standalone server, or the
+ * encapsulated (and possibly prefixed) context of the Fastify plugin inside a game's own server.
+ */
+export async function registerApi(app: FastifyInstance, services: Services) {
+  const { config, metrics, lootsmith } = services;
+  const auth = new Authenticator(config.playerSecret, config.serverKey);
+
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= BODY_LIMIT;
+  });
+  app.decorateRequest('principal', function (this: FastifyRequest) {
+    return auth.principal(this.headers.authorization);
+  });
+  // zod validates; the JSON Schemas on routes are for the OpenAPI document only.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.setErrorHandler((err, request, reply) => {
+    if (err instanceof ApiError) {
+      return reply.status(err.status).send(err.body());
+    }
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      const code = (err as { code?: string }).code ?? 'bad_request';
+      return reply
+        .status(status)
+        .send({ error: { code: code.toLowerCase(), message: (err as Error).message } });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
+  );
+
+  // While shutting down, answers close their connection so keep-alive sockets do not hold close() open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
+    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  await registerCors(app, config);
+  await registerDocs(app);
+  await registerRateLimit(
+    app,
+    lootsmith.deps.store,
+    services.redis && { redis: services.redis, prefix: config.redisPrefix },
+  );
+  registerIdempotency(app, lootsmith.deps.coordination);
+  registerPlayerRoutes(app, services, auth);
+  registerItemRoutes(app, services);
+  registerProxyRoutes(app, services);
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+
+  if (config.staticDir) {
+    const { default: fastifyStatic } = await import('@fastify/static');
+    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html' });
+  }
+}

@@ -1,0 +1,32 @@
+import type { FastifyReply } from 'fastify';
+import type { ZodType } from 'zod';
+import type { Principal } from '../auth.ts';
+import { invalidBody } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling; throws 401 when the Authorization header is missing or bad. */
+    principal(): Principal;
+  }
+}
+
+/** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
+export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
+  // No body at all reads as `{}` so the error names the missing fields; a JSON `null` body is wrong.
+  const result = schema.safeParse(value === undefined ? {} : value);
+  if (!result.success) throw invalidBody(result.error, where);
+  return result.data;
+}
+
+/** An AbortSignal that fires when the client goes away before its answer, so upstream work stops with it. */
+export function clientSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  // Not the request stream: it closes as soon as its body is read. The response closes when it is
+  // sent or when the connection drops, and only a drop leaves it unfinished.
+  if (reply.raw.socket?.destroyed) controller.abort();
+  else
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}

@@ -1,0 +1,252 @@
+// Lootsmith as a stranger gets it: the packed tarballs installed in scratch folders outside the
+// workspace (nothing linked into it), a TypeScript + Vite game of their own, `npx lootsmith` beside
+// it on another origin, and the game played in Chromium. Needs the npm registry for phaser, vite,
+// typescript and the server's dependencies.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import type { CombineResponse } from '@lootsmith/protocol';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const version = JSON.parse(readFileSync(join(ROOT, 'server/package.json'), 'utf8')).version as string;
+const TARBALLS = {
+  plugin: `lootsmith-plugin-${version}.tgz`,
+  server: `lootsmith-${version}.tgz`,
+  engine: `lootsmith-engine-${version}.tgz`,
+  protocol: `lootsmith-protocol-${version}.tgz`,
+};
+const PLAYER_SECRET = 'consumer-test-player-secret-0123456789';
+const MINUTES = 60_000;
+
+/** The parent's npm_* variables (from `npm test`) would steer the scratch installs: a stranger has none. */
+const cleanEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'INIT_CWD'));
+
+function run(command: string, args: string[], cwd: string, timeoutMs = 5 * MINUTES): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) done(output);
+      else fail(new Error(`${command} ${args.join(' ')} in ${cwd} exited ${code}:\n${output.slice(-4000)}`));
+    });
+  });
+}
+
+/** Starts a command and resolves with the URL it logs in the line `ready` matches. */
+function startListening(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  ready = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${command} did not start:\n${output}`)), MINUTES);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const url = ready.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        done({ url, child, output: () => output });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => fail(new Error(`${command} exited ${code}:\n${output}`)));
+  });
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within ten seconds. */
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** The built game on its own origin, as any static host would serve it. */
+function serveStatic(dir: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+let scratch: string;
+let gameDir: string;
+let serverDir: string;
+let game: Server | undefined;
+let browser: Browser | undefined;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  await run('npm', ['run', 'pack', '--silent'], ROOT);
+  scratch = mkdtempSync(join(tmpdir(), 'lootsmith-consumer-'));
+  gameDir = join(scratch, 'my-phaser-game');
+  serverDir = join(scratch, 'my-game-server');
+  cpSync(join(import.meta.dirname, 'game'), gameDir, { recursive: true });
+  cpSync(join(ROOT, 'server/examples'), serverDir, { recursive: true });
+  for (const [dir, tarballs] of [
+    [gameDir, [TARBALLS.plugin]],
+    [serverDir, [TARBALLS.server, TARBALLS.engine, TARBALLS.protocol]],
+  ] as const)
+    for (const tarball of tarballs) copyFileSync(join(ROOT, 'dist', tarball), join(dir, tarball));
+  writeFileSync(
+    join(gameDir, 'package.json'),
+    JSON.stringify({ name: 'my-phaser-game', private: true, type: 'module' }),
+  );
+  // better-sqlite3 builds its native module in an install script, which npm here runs only when allowed.
+  writeFileSync(
+    join(serverDir, 'package.json'),
+    JSON.stringify({
+      name: 'my-game-server',
+      private: true,
+      type: 'module',
+      allowScripts: { 'better-sqlite3': true },
+    }),
+  );
+  const install = (dir: string, specs: string[]) =>
+    run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...specs], dir, 8 * MINUTES);
+  await Promise.all([
+    install(gameDir, [`./${TARBALLS.plugin}`, 'phaser@4.2.1', 'typescript@5.9.3', 'vite@8.3.8']),
+    install(serverDir, [
+      `./${TARBALLS.server}`,
+      `./${TARBALLS.engine}`,
+      `./${TARBALLS.protocol}`,
+      'fastify@5.12.8',
+    ]),
+  ]);
+}, 15 * MINUTES);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(children.map(stop));
+  await new Promise<void>((done) => (game ? game.close(() => done()) : done()));
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('Lootsmith installed from its tarballs', () => {
+  it('type-checks a game against the plugin with real item types, and Vite builds it', async () => {
+    const manifest = JSON.parse(
+      readFileSync(join(gameDir, 'node_modules/@lootsmith/plugin/package.json'), 'utf8'),
+    );
+    expect(manifest.peerDependencies.phaser).toBe('^4.2.1');
+    const declarations = readFileSync(
+      join(gameDir, 'node_modules/@lootsmith/plugin/dist/lootsmith.d.ts'),
+      'utf8',
+    );
+    expect(declarations).not.toMatch(/from ['"](@lootsmith\/protocol|zod)['"]/);
+    await run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir);
+    // Without the directive's target error, tsc must fail: the check above cannot pass vacuously.
+    const broken = join(gameDir, 'src/broken.ts');
+    writeFileSync(
+      broken,
+      "import type { Item } from '@lootsmith/plugin';\nexport const n: number = ({} as Item).name;\n",
+    );
+    await expect(
+      run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir),
+    ).rejects.toThrow(/Type 'string' is not assignable to type 'number'/);
+    rmSync(broken);
+    await run(join(gameDir, 'node_modules/.bin/vite'), ['build'], gameDir);
+    expect(existsSync(join(gameDir, 'dist/index.html'))).toBe(true);
+  });
+
+  it('plays a drop, a combine and an icon from another origin against `npx lootsmith`', async () => {
+    game = await serveStatic(join(gameDir, 'dist'));
+    const gameOrigin = `http://127.0.0.1:${(game.address() as AddressInfo).port}`;
+    const lootsmith = await startListening(
+      'npx',
+      ['--no-install', 'lootsmith'],
+      serverDir,
+      {
+        NODE_ENV: 'production',
+        LOOTSMITH_PORT: '0',
+        LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
+        LOOTSMITH_DEV_LOGIN: '1',
+        LOOTSMITH_CORS_ORIGINS: gameOrigin,
+      },
+      /Lootsmith serving .* at (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    children.push(lootsmith.child);
+    expect(lootsmith.output()).toContain('content from the embedded engine');
+    expect(lootsmith.output()).not.toMatch(/demo/i);
+
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
+    await page.goto(`${gameOrigin}/?server=${encodeURIComponent(lootsmith.url)}`);
+    // What the game's scene leaves on `window` (test/consumer/game/src/main.ts).
+    type Played =
+      | { error: string }
+      | { names: string[]; sprites: number; crafted: CombineResponse; texture: boolean };
+    const played = () => (window as { lootsmithResult?: Played }).lootsmithResult;
+    await page.waitForFunction(played, null, { timeout: MINUTES });
+    const result = await page.evaluate(played);
+    expect(result).not.toHaveProperty('error');
+    if (!result || 'error' in result) throw new Error(String(result?.error));
+    expect(result.names.length).toBeGreaterThan(0);
+    expect(result.sprites).toBe(result.names.length);
+    expect(result.crafted.success).toBe(true);
+    expect(result.crafted.result_item?.name).toEqual(expect.any(String));
+    expect(result.texture).toBe(true);
+    expect(problems).toEqual([]);
+
+    // Another origin, even on loopback, is not listed: no CORS header, so its pages cannot read answers.
+    const stranger = `http://localhost:${(game.address() as AddressInfo).port}`;
+    const refused = await fetch(`${lootsmith.url}/api/v1/game`, { headers: { origin: stranger } });
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    const allowed = await fetch(`${lootsmith.url}/api/v1/game`, { headers: { origin: gameOrigin } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(gameOrigin);
+  });
+
+  it('runs the documented examples: Lootsmith inside a Fastify game server, and built from code', async () => {
+    const env = { PORT: '0', PLAYER_SECRET, LOOTSMITH_DATA_DIR: join(serverDir, 'example-data') };
+    const embedded = await startListening('node', ['game-server.mjs'], serverDir, env);
+    children.push(embedded.child);
+    const login = await fetch(`${embedded.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ana' }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const inventory = await fetch(`${embedded.url}/loot/api/v1/player/ana/inventory`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(inventory.status).toBe(200);
+    expect(((await inventory.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+    await stop(embedded.child);
+
+    const standalone = await startListening('node', ['standalone.mjs'], serverDir, env);
+    children.push(standalone.child);
+    expect(await (await fetch(`${standalone.url}/health`)).json()).toEqual({ status: 'ok' });
+  });
+});
