@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['{protocol,engine,server,plugin}/test/**/*.test.ts'],
@@ -20,6 +21,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'browser',
           include: [
@@ -34,6 +36,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],

@@ -34,7 +34,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ LOOTSMITH_PORT: '8787.5' })).toThrow(/LOOTSMITH_PORT: must be a whole number/);
     expect(loadConfig({ LOOTSMITH_PORT: '' }).port).toBe(8787);
-    expect(loadConfig({ LOOTSMITH_STATIC_DIR: 'demo-game/dist' }).staticDir).toMatch(/^\/.*demo-game\/dist$/);
+    expect(loadConfig({ LOOTSMITH_STATIC_DIR: 'server/examples' }).staticDir).toMatch(
+      /^\/.*server\/examples$/,
+    );
+    expect(() => loadConfig({ LOOTSMITH_STATIC_DIR: 'no/such/dir' })).toThrow(
+      /LOOTSMITH_STATIC_DIR: .* does not exist/,
+    );
   });
 
   it('turns dev login off in production unless asked', () => {

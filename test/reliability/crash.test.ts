@@ -35,7 +35,6 @@ const start = () =>
     LOOTSMITH_SERVER_KEY: SERVER_KEY,
     LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
     LOOTSMITH_DATA_DIR: dataDir,
-    LOOTSMITH_STATIC_DIR: join(dataDir, 'no-static'),
     LOOTSMITH_UPSTREAM_RETRIES: '0',
   });
 
