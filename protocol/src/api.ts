@@ -24,6 +24,23 @@ export const SessionResponse = z.looseObject({
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
+/** A signed, single-use drop grant (a compact JWT). */
+export const DropGrant = z.string().min(1).max(2048);
+
+/** Server credential: mint a drop grant for one player. */
+export const DropGrantRequest = z.strictObject({
+  enemy: ShortText.optional(),
+  level: z.int().min(1).max(100),
+  ttl_seconds: z.int().min(5).max(3600).optional(),
+});
+export type DropGrantRequest = z.infer<typeof DropGrantRequest>;
+
+export const DropGrantResponse = z.looseObject({
+  grant: DropGrant,
+  expires_at: z.string(),
+});
+export type DropGrantResponse = z.infer<typeof DropGrantResponse>;
+
 /** SPEC 4.3.3 request. Players may leave out every item field; the server rolls what is missing. */
 export const GenerateItemsRequest = z.strictObject({
   client_id: ClientId,
@@ -54,6 +71,8 @@ export const GenerateItemsRequest = z.strictObject({
     })
     .optional(),
   response_format: z.strictObject({ type: z.enum(['json_object', 'json']) }).optional(),
+  /** A drop grant from the game server (required in `grant` mode): it names the player, enemy and level. */
+  grant: DropGrant.optional(),
 });
 export type GenerateItemsRequest = z.infer<typeof GenerateItemsRequest>;
 

@@ -4,6 +4,32 @@ import { ItemType, Rarity, StatName } from './items.ts';
 const Id = z.string().regex(/^[a-z0-9_]+$/, 'lower-case letters, digits and _ only');
 const RarityWeights = z.partialRecord(Rarity, z.number().min(0));
 
+/** What a player may ask of one enemy tier: items per drop, and drops in a minute and in an hour. */
+export const DropLimits = z.strictObject({
+  max_items: z.int().min(1).max(8),
+  drops_per_minute: z.int().min(1),
+  drops_per_hour: z.int().min(1),
+});
+export type DropLimits = z.infer<typeof DropLimits>;
+
+/**
+ * How far a player token is believed. `open`: players ask for drops themselves, within the limits, and
+ * their level claims are checked against what the server recorded. `grant`: every player drop carries
+ * a grant signed by the game server (see docs/security-loot.md).
+ */
+export const LootAuthority = z.strictObject({
+  mode: z.enum(['open', 'grant']),
+  /** Limits by enemy tier (index 0 is tier 1; higher tiers use the last entry). No enemy counts as tier 1. */
+  drop_limits: z.array(DropLimits).min(1),
+  /** The highest level a player's first claim is served at, when the game server has set no level. */
+  first_level_max: z.int().min(1).max(100),
+  /** How far above the highest level served before a claim may go. */
+  level_step: z.int().min(0).max(100),
+  /** Longest lifetime of a drop grant. */
+  grant_max_ttl_seconds: z.int().min(5).max(3600),
+});
+export type LootAuthority = z.infer<typeof LootAuthority>;
+
 /** A game's rules as data: the server loads one, the demo reads its public part from `GET /api/v1/game`. */
 export const GameDefinition = z.strictObject({
   name: z.string().min(1),
@@ -61,5 +87,6 @@ export const GameDefinition = z.strictObject({
   }),
   combine: z.strictObject({ xp: z.int().min(0), discovery_xp: z.int().min(0) }),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
+  loot_authority: LootAuthority,
 });
 export type GameDefinition = z.infer<typeof GameDefinition>;

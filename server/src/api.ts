@@ -33,6 +33,7 @@ export async function registerApi(app: FastifyInstance, services: Services) {
 
   app.setErrorHandler((err, request, reply) => {
     if (err instanceof ApiError) {
+      if (err.extra.headers) reply.headers(err.extra.headers);
       return reply.status(err.status).send(err.body());
     }
     const status = (err as { statusCode?: number }).statusCode ?? 500;

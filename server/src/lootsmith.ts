@@ -10,6 +10,8 @@ import type {
 } from '@lootsmith/protocol';
 import { assertActsFor, type Principal } from './auth.ts';
 import type { Coordination } from './coordination/coordination.ts';
+import { DropGrantVerifier } from './drop-grants.ts';
+import { planDrop } from './game/loot-authority.ts';
 import { materialItems } from './game/materials.ts';
 import { craftingLevel } from './game/rules.ts';
 import { ApiError, reasonError } from './http/errors.ts';
@@ -17,7 +19,15 @@ import type { IconService } from './icons.ts';
 import type { Metrics } from './metrics.ts';
 import { CombinePlanner, type CraftingDeps, mergeStacks, planCreateItem } from './pipeline/crafting.ts';
 import { generateLoot } from './pipeline/loot.ts';
-import { InsufficientError, type PlayerRecord, type Stack, type Store } from './store/store.ts';
+import {
+  InsufficientError,
+  type PlayerRecord,
+  type Reservation,
+  ReservationRefused,
+  type ReservationRequest,
+  type Stack,
+  type Store,
+} from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 
 export interface LootsmithDeps {
@@ -28,6 +38,8 @@ export interface LootsmithDeps {
   icons: IconService;
   metrics?: Metrics;
   textModel?: string;
+  /** The server credential: it signs drop grants. */
+  serverKey?: string;
 }
 
 export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
@@ -45,8 +57,10 @@ export class Lootsmith {
   readonly materials: Map<string, Item>;
   private readonly planner: CombinePlanner;
   private readonly crafting: CraftingDeps;
+  private readonly grants: DropGrantVerifier;
 
   constructor(readonly deps: LootsmithDeps) {
+    this.grants = new DropGrantVerifier(deps.serverKey, deps.game.loot_authority.grant_max_ttl_seconds);
     this.materials = materialItems(deps.game, deps.icons);
     this.crafting = { ...deps, materials: this.materials, resolve: (ids) => this.resolve(ids) };
     this.planner = new CombinePlanner({
@@ -100,16 +114,57 @@ export class Lootsmith {
     };
   }
 
-  private async checkBudget(player: PlayerRecord, kind: 'items' | 'images', wanted: number) {
+  /**
+   * Reserves the player's daily budget (and drop windows, a grant) before any model call; 429 or 409
+   * when something is used up. The result releases it all: call it when the work fails.
+   */
+  private async reserve(
+    player: PlayerRecord,
+    kind: 'items' | 'images',
+    n: number,
+    extra: Pick<ReservationRequest, 'windows' | 'grant'> = {},
+  ): Promise<() => Promise<void>> {
     const limit = kind === 'items' ? player.daily_items : player.daily_images;
-    if (limit === null) return;
-    const used = (await this.deps.store.dailyUsage(player.id, today()))[kind];
-    if (used + wanted > limit)
-      throw reasonError(
-        429,
-        'budget_exceeded',
-        `Player ${player.id} has used ${used} of ${limit} ${kind} today; the budget resets at midnight UTC`,
+    let reservation: Reservation;
+    try {
+      reservation = await this.deps.store.reserve(
+        { playerId: player.id, day: today(), usage: { kind, n, limit }, ...extra },
+        Date.now(),
       );
+    } catch (err) {
+      if (!(err instanceof ReservationRefused)) throw err;
+      const r = err.refusal;
+      if (r.kind === 'budget')
+        throw reasonError(
+          429,
+          'budget_exceeded',
+          `Player ${player.id} has used ${r.used} of ${r.limit} ${kind} today; the budget resets at midnight UTC`,
+        );
+      if (r.kind === 'grant_used')
+        throw new ApiError(409, 'grant_used', 'This drop grant has been spent; each grant gives one drop');
+      const retryAfter = Math.max(1, Math.ceil((r.resetAt - Date.now()) / 1000));
+      throw new ApiError(
+        429,
+        'rate_limit_exceeded',
+        `Drop limit reached: ${r.max} drops of this enemy tier per ${r.windowMs === 60_000 ? 'minute' : 'hour'}; try again in ${retryAfter} s`,
+        {
+          reason: 'rate_limit_exceeded',
+          details: { retry_after: retryAfter },
+          headers: { 'retry-after': String(retryAfter) },
+        },
+      );
+    }
+    return () => this.deps.store.release(reservation);
+  }
+
+  /** Runs `work` under a reservation; when it fails, the reservation is given back. */
+  private async withReservation<T>(release: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      await release();
+      throw err;
+    }
   }
 
   async generateItems(principal: Principal, body: GenerateItemsRequest, signal?: AbortSignal) {
@@ -122,62 +177,75 @@ export class Lootsmith {
         'Only the game server may choose rarities; players get rolled ones',
       );
     const player = await this.player(body.client_id);
-    await this.checkBudget(player, 'items', body.items.length);
-    const takenNames = body.constraints?.ensure_uniqueness
-      ? await this.deps.store.playerItemNames(player.id)
-      : [];
-    const loot = await generateLoot(
-      { ...this.deps, materials: this.materials },
-      { body: this.capLevel(body, player, trusted), trusted, takenNames, signal },
-    );
-    const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
-    await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot');
-    await this.deps.store.countUsage(player.id, today(), 'items', loot.items.length);
+    const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
+    const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    const windows = trusted
+      ? []
+      : [
+          { key: `drop:m:${plan.tier}:${player.id}`, windowMs: 60_000, max: plan.limits.drops_per_minute },
+          { key: `drop:h:${plan.tier}:${player.id}`, windowMs: 3_600_000, max: plan.limits.drops_per_hour },
+        ];
+    // Every item of a drop counts, materials too, though they need no model call.
+    const release = await this.reserve(player, 'items', body.items.length, {
+      windows,
+      grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
+    });
+    const loot = await this.withReservation(release, async () => {
+      const takenNames = body.constraints?.ensure_uniqueness
+        ? await this.deps.store.playerItemNames(player.id)
+        : [];
+      const loot = await generateLoot(
+        { ...this.deps, materials: this.materials },
+        { body: plan.body, trusted, takenNames, signal },
+      );
+      const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
+      await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot');
+      return loot;
+    });
+    if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
     return { items: [...loot.items, ...loot.materials] };
-  }
-
-  /** A player's claimed level never exceeds the level the game server recorded for them. */
-  private capLevel(body: GenerateItemsRequest, player: PlayerRecord, trusted: boolean): GenerateItemsRequest {
-    if (trusted || player.level === null) return body;
-    const claimed = body.generation_context?.player_level ?? player.level;
-    return {
-      ...body,
-      generation_context: { ...body.generation_context, player_level: Math.min(claimed, player.level) },
-    };
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {
     assertActsFor(principal, body.player_id);
     const player = await this.player(body.player_id);
-    await this.checkBudget(player, 'items', 1);
     await this.assertOwns(
       player.id,
       body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
     );
-    const plan = await this.planner.plan(body, player.crafting_xp, signal);
-    if (plan.kind === 'refused')
+    const release = await this.reserve(player, 'items', 1);
+    const crafted = await this.withReservation(release, async () => {
+      const plan = await this.planner.plan(body, player.crafting_xp, signal);
+      if (plan.kind === 'refused') return plan;
+      const craft = await this.craftOrRefuse({
+        playerId: player.id,
+        consume: plan.recipe.ingredients,
+        item: plan.item,
+        recipe: plan.recipe,
+        xp: this.deps.game.combine.xp,
+        discoveryXp: this.deps.game.combine.discovery_xp,
+        reason: 'combine',
+      });
+      return { ...plan, craft };
+    });
+    if (crafted.kind === 'refused') {
+      // Nothing was made: the budget goes back.
+      await release();
       return {
         success: false,
-        message: plan.message,
-        suggestions: plan.suggestions,
+        message: crafted.message,
+        suggestions: crafted.suggestions,
         consumed_items: [],
         recipe_discovered: false,
         crafting_xp_earned: 0,
       };
-    const craft = await this.craftOrRefuse({
-      playerId: player.id,
-      consume: plan.recipe.ingredients,
-      item: plan.item,
-      recipe: plan.recipe,
-      xp: this.deps.game.combine.xp,
-      discoveryXp: this.deps.game.combine.discovery_xp,
-      reason: 'combine',
-    });
+    }
+    const { item, recipe, craft } = crafted;
     return {
       success: true,
-      result_item: plan.item,
-      consumed_items: plan.recipe.ingredients.map((s) => s.item_id),
-      message: `You crafted ${plan.item.name}${craft.discovered ? ' and discovered a new recipe' : ''}.`,
+      result_item: item,
+      consumed_items: recipe.ingredients.map((s) => s.item_id),
+      message: `You crafted ${item.name}${craft.discovered ? ' and discovered a new recipe' : ''}.`,
       recipe_discovered: craft.discovered,
       crafting_xp_earned: craft.xpEarned,
     };
@@ -192,20 +260,29 @@ export class Lootsmith {
   ): Promise<CreateItemResponse> {
     assertActsFor(principal, playerId);
     const player = await this.player(playerId);
-    await this.checkBudget(player, 'items', 1);
     await this.assertOwns(
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
-    const { item, stacks } = await planCreateItem(this.crafting, player.id, body, player.crafting_xp, signal);
-    const craft = await this.craftOrRefuse({
-      playerId: player.id,
-      consume: stacks,
-      item,
-      recipe: null,
-      xp: this.deps.game.create_item.xp,
-      discoveryXp: 0,
-      reason: 'create_item',
+    const release = await this.reserve(player, 'items', 1);
+    const { item, stacks, craft } = await this.withReservation(release, async () => {
+      const { item, stacks } = await planCreateItem(
+        this.crafting,
+        player.id,
+        body,
+        player.crafting_xp,
+        signal,
+      );
+      const craft = await this.craftOrRefuse({
+        playerId: player.id,
+        consume: stacks,
+        item,
+        recipe: null,
+        xp: this.deps.game.create_item.xp,
+        discoveryXp: 0,
+        reason: 'create_item',
+      });
+      return { item, stacks, craft };
     });
     return {
       item,
@@ -217,9 +294,7 @@ export class Lootsmith {
 
   private async craftOrRefuse(input: Parameters<Store['craft']>[0]) {
     try {
-      const result = await this.deps.store.craft(input);
-      await this.deps.store.countUsage(input.playerId, today(), 'items', 1);
-      return result;
+      return await this.deps.store.craft(input);
     } catch (err) {
       throw err instanceof InsufficientError ? insufficient(err) : err;
     }
@@ -248,9 +323,11 @@ export class Lootsmith {
     return this.inventory(playerId);
   }
 
-  async countImage(playerId: string) {
-    const player = await this.player(playerId);
-    await this.checkBudget(player, 'images', 1);
-    return () => this.deps.store.countUsage(playerId, today(), 'images', 1);
+  /**
+   * Reserves `n` of the player's daily budget of `kind` for a forwarded call (an image, a raw chat);
+   * 429 when it is used up. Call the result if the forward fails, and the player is charged nothing.
+   */
+  async reserveForward(playerId: string, kind: 'items' | 'images', n = 1) {
+    return this.reserve(await this.player(playerId), kind, n);
   }
 }

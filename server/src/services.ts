@@ -71,6 +71,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     icons,
     metrics,
     textModel: config.textModel,
+    serverKey: config.serverKey,
   });
   await lootsmith.init();
   return {

@@ -5,7 +5,7 @@ import type { Item } from '@lootsmith/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
-import { InsufficientError, type Store } from '../src/store/store.ts';
+import { InsufficientError, type Reservation, ReservationRefused, type Store } from '../src/store/store.ts';
 import { createTestSchema } from './support/postgres.ts';
 
 const item = (id: string, name = `Item ${id}`): Item => ({
@@ -154,11 +154,85 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.idempotent('s')).toEqual({ status: 200, body: '{"a":1}' });
     await store.putIcon('i1', 'a sword', Buffer.from([1, 2, 3]));
     expect([...((await store.icon('i1')) ?? [])]).toEqual([1, 2, 3]);
-    await store.countUsage('p4', '2026-11-22', 'items', 2);
-    await store.countUsage('p4', '2026-11-22', 'images', 1);
-    await store.countUsage('p4', '2026-11-22', 'items', 1);
-    expect(await store.dailyUsage('p4', '2026-11-22')).toEqual({ items: 3, images: 1 });
+    const day = '2026-11-22';
+    await store.reserve({ playerId: 'p4', day, usage: { kind: 'items', n: 2, limit: null } }, 0);
+    await store.reserve({ playerId: 'p4', day, usage: { kind: 'images', n: 1, limit: null } }, 0);
+    await store.reserve({ playerId: 'p4', day, usage: { kind: 'items', n: 1, limit: null } }, 0);
+    expect(await store.dailyUsage('p4', day)).toEqual({ items: 3, images: 1 });
     const updated = await store.updatePlayer('p4', { blocked: true, daily_items: 5 });
     expect(updated).toMatchObject({ id: 'p4', blocked: true, daily_items: 5, daily_images: null });
+  });
+
+  run(
+    'reserves a daily budget atomically: 20 concurrent reservations of 1 against 2 take exactly 2',
+    async () => {
+      const day = '2026-11-23';
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () =>
+          store.reserve({ playerId: 'p5', day, usage: { kind: 'items', n: 1, limit: 2 } }, 0),
+        ),
+      );
+      const taken = results.filter((r) => r.status === 'fulfilled');
+      expect(taken).toHaveLength(2);
+      for (const r of results)
+        if (r.status === 'rejected')
+          expect((r.reason as ReservationRefused).refusal).toEqual({ kind: 'budget', used: 2, limit: 2 });
+      expect(await store.dailyUsage('p5', day)).toEqual({ items: 2, images: 0 });
+      // A released reservation gives its budget back; a request larger than what is left takes nothing.
+      await store.release((taken[0] as PromiseFulfilledResult<Reservation>).value);
+      await expect(
+        store.reserve({ playerId: 'p5', day, usage: { kind: 'items', n: 2, limit: 2 } }, 0),
+      ).rejects.toBeInstanceOf(ReservationRefused);
+      expect(await store.dailyUsage('p5', day)).toEqual({ items: 1, images: 0 });
+    },
+  );
+
+  run('reserves window counts and grants all or nothing, and releases them', async () => {
+    const day = '2026-11-24';
+    const windows = [
+      { key: 'drop:m:1:p6', windowMs: 60_000, max: 3 },
+      { key: 'drop:h:1:p6', windowMs: 3_600_000, max: 4 },
+    ];
+    const usage = { kind: 'items' as const, n: 1, limit: null };
+    const at = 1_000_000;
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => store.reserve({ playerId: 'p6', day, usage, windows }, at)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    // The refused ones took nothing: not budget, not the hour window.
+    expect(await store.dailyUsage('p6', day)).toEqual({ items: 3, images: 0 });
+    const refusal = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    expect(refusal.refusal).toMatchObject({
+      kind: 'window',
+      key: 'drop:m:1:p6',
+      max: 3,
+      resetAt: at + 60_000,
+    });
+    // A new minute: the hour window has one left.
+    const next = await store.reserve({ playerId: 'p6', day, usage, windows }, at + 60_000);
+    await expect(store.reserve({ playerId: 'p6', day, usage, windows }, at + 61_000)).rejects.toMatchObject({
+      refusal: { kind: 'window', key: 'drop:h:1:p6' },
+    });
+    await store.release(next);
+    await store.reserve({ playerId: 'p6', day, usage, windows }, at + 62_000);
+
+    const grant = { id: 'grant-1', playerId: 'p6', expiresAt: at + 60_000 };
+    const spends = await Promise.allSettled(
+      Array.from({ length: 5 }, () => store.reserve({ playerId: 'p6', day, usage, grant }, at)),
+    );
+    const spent = spends.filter((r) => r.status === 'fulfilled');
+    expect(spent).toHaveLength(1);
+    expect(await store.dailyUsage('p6', day)).toEqual({ items: 5, images: 0 });
+    // Released after a failed drop, the grant may be used again.
+    await store.release((spent[0] as PromiseFulfilledResult<Reservation>).value);
+    await store.reserve({ playerId: 'p6', day, usage, grant }, at);
+  });
+
+  run('records a claimed level that only rises', async () => {
+    await store.ensurePlayer('p7', []);
+    expect((await store.getPlayer('p7'))?.claimed_level).toBeNull();
+    await Promise.all([3, 5, 4].map((level) => store.recordClaimedLevel('p7', level)));
+    await store.recordClaimedLevel('p7', 2);
+    expect((await store.getPlayer('p7'))?.claimed_level).toBe(5);
   });
 });

@@ -3,11 +3,11 @@ import { pickWeighted, type Random } from './random.ts';
 
 const rarityIndex = (r: Rarity) => RARITIES.indexOf(r);
 
-export function enemyTier(game: GameDefinition, enemy: string | undefined): number {
-  if (!enemy) return 1;
-  const needle = enemy.toLowerCase();
-  const found = game.enemies.find((e) => e.id === needle || e.name.toLowerCase() === needle);
-  return found?.tier ?? 1;
+/** The enemy of the game definition with this id or name (any case). */
+export function findEnemy(game: GameDefinition, name: string | undefined) {
+  if (!name) return undefined;
+  const needle = name.toLowerCase();
+  return game.enemies.find((e) => e.id === needle || e.name.toLowerCase() === needle);
 }
 
 /** Rolls a rarity from the enemy tier's loot table; higher player levels shift weight upwards. */

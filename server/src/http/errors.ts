@@ -7,7 +7,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra: { reason?: string; details?: unknown } = {},
+    readonly extra: { reason?: string; details?: unknown; headers?: Record<string, string> } = {},
   ) {
     super(message);
   }

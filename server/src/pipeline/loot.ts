@@ -7,7 +7,7 @@ import {
   type ItemType,
 } from '@lootsmith/protocol';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
-import { checkItem, clampLevel, enemyTier, rollRarity, statBudget } from '../game/rules.ts';
+import { checkItem, clampLevel, findEnemy, rollRarity, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -58,7 +58,8 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const ctx = req.body.generation_context ?? {};
   const random = seededRandom(req.seed ?? randomUUID());
   const playerLevel = clampLevel(game, ctx.player_level ?? 1);
-  const tier = enemyTier(game, ctx.enemy);
+  const enemy = findEnemy(game, ctx.enemy);
+  const tier = enemy?.tier ?? 1;
   let specs: ItemSpec[] = req.body.items.map((wanted) => {
     const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
     const type: ItemType =
@@ -73,11 +74,10 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
       focus: wanted.focus,
     };
   });
-  const enemy = game.enemies.find((e) => e.id === ctx.enemy?.toLowerCase() || e.name === ctx.enemy);
   const wantsMaterial = (s: ItemSpec) => s.type === 'MATERIAL' && !s.subtype && !s.focus;
-  const materials = specs
-    .filter(wantsMaterial)
-    .map(() => rollMaterial(deps, enemy?.element ?? ctx.theme, random));
+  // A player's theme does not steer material odds: only the enemy's element (or the game server's theme).
+  const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
+  const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
   specs = specs.filter((s) => !wantsMaterial(s));
   if (!specs.length) return { items: [], materials };
   const constraints = req.body.constraints ?? {};

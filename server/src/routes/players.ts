@@ -1,4 +1,6 @@
 import {
+  DropGrantRequest,
+  DropGrantResponse,
   InventoryChangeRequest,
   InventoryResponse,
   PlayerId,
@@ -9,6 +11,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
+import { signDropGrant } from '../drop-grants.ts';
+import { knownEnemy } from '../game/loot-authority.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
@@ -83,6 +87,35 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
         return lootsmith.changeInventory(player_id, changes, `server_${path}`);
       },
     );
+
+  app.post(
+    '/api/v1/player/:player_id/drop-grant',
+    {
+      schema: docs('Server credential: a single-use drop grant for one player, enemy and level', {
+        body: DropGrantRequest,
+        response: DropGrantResponse,
+        tags: ['server'],
+      }),
+    },
+    async (request) => {
+      assertServer(request.principal());
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(DropGrantRequest, request.body);
+      const { game } = lootsmith.deps;
+      const enemy = knownEnemy(game, body.enemy);
+      const ttl = Math.min(body.ttl_seconds ?? 60, game.loot_authority.grant_max_ttl_seconds);
+      // assertServer passed, so the server credential is configured.
+      const grant = signDropGrant(
+        config.serverKey as string,
+        { playerId: player_id, enemy: enemy?.id, level: body.level },
+        ttl,
+      );
+      return {
+        grant,
+        expires_at: new Date(Date.now() + ttl * 1000).toISOString(),
+      } satisfies DropGrantResponse;
+    },
+  );
 
   app.patch(
     '/api/v1/player/:player_id',

@@ -7,6 +7,8 @@ import { docs } from './schemas.ts';
 
 /** Images a player may have painted per minute through the forward. */
 const IMAGE_LIMIT = { max: 30, timeWindow: 60_000 };
+/** Raw chat completions a player may send per minute, when the forward is on. */
+const CHAT_LIMIT = { max: 10, timeWindow: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: Services) {
@@ -44,14 +46,25 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
       const body = parse(ImageGenerationRequest, { ...raw, client_id });
-      const counted = await lootsmith.countImage(client_id);
-      const { image } = await upstream.image(body, clientSignal(reply));
-      await counted();
+      const release = await lootsmith.reserveForward(client_id, 'images');
+      const { image } = await upstream.image(body, clientSignal(reply)).catch(async (err) => {
+        await release();
+        throw err;
+      });
       if (body.generation_only) return reply.type('text/plain').send(image);
       return { image };
     },
   );
 
+  const chatLimit = {
+    ...CHAT_LIMIT,
+    keyGenerator: (request: FastifyRequest) => {
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const client_id = clientId(request.principal(), raw.client_id);
+      parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
+      return `chat:${client_id}`;
+    },
+  };
   app.post(
     '/v1/chat/completions',
     {
@@ -59,6 +72,8 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
         body: ChatCompletionRequest,
         tags: ['v1'],
       }),
+      // Only when on: a refused chat changes nothing, not even a counter.
+      config: config.allowChat ? { rateLimit: chatLimit } : {},
     },
     async (request, reply) => {
       if (!config.allowChat)
@@ -70,9 +85,13 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
-      await lootsmith.player(client_id);
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
-      return upstream.chat(body, clientSignal(reply));
+      // A raw completion counts against the player's daily items budget, given back if it fails.
+      const release = await lootsmith.reserveForward(client_id, 'items');
+      return upstream.chat(body, clientSignal(reply)).catch(async (err) => {
+        await release();
+        throw err;
+      });
     },
   );
 }

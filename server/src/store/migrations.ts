@@ -65,6 +65,12 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
   `,
   // The game server may record each player's level; drops for players are capped to it.
   () => 'ALTER TABLE players ADD COLUMN level INTEGER;',
+  // Loot authority: the level served on a player's own claim, and drop grants already spent.
+  (d) => `
+    ALTER TABLE players ADD COLUMN claimed_level INTEGER;
+    CREATE TABLE drop_grants (id TEXT PRIMARY KEY, player_id TEXT NOT NULL, expires_at ${d.bigint} NOT NULL);
+    CREATE INDEX drop_grants_expiry ON drop_grants (expires_at);
+  `,
 ];
 
 export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {

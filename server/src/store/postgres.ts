@@ -8,6 +8,9 @@ import {
   InsufficientError,
   PLAYER_SETTINGS,
   type PlayerRecord,
+  type Reservation,
+  ReservationRefused,
+  type ReservationRequest,
   type Stack,
   type Store,
   type StoredResponse,
@@ -264,11 +267,87 @@ export class PostgresStore implements Store {
     return rows[0] ?? { items: 0, images: 0 };
   }
 
-  async countUsage(playerId: string, day: string, kind: 'items' | 'images', n: number) {
+  async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
+    // Each step is one conditional statement on a locked row, so concurrent reservations queue on it;
+    // rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
+    return this.tx(async (c) => {
+      const { playerId, day, usage, grant } = request;
+      const k = usage.kind;
+      await c.query(
+        'INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING',
+        [playerId, day],
+      );
+      const taken = await c.query<{ used: number }>(
+        `UPDATE daily_usage SET ${k} = ${k} + $3
+         WHERE player_id = $1 AND day = $2 AND ($4::int IS NULL OR ${k} + $3 <= $4::int)
+         RETURNING ${k} AS used`,
+        [playerId, day, usage.n, usage.limit],
+      );
+      if (taken.rowCount === 0) {
+        const { rows } = await c.query<{ used: number }>(
+          `SELECT ${k} AS used FROM daily_usage WHERE player_id = $1 AND day = $2`,
+          [playerId, day],
+        );
+        throw new ReservationRefused({ kind: 'budget', used: rows[0]?.used ?? 0, limit: usage.limit ?? 0 });
+      }
+      const windows: Reservation['windows'] = [];
+      for (const w of [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+        const { rows } = await c.query<{ reset_at: string }>(
+          `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
+           ON CONFLICT (key) DO UPDATE SET
+             count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
+             reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
+           WHERE rate_limits.reset_at <= $3 OR rate_limits.count < $4
+           RETURNING reset_at`,
+          [w.key, at + w.windowMs, at, w.max],
+        );
+        if (!rows[0]) {
+          const full = await c.query<{ reset_at: string }>(
+            'SELECT reset_at FROM rate_limits WHERE key = $1',
+            [w.key],
+          );
+          throw new ReservationRefused({
+            kind: 'window',
+            key: w.key,
+            max: w.max,
+            windowMs: w.windowMs,
+            resetAt: Number(full.rows[0]?.reset_at ?? at + w.windowMs),
+          });
+        }
+        windows.push({ ...w, resetAt: Number(rows[0].reset_at) });
+      }
+      if (grant) {
+        await c.query('DELETE FROM drop_grants WHERE expires_at <= $1', [at]);
+        const fresh = await c.query(
+          'INSERT INTO drop_grants (id, player_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [grant.id, grant.playerId, grant.expiresAt],
+        );
+        if (fresh.rowCount === 0) throw new ReservationRefused({ kind: 'grant_used' });
+      }
+      return { ...request, windows };
+    });
+  }
+
+  async release(r: Reservation) {
+    await this.tx(async (c) => {
+      const { kind, n } = r.usage;
+      await c.query(
+        `UPDATE daily_usage SET ${kind} = ${kind} - $3 WHERE player_id = $1 AND day = $2 AND ${kind} >= $3`,
+        [r.playerId, r.day, n],
+      );
+      for (const w of [...r.windows].sort((a, b) => (a.key < b.key ? -1 : 1)))
+        await c.query(
+          'UPDATE rate_limits SET count = count - 1 WHERE key = $1 AND reset_at = $2 AND count > 0',
+          [w.key, w.resetAt],
+        );
+      if (r.grant) await c.query('DELETE FROM drop_grants WHERE id = $1', [r.grant.id]);
+    });
+  }
+
+  async recordClaimedLevel(playerId: string, level: number) {
     await this.pool.query(
-      `INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (player_id, day) DO UPDATE SET ${kind} = daily_usage.${kind} + $5`,
-      [playerId, day, kind === 'items' ? n : 0, kind === 'images' ? n : 0, n],
+      'UPDATE players SET claimed_level = GREATEST(COALESCE(claimed_level, 0), $2) WHERE id = $1',
+      [playerId, level],
     );
   }
 

@@ -9,6 +9,7 @@ export interface PlayerRow {
   daily_items: number | null;
   daily_images: number | null;
   level: number | null;
+  claimed_level: number | null;
 }
 
 export const toPlayer = ({
@@ -18,6 +19,7 @@ export const toPlayer = ({
   daily_items,
   daily_images,
   level,
+  claimed_level,
 }: PlayerRow): PlayerRecord => ({
   id,
   crafting_xp,
@@ -25,6 +27,7 @@ export const toPlayer = ({
   daily_items,
   daily_images,
   level,
+  claimed_level,
 });
 
 export interface RecipeRow {

@@ -12,6 +12,9 @@ import {
   InsufficientError,
   PLAYER_SETTINGS,
   type PlayerRecord,
+  type Reservation,
+  ReservationRefused,
+  type ReservationRequest,
   type Stack,
   type Store,
   type StoredResponse,
@@ -250,7 +253,7 @@ export class SqliteStore implements Store {
       .run(id, prompt, png, now());
   }
 
-  async dailyUsage(playerId: string, day: string) {
+  private usage(playerId: string, day: string) {
     const row = this.db
       .prepare<[string, string], { items: number; images: number }>(
         'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
@@ -259,13 +262,85 @@ export class SqliteStore implements Store {
     return row ?? { items: 0, images: 0 };
   }
 
-  async countUsage(playerId: string, day: string, kind: 'items' | 'images', n: number) {
+  async dailyUsage(playerId: string, day: string) {
+    return this.usage(playerId, day);
+  }
+
+  async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
+    // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
+    return this.db
+      .transaction((): Reservation => {
+        const { playerId, day, usage, grant } = request;
+        this.db
+          .prepare('INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)')
+          .run(playerId, day);
+        const taken = this.db
+          .prepare(
+            `UPDATE daily_usage SET ${usage.kind} = ${usage.kind} + ?
+             WHERE player_id = ? AND day = ? AND (? IS NULL OR ${usage.kind} + ? <= ?)`,
+          )
+          .run(usage.n, playerId, day, usage.limit, usage.n, usage.limit);
+        if (taken.changes === 0)
+          throw new ReservationRefused({
+            kind: 'budget',
+            used: this.usage(playerId, day)[usage.kind],
+            limit: usage.limit ?? 0,
+          });
+        const windows = (request.windows ?? []).map((w) => {
+          const row = this.db
+            .prepare<[string], { count: number; reset_at: number }>(
+              'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+            )
+            .get(w.key);
+          if (!row || row.reset_at <= at) {
+            this.db
+              .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
+              .run(w.key, at + w.windowMs);
+            return { ...w, resetAt: at + w.windowMs };
+          }
+          if (row.count >= w.max)
+            throw new ReservationRefused({
+              kind: 'window',
+              key: w.key,
+              max: w.max,
+              windowMs: w.windowMs,
+              resetAt: row.reset_at,
+            });
+          this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(w.key);
+          return { ...w, resetAt: row.reset_at };
+        });
+        if (grant) {
+          this.db.prepare('DELETE FROM drop_grants WHERE expires_at <= ?').run(at);
+          const fresh = this.db
+            .prepare('INSERT OR IGNORE INTO drop_grants (id, player_id, expires_at) VALUES (?, ?, ?)')
+            .run(grant.id, grant.playerId, grant.expiresAt);
+          if (fresh.changes === 0) throw new ReservationRefused({ kind: 'grant_used' });
+        }
+        return { ...request, windows };
+      })
+      .immediate();
+  }
+
+  async release(r: Reservation) {
+    this.db.transaction(() => {
+      const { kind, n } = r.usage;
+      this.db
+        .prepare(
+          `UPDATE daily_usage SET ${kind} = ${kind} - ? WHERE player_id = ? AND day = ? AND ${kind} >= ?`,
+        )
+        .run(n, r.playerId, r.day, n);
+      for (const w of r.windows)
+        this.db
+          .prepare('UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0')
+          .run(w.key, w.resetAt);
+      if (r.grant) this.db.prepare('DELETE FROM drop_grants WHERE id = ?').run(r.grant.id);
+    })();
+  }
+
+  async recordClaimedLevel(playerId: string, level: number) {
     this.db
-      .prepare(
-        `INSERT INTO daily_usage (player_id, day, items, images) VALUES (?, ?, ?, ?)
-         ON CONFLICT (player_id, day) DO UPDATE SET ${kind} = ${kind} + ?`,
-      )
-      .run(playerId, day, kind === 'items' ? n : 0, kind === 'images' ? n : 0, n);
+      .prepare('UPDATE players SET claimed_level = MAX(COALESCE(claimed_level, 0), ?) WHERE id = ?')
+      .run(level, playerId);
   }
 
   async idempotent(scope: string): Promise<StoredResponse | null> {

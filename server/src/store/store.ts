@@ -8,6 +8,8 @@ export interface PlayerRecord {
   daily_images: number | null;
   /** The player's level as the game server last set it; null when it never did. */
   level: number | null;
+  /** The highest level a drop was served at on the player's own claim; null before the first. */
+  claimed_level: number | null;
 }
 
 export const PLAYER_SETTINGS = ['crafting_xp', 'blocked', 'daily_items', 'daily_images', 'level'] as const;
@@ -35,6 +37,36 @@ export interface CraftResult {
 export interface StoredResponse {
   status: number;
   body: string;
+}
+
+/** What one request reserves before it calls a model: all of it, or nothing (`Store.reserve`). */
+export interface ReservationRequest {
+  playerId: string;
+  /** The UTC day whose budget is charged. */
+  day: string;
+  /** Daily budget: refused when `used + n` would pass `limit`; a null limit only counts. */
+  usage: { kind: 'items' | 'images'; n: number; limit: number | null };
+  /** Fixed-window counters (drop limits): refused when one already holds `max` in its window. */
+  windows?: Array<{ key: string; windowMs: number; max: number }>;
+  /** A single-use drop grant: refused when its id was spent before. */
+  grant?: { id: string; playerId: string; expiresAt: number };
+}
+
+/** A granted reservation; `Store.release` gives back exactly what it took. */
+export interface Reservation extends ReservationRequest {
+  windows: Array<{ key: string; windowMs: number; max: number; resetAt: number }>;
+}
+
+export type Refusal =
+  | { kind: 'budget'; used: number; limit: number }
+  | { kind: 'window'; key: string; max: number; windowMs: number; resetAt: number }
+  | { kind: 'grant_used' };
+
+/** Raised by `Store.reserve` when a part of the reservation is not available; nothing was taken. */
+export class ReservationRefused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(`reservation refused: ${refusal.kind}`);
+  }
 }
 
 /** Raised inside a transaction when a player lacks what it would spend; the transaction rolls back. */
@@ -65,7 +97,15 @@ export interface Store {
   icon(id: string): Promise<Buffer | null>;
   putIcon(id: string, prompt: string, png: Buffer): Promise<void>;
   dailyUsage(playerId: string, day: string): Promise<{ items: number; images: number }>;
-  countUsage(playerId: string, day: string, kind: 'items' | 'images', n: number): Promise<void>;
+  /**
+   * Takes budget, window counts and a grant id in one transaction, before a model is called, so
+   * concurrent requests can never pass a limit together; throws ReservationRefused, taking nothing.
+   */
+  reserve(request: ReservationRequest, now: number): Promise<Reservation>;
+  /** Gives a reservation back after the work failed (window counts only while their window lasts). */
+  release(reservation: Reservation): Promise<void>;
+  /** Records a level served on the player's claim; the record only rises. */
+  recordClaimedLevel(playerId: string, level: number): Promise<void>;
   idempotent(scope: string): Promise<StoredResponse | null>;
   saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
   /** Rate-limit counter for a fixed window; survives restarts. */

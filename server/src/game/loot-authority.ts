@@ -1,0 +1,105 @@
+import type { DropLimits, GameDefinition, GenerateItemsRequest } from '@lootsmith/protocol';
+import type { VerifiedDropGrant } from '../drop-grants.ts';
+import { ApiError } from '../http/errors.ts';
+import type { PlayerRecord } from '../store/store.ts';
+import { findEnemy } from './rules.ts';
+
+/** The enemy a request names, if it names one; 400 `unknown_enemy` when the game has no such enemy. */
+export function knownEnemy(game: GameDefinition, name: string | undefined) {
+  const enemy = findEnemy(game, name);
+  if (name && !enemy)
+    throw new ApiError(400, 'unknown_enemy', `The game has no enemy "${name}"`, {
+      details: { enemies: game.enemies.map((e) => e.id) },
+    });
+  return enemy;
+}
+
+/** The limits of an enemy tier; tiers past the end of the list use its last entry. */
+export function dropLimits(game: GameDefinition, tier: number): DropLimits {
+  const limits = game.loot_authority.drop_limits;
+  return limits[Math.min(tier, limits.length) - 1] ?? (limits[0] as DropLimits);
+}
+
+/**
+ * The level a player's own claim is served at: never above the level the game server set, and
+ * without one, never more than `level_step` above the highest level served before (the first claim
+ * at most `first_level_max`). `record` is the level to remember once the drop succeeds.
+ */
+export function servedLevel(
+  game: GameDefinition,
+  player: PlayerRecord,
+  claim: number | undefined,
+): { level: number; record?: number } {
+  if (player.level !== null) return { level: Math.min(claim ?? player.level, player.level) };
+  const known = player.claimed_level;
+  if (claim === undefined) return { level: known ?? 1 };
+  const { first_level_max, level_step } = game.loot_authority;
+  const level = Math.min(claim, known === null ? first_level_max : known + level_step);
+  return { level, record: level };
+}
+
+export interface DropPlan {
+  /** The request as it will be served: enemy by its id, level settled. */
+  body: GenerateItemsRequest;
+  tier: number;
+  limits: DropLimits;
+  /** A level to record as served on the player's claim, once the drop succeeds. */
+  recordLevel?: number;
+}
+
+export interface DropCaller {
+  /** The server credential: the game server itself, believed as it asks. */
+  trusted: boolean;
+  /** A grant the request carried, checked against the server credential (not yet spent). */
+  grant?: VerifiedDropGrant;
+}
+
+const mismatch = (what: string) =>
+  new ApiError(403, 'grant_mismatch', `The request names another ${what} than its drop grant`);
+
+/**
+ * Settles what a drop may be before anything is reserved or generated: the enemy exists, the item
+ * count fits its tier, the level is the grant's or a checked claim, and in `grant` mode a player
+ * has a grant. Throws the refusal; changes nothing.
+ */
+export function planDrop(
+  game: GameDefinition,
+  player: PlayerRecord,
+  body: GenerateItemsRequest,
+  { trusted, grant }: DropCaller,
+): DropPlan {
+  const ctx = body.generation_context ?? {};
+  if (grant && grant.playerId !== body.client_id)
+    throw new ApiError(403, 'grant_invalid', 'This drop grant belongs to another player');
+  if (!grant && !trusted && game.loot_authority.mode === 'grant')
+    throw new ApiError(
+      403,
+      'grant_required',
+      'This game hands out loot only with a drop grant from its game server (body.grant)',
+    );
+  const named = grant ? grant.enemy : ctx.enemy;
+  if (grant && ctx.enemy && findEnemy(game, ctx.enemy)?.id !== findEnemy(game, grant.enemy)?.id)
+    throw mismatch('enemy');
+  if (grant && ctx.player_level !== undefined && ctx.player_level !== grant.level) throw mismatch('level');
+  // The game server may name enemies the definition lacks (tier 1); a player may not.
+  const enemy = trusted ? findEnemy(game, named) : knownEnemy(game, named);
+  const tier = enemy?.tier ?? 1;
+  const limits = dropLimits(game, tier);
+  if (!trusted && body.items.length > limits.max_items)
+    throw new ApiError(
+      400,
+      'too_many_items',
+      `A tier ${tier} drop has at most ${limits.max_items} item${limits.max_items > 1 ? 's' : ''}, not ${body.items.length}`,
+    );
+  if (trusted && !grant) return { body, tier, limits };
+  const level = grant ? { level: grant.level } : servedLevel(game, player, ctx.player_level);
+  return {
+    body: {
+      ...body,
+      generation_context: { ...ctx, enemy: enemy?.id ?? ctx.enemy, player_level: level.level },
+    },
+    tier,
+    limits,
+    recordLevel: level.record,
+  };
+}
