@@ -1,0 +1,35 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GameDefinition } from '@lootsmith/protocol';
+
+const SHIPPED = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+
+/** The shipped fantasy game definition, parsed afresh. */
+export const shippedGame = (): GameDefinition => JSON.parse(readFileSync(SHIPPED, 'utf8'));
+
+/**
+ * Writes the shipped game with some fields changed, for `LOOTSMITH_GAME_FILE`; into `dir` (say the
+ * server's data directory, removed with it) or a fresh temporary directory. Returns the path.
+ */
+export function writeGameFile(
+  change: (game: GameDefinition) => Partial<GameDefinition>,
+  dir = mkdtempSync(join(tmpdir(), 'lootsmith-game-')),
+): string {
+  const game = shippedGame();
+  const file = join(dir, 'game.json');
+  writeFileSync(file, JSON.stringify({ ...game, ...change(game) }));
+  return file;
+}
+
+/**
+ * For suites that drop loot far faster than any player (soak, memory, crash, benchmarks): every drop
+ * limit raised out of reach; the level rules and everything else as shipped.
+ */
+export const unlimitedDrops = (game: GameDefinition): Partial<GameDefinition> => ({
+  loot_authority: {
+    ...game.loot_authority,
+    drop_limits: [{ max_items: 8, drops_per_minute: 1_000_000, drops_per_hour: 1_000_000 }],
+  },
+});
