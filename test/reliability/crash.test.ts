@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
+import { unlimitedDrops, writeGameFile } from '../../server/test/support/game-file.ts';
 import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
 import { auth, checkLedger, FULL, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/harness.ts';
 
@@ -36,6 +37,8 @@ const start = () =>
     LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
     LOOTSMITH_DATA_DIR: dataDir,
     LOOTSMITH_UPSTREAM_RETRIES: '0',
+    // Players here drop as fast as the server answers, far beyond the shipped drop limits.
+    LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir),
   });
 
 interface Acknowledged {

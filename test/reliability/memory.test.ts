@@ -12,7 +12,7 @@ const DROPS = FULL ? 3_000 : 1_000;
 let t: Harness;
 let token: string;
 beforeAll(async () => {
-  t = await boot({ logLevel: 'warn' });
+  t = await boot({ logLevel: 'warn', unlimitedDrops: true });
   token = await t.token('memory-1');
 });
 afterAll(async () => {

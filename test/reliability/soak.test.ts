@@ -19,7 +19,7 @@ const gc = vm.runInNewContext('gc') as () => void;
 let t: Harness;
 let pool: Pool;
 beforeAll(async () => {
-  t = await boot({ listen: true, logLevel: 'warn' });
+  t = await boot({ listen: true, logLevel: 'warn', unlimitedDrops: true });
   pool = new Pool(t.server.url, { connections: PLAYERS * 2 });
 });
 afterAll(async () => {

@@ -335,11 +335,18 @@ export class PostgresStore implements Store {
         `UPDATE daily_usage SET ${kind} = ${kind} - $3 WHERE player_id = $1 AND day = $2 AND ${kind} >= $3`,
         [r.playerId, r.day, n],
       );
-      for (const w of [...r.windows].sort((a, b) => (a.key < b.key ? -1 : 1)))
+      // Rows that only this reservation made go, so a failed request leaves the store as it found it.
+      await c.query(
+        'DELETE FROM daily_usage WHERE player_id = $1 AND day = $2 AND items = 0 AND images = 0',
+        [r.playerId, r.day],
+      );
+      for (const w of [...r.windows].sort((a, b) => (a.key < b.key ? -1 : 1))) {
         await c.query(
           'UPDATE rate_limits SET count = count - 1 WHERE key = $1 AND reset_at = $2 AND count > 0',
           [w.key, w.resetAt],
         );
+        await c.query('DELETE FROM rate_limits WHERE key = $1 AND count = 0', [w.key]);
+      }
       if (r.grant) await c.query('DELETE FROM drop_grants WHERE id = $1', [r.grant.id]);
     });
   }

@@ -329,10 +329,16 @@ export class SqliteStore implements Store {
           `UPDATE daily_usage SET ${kind} = ${kind} - ? WHERE player_id = ? AND day = ? AND ${kind} >= ?`,
         )
         .run(n, r.playerId, r.day, n);
-      for (const w of r.windows)
+      // Rows that only this reservation made go, so a failed request leaves the store as it found it.
+      this.db
+        .prepare('DELETE FROM daily_usage WHERE player_id = ? AND day = ? AND items = 0 AND images = 0')
+        .run(r.playerId, r.day);
+      for (const w of r.windows) {
         this.db
           .prepare('UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0')
           .run(w.key, w.resetAt);
+        this.db.prepare('DELETE FROM rate_limits WHERE key = ? AND count = 0').run(w.key);
+      }
       if (r.grant) this.db.prepare('DELETE FROM drop_grants WHERE id = ?').run(r.grant.id);
     })();
   }

@@ -7,6 +7,7 @@ import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
 import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
+import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
 
 /** `npm run test:reliability` sets this; `npm test` runs the bounded form. */
 export const FULL = process.env.LOOTSMITH_RELIABILITY === 'full';
@@ -61,6 +62,8 @@ export async function boot(
     logLevel?: string;
     /** Share another server's data directory (a second instance); it is then not removed on close. */
     dataDir?: string;
+    /** Drop limits raised out of reach, for suites that drop far faster than any player. */
+    unlimitedDrops?: boolean;
   } = {},
 ): Promise<Harness> {
   const fake = options.fake ?? (await startFakeUpstream());
@@ -78,6 +81,7 @@ export async function boot(
       LOOTSMITH_UPSTREAM_RETRIES: '0',
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
       LOOTSMITH_PORT: '0',
+      ...(options.unlimitedDrops ? { LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir) } : {}),
       ...options.env,
     }),
     { listen: options.listen ?? false, logStream: logs },
@@ -126,6 +130,7 @@ const TABLES = [
   'daily_usage',
   'idempotency',
   'rate_limits',
+  'drop_grants',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
