@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, boot, checkLedger, type Harness } from './support/harness.ts';
+import { signDropGrant } from '../../server/src/drop-grants.ts';
+import { auth, boot, checkLedger, type Harness, SERVER_KEY } from './support/harness.ts';
 
 // Races over real loopback sockets: many requests in flight at once against one store.
 let t: Harness;
@@ -181,6 +182,86 @@ describe('the create-item rate limit under concurrency', () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(35);
       expect(craftedBy('race-e', 'create_item')).toBe(5);
+    } finally {
+      await other.close();
+      await second.close();
+    }
+  });
+});
+
+const patch = (player: string, settings: Record<string, unknown>) =>
+  t.server.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/player/${player}`,
+    headers: auth(SERVER_KEY),
+    payload: settings,
+  });
+const looted = (player: string) =>
+  (
+    t.db
+      .prepare("SELECT COALESCE(SUM(delta), 0) AS n FROM ledger WHERE player_id = ? AND reason = 'loot'")
+      .get(player) as { n: number }
+  ).n;
+
+describe('budgets and drop limits under concurrency', () => {
+  it('20 concurrent drops against daily_items: 2 grant exactly 2 items', async () => {
+    const token = await t.token('race-k');
+    await patch('race-k', { daily_items: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post('/v1/generate/items', token, { client_id: 'race-k', items: [{ type: 'WEAPON' }] }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(results.filter((r) => r.status === 429 && r.json.reason === 'budget_exceeded')).toHaveLength(18);
+    expect(looted('race-k')).toBe(2);
+  });
+
+  it('10 concurrent image forwards against daily_images: 1 pass exactly 1', async () => {
+    const token = await t.token('race-l');
+    await patch('race-l', { daily_images: 1 });
+    const painted = t.fake.calls.image;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post('/v1/image/generations', token, { prompt: 'a shield, game item' }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(t.fake.calls.image - painted).toBe(1);
+  });
+
+  it('the per-minute drop limit and a grant hold across two server instances sharing one store', async () => {
+    const second = await boot({ listen: true, dataDir: t.dataDir, fake: t.fake });
+    const other = new Pool(second.server.url, { connections: 64 });
+    try {
+      const token = await t.token('race-m');
+      const send = async (p: Pool, body: unknown) => {
+        const res = await p.request({
+          method: 'POST',
+          path: '/v1/generate/items',
+          headers: { ...auth(token), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await res.body.text();
+        return res.statusCode;
+      };
+      // A tier-1 enemy allows 20 drops a minute.
+      const rat = {
+        client_id: 'race-m',
+        generation_context: { enemy: 'rat' },
+        items: [{ type: 'MATERIAL' }],
+      };
+      const drops = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 ? pool : other, rat)));
+      expect(drops.filter((s) => s === 200)).toHaveLength(20);
+      expect(drops.filter((s) => s === 429)).toHaveLength(20);
+      expect(looted('race-m')).toBe(20);
+      const grant = signDropGrant(SERVER_KEY, { playerId: 'race-m', enemy: 'skeleton', level: 3 });
+      const granted = { client_id: 'race-m', grant, items: [{ type: 'MATERIAL' }] };
+      const spends = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => send(i % 2 ? pool : other, granted)),
+      );
+      expect(spends.filter((s) => s === 200)).toHaveLength(1);
+      expect(spends.filter((s) => s === 409)).toHaveLength(19);
     } finally {
       await other.close();
       await second.close();
