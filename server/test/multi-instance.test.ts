@@ -151,6 +151,38 @@ describe('two instances over PostgreSQL and Redis', () => {
     expect(limited.every((r) => JSON.parse(r.text).reason === 'rate_limit_exceeded')).toBe(true);
   });
 
+  it('reserves budgets and drop limits atomically across instances on PostgreSQL', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `budget-${run}`;
+    const token = await session(player);
+    await call(a.url, 'PATCH', `/api/v1/player/${player}`, SERVER_KEY, { daily_items: 2 });
+    const weapon = { client_id: player, items: [{ type: 'WEAPON' }] };
+    const drops = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', '/v1/generate/items', token, weapon),
+      ),
+    );
+    expect(drops.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(
+      drops.filter((r) => r.status === 429 && JSON.parse(r.text).reason === 'budget_exceeded'),
+    ).toHaveLength(18);
+    // The frost giant's tier allows 3 drops a minute, however the requests are spread.
+    const farmer = `farm-${run}`;
+    const farmerToken = await session(farmer);
+    const giant = {
+      client_id: farmer,
+      generation_context: { enemy: 'frost_giant' },
+      items: [{ type: 'MATERIAL' }],
+    };
+    const farmed = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', '/v1/generate/items', farmerToken, giant),
+      ),
+    );
+    expect(farmed.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(farmed.filter((r) => r.status === 429)).toHaveLength(9);
+  });
+
   it('answers an idempotent replay on the other instance with the first response', async (ctx) => {
     if (!schema) ctx.skip();
     const player = `replay-${run}`;
