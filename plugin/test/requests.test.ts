@@ -22,6 +22,12 @@ describe('request building', () => {
     expect(body.generation_context).toEqual({ enemy: 'goblin', location: 'cave', player_level: 4 });
   });
 
+  it('carries a drop grant from the game server', () => {
+    const body = generateItemsBody('p1', { enemy: 'skeleton', grant: 'signed.grant.token' });
+    expect(GenerateItemsRequest.parse(body)).toEqual(body);
+    expect(body.grant).toBe('signed.grant.token');
+  });
+
   it('leaves out an empty generation context instead of sending undefined fields', () => {
     const body = generateItemsBody('p1', {});
     expect(body).toEqual({ client_id: 'p1', items: [{}] });

@@ -23,6 +23,9 @@ export class TypedScene extends Phaser.Scene {
     this.lootsmith.on('error', ({ error }) => error.reason satisfies string | undefined);
     this.add.image(0, 0, await this.lootsmith.icons.texture('a red potion'));
 
+    await this.lootsmith.loot.drop({ enemy: 'skeleton', grant: 'a.signed.grant' });
+    // @ts-expect-error a grant is the game server's signed string
+    await this.lootsmith.loot.drop({ grant: { level: 60 } });
     // @ts-expect-error rarity is the server's to roll
     await this.lootsmith.loot.drop({ rarity: 'MYTHIC' });
     // @ts-expect-error events are typed by name

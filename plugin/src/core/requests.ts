@@ -18,6 +18,12 @@ export interface DropParams {
    * and a retry reuses its Idempotency-Key; without an id every call is a drop of its own.
    */
   dropId?: string;
+  /**
+   * A drop grant your game server minted for this kill (`signDropGrant` or `POST
+   * /api/v1/player/:id/drop-grant`): required when the game's loot authority is `grant`. It names the
+   * enemy and level, so leave `enemy` and `playerLevel` out or send the same values.
+   */
+  grant?: string;
 }
 
 /** An item id, or anything with an `id` (an `Item` works), with an optional quantity (default 1). */
@@ -74,6 +80,7 @@ export function generateItemsBody(playerId: string, p: DropParams): GenerateItem
     client_id: playerId,
     generation_context: Object.keys(context).length ? context : undefined,
     items: Array.from({ length: p.count ?? 1 }, () => ({})),
+    grant: p.grant,
   });
 }
 
