@@ -35,80 +35,85 @@ export const essence: ItemPainter = (look, rng) => {
   return { parts };
 };
 
-/** A heap of powder, or a small tied sachet spilling it. */
+/** A heap of glittering powder, sometimes spilled from a small sachet lying behind it. */
 export const dust: ItemPainter = (look, rng) => {
   const r = rng('dust');
-  const powder: Material = { base: mixRgb(look.light.base, look.paint.base, 0.3), finish: 'matte' };
-  const sparkle: Material = { base: [255, 255, 240], finish: 'glow' };
-  const specks: Part[] = [];
-  for (let i = 0; i < 5; i++)
-    specks.push(
-      part(star(r.range(-0.3, 0.3), r.range(-0.3, 0.05), 0.03, 0.01, 4), sparkle, 0.02, { lineless: true }),
-    );
-  if (r.chance(0.5)) {
-    const peak = r.range(0.04, 0.14);
-    return {
-      parts: [
-        part(
-          union(
-            ellipse(0, -0.3, 0.44, 0.12),
-            polygon([-0.4, -0.3, -0.1, peak - 0.04, 0.06, peak, 0.4, -0.3]),
-          ),
-          powder,
-          0.14,
-          { round: true },
-        ),
-        part(
-          ellipse(-0.1, -0.14, 0.1, 0.05),
-          { base: mixRgb(powder.base, [255, 255, 255], 0.3), finish: 'matte' },
-          0.04,
-          { lineless: true },
-        ),
-        ...specks,
-      ],
-    };
-  }
-  const cloth = look.metal.finish === 'cloth' ? look.metal : look.trim;
-  return {
-    parts: [
-      part(
-        union(ellipse(0.12, -0.38, 0.32, 0.08), polygon([-0.1, -0.38, 0.2, -0.2, 0.44, -0.38])),
-        powder,
-        0.06,
-        { round: true },
-      ),
-      part(
-        union(ellipse(-0.08, -0.12, 0.22, 0.24), polygon([-0.16, 0.3, 0.0, 0.3, 0.04, 0.08, -0.2, 0.08])),
-        cloth,
-        0.1,
-        { round: true },
-      ),
-      part(capsule(-0.22, 0.12, 0.06, 0.12, 0.025), look.accent, 0.025, { round: true }),
-      part(ellipse(0.1, -0.2, 0.07, 0.05), powder, 0.05),
-      ...specks.slice(0, 3),
-    ],
+  const powder: Material = {
+    base: mixRgb(mixRgb(look.light.base, look.paint.base, 0.4), [255, 255, 255], 0.2),
+    finish: 'matte',
   };
+  const sparkle: Material = { base: [255, 255, 240], finish: 'glow' };
+  const parts: Part[] = [];
+  if (r.chance(0.5)) {
+    const cloth = look.metal.finish === 'cloth' ? look.metal : look.leather;
+    parts.push(
+      part(
+        rotate(
+          union(ellipse(-0.2, 0.06, 0.16, 0.13), polygon([-0.08, 0.14, 0.12, 0.2, 0.12, -0.02, -0.06, 0.0])),
+          0.3,
+          -0.2,
+          0.06,
+        ),
+        cloth,
+        0.08,
+        { round: true },
+      ),
+      part(capsule(-0.06, 0.14, -0.04, -0.01, 0.022), look.trim, 0.02, { round: true }),
+    );
+  }
+  // The heap's profile: a sum of bell curves, concave at the foot as poured powder is.
+  const humps = r.int(1, 3);
+  const peaks = Array.from({ length: humps }, (_, i) => ({
+    u: humps === 1 ? r.range(-0.05, 0.05) : -0.14 + (i * 0.28) / (humps - 1) + r.range(-0.03, 0.03),
+    h: r.range(0.34, 0.46) * (humps > 1 && i % 2 ? 0.7 : 1),
+    w: r.range(0.16, 0.22),
+  }));
+  const outline: number[] = [];
+  for (let i = 0; i <= 16; i++) {
+    const u = -0.44 + (i * 0.88) / 16;
+    const h = Math.max(...peaks.map((p) => p.h * Math.exp(-(((u - p.u) / p.w) ** 2))));
+    outline.push(u, -0.3 + Math.min(0.5, h));
+  }
+  outline.push(0.4, -0.36, -0.4, -0.36);
+  parts.push(part(polygon(outline), powder, 0.1));
+  for (let i = 0; i < 4; i++) {
+    const u = (i % 2 ? 1 : -1) * r.range(0.42, 0.5);
+    parts.push(part(circle(u, -0.36 + r.range(-0.03, 0.02), r.range(0.015, 0.025)), powder, 0.02));
+  }
+  const specks = r.int(3, 6);
+  for (let i = 0; i < specks; i++)
+    parts.push(
+      part(star(r.range(-0.32, 0.32), r.range(-0.32, 0.1), r.range(0.025, 0.045), 0.01, 4), sparkle, 0.02, {
+        lineless: true,
+        halo: false,
+      }),
+    );
+  return { parts };
 };
 
+/** A roll of linen with a loose end, marked with a red cross. */
 export const bandage: ItemPainter = (look, rng) => {
   const r = rng('roll');
-  const linen: Material = { base: [232, 224, 204], finish: 'cloth' };
-  const tail = r.range(0.2, 0.4);
-  const stained = r.chance(0.4);
+  const linen: Material = { base: [236, 228, 210], finish: 'cloth' };
+  const edge: Material = { base: [196, 184, 160], finish: 'matte' };
+  const width = r.range(0.2, 0.26);
+  const tail = r.range(0.3, 0.44);
   const parts: Part[] = [
-    part(polygon([0.1, -0.2, 0.42, -0.28 - tail * 0.3, 0.44, -0.44, 0.12, -0.34]), linen, 0.03),
-    part(ellipse(0, 0.02, 0.3, 0.26), linen, 0.2, { round: true }),
-    part(ring(0.08, 0.04, 0.12, 0.012), { base: [190, 178, 150], finish: 'cloth' }, 0.01, { lineless: true }),
-    part(ellipse(0.08, 0.04, 0.06, 0.06), { base: [200, 190, 160], finish: 'matte' }, 0.04),
+    part(polygon([0.0, -0.24, tail, -0.36, tail + 0.04, -0.5, 0.02, -0.4]), linen, 0.03),
+    part(box(-0.06, 0, width, 0.24, 0.04), linen, 0.16, { round: true }),
+    part(ellipse(-0.06 + width, 0, 0.08, 0.24), edge, 0.06),
+    part(ellipse(-0.06 + width, 0, 0.035, 0.1), look.dark, 0.03),
   ];
-  if (stained)
+  for (const v of [-0.1, 0.1]) parts.push(part(box(-0.06, v, width, 0.006), edge, 0.006, { lineless: true }));
+  const cross: Material = { base: [200, 40, 44], finish: 'cloth' };
+  parts.push(part(union(box(-0.08, 0, 0.03, 0.1), box(-0.08, 0, 0.1, 0.03)), cross, 0.02));
+  if (r.chance(0.4))
     parts.push(
-      part(ellipse(-0.14, -0.06, 0.06, 0.04), { base: [170, 40, 40], finish: 'cloth' }, 0.03, {
+      part(ellipse(0.18, -0.34, 0.05, 0.03), { base: [150, 40, 40], finish: 'cloth' }, 0.02, {
         lineless: true,
       }),
     );
-  else parts.push(part(intersect(ellipse(0, 0.02, 0.3, 0.26), box(-0.18, 0.02, 0.03, 0.3)), look.trim, 0.02));
-  return { parts };
+  return { parts: parts.map((p) => ({ ...p, sdf: rotate(p.sdf, r.range(0.2, 0.45)) })) };
 };
 
 export const bomb: ItemPainter = (look, rng) => {

@@ -1,6 +1,6 @@
 import { type ItemPainter, part } from './part.ts';
 import type { Part } from './scene.ts';
-import { capsule, circle, polygon, ring, union } from './sdf.ts';
+import { capsule, circle, ellipse, polygon, ring, union } from './sdf.ts';
 
 /** A ball and chain on a short haft. */
 export const flail: ItemPainter = (look, rng) => {
@@ -42,23 +42,35 @@ export const flail: ItemPainter = (look, rng) => {
 /** A coiled lash with a wrapped grip. */
 export const whip: ItemPainter = (look, rng) => {
   const r = rng('coil');
-  const cu = r.range(0.02, 0.1);
-  const cv = r.range(0.06, 0.14);
-  const loops = r.int(2, 3);
+  const loops = r.int(3, 4);
   const lash = look.metal.finish === 'cloth' ? look.metal : look.leather;
   const parts: Part[] = [];
   for (let i = 0; i < loops; i++) {
-    const radius = 0.3 - i * 0.07;
-    parts.push(
-      part(ring(cu + i * 0.02, cv - i * 0.015, radius, 0.026 - i * 0.004), lash, 0.024, { round: true }),
-    );
+    const loop = ellipse(0.1 + i * 0.04, 0.08 + i * 0.03, 0.32 - i * 0.03, 0.24 - i * 0.03);
+    parts.push(part((u, v) => Math.abs(loop(u, v)) - 0.022, lash, 0.022, { round: true }));
+  }
+  const tip = r.range(-0.12, 0.08);
+  parts.push(
+    part(
+      union(
+        capsule(0.42, 0.0, 0.5, -0.24, 0.018, 0.012),
+        capsule(0.5, -0.24, 0.36, -0.4 + tip, 0.012, 0.006),
+      ),
+      lash,
+      0.012,
+      {
+        round: true,
+      },
+    ),
+    part(capsule(-0.56, -0.3, -0.12, -0.16, 0.05, 0.04), look.handle, 0.045, { round: true }),
+  );
+  for (let i = 0; i < 3; i++) {
+    const t = 0.25 + i * 0.2;
+    parts.push(part(circle(-0.56 + 0.44 * t, -0.3 + 0.14 * t, 0.052), look.trim, 0.02, { lineless: true }));
   }
   parts.push(
-    part(capsule(cu + 0.28, cv - 0.1, 0.46, -0.46, 0.02, 0.006), lash, 0.014, { round: true }),
-    part(capsule(-0.42, -0.46, -0.18, -0.2, 0.045, 0.038), look.handle, 0.04, { round: true }),
-    part(capsule(-0.36, -0.4, -0.24, -0.26, 0.05), look.trim, 0.045, { round: true }),
-    part(circle(-0.44, -0.48, 0.055), look.accent, 0.05, { round: true }),
-    part(circle(-0.17, -0.19, 0.048), look.accent, 0.045, { round: true }),
+    part(circle(-0.58, -0.31, 0.06), look.accent, 0.055, { round: true }),
+    part(circle(-0.11, -0.155, 0.05), look.accent, 0.045, { round: true }),
   );
   return { parts };
 };

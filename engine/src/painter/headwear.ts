@@ -48,7 +48,7 @@ export const helmet: ItemPainter = (look, rng) => {
 
 export const hood: ItemPainter = (look, rng) => {
   const r = rng('shape');
-  const peak = r.range(0.36, 0.56);
+  const peak = r.range(0.3, 0.44);
   const lean = r.range(-0.14, 0.14);
   const spread = r.range(0.4, 0.48);
   const cloth: Material = { base: look.paint.base, finish: 'cloth' };

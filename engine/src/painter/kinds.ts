@@ -92,7 +92,7 @@ const PHRASES: Array<[RegExp, ItemKind]> = [
   [/\bfishing (rod|pole)\b/, 'fishing_rod'],
   [/\btower shield\b/, 'tower_shield'],
   [/\bkite shield\b/, 'kite_shield'],
-  [/\bround shield\b/, 'buckler'],
+  [/\bround\b.*\bshield\b/, 'buckler'],
   [/\bchain ?(mail|shirt)\b/, 'chainmail'],
   [/\bchest\s*(armou?r|plate|piece|guard)\b/, 'armor'],
   [/\bplate (boots|shoes)\b/, 'sabatons'],

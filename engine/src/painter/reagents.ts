@@ -165,13 +165,13 @@ export const feather: ItemPainter = (look, rng) => {
     finish: 'cloth',
   };
   const curve = r.range(-0.1, 0.1);
-  const width = r.range(0.12, 0.17);
+  const width = r.range(0.15, 0.2);
   const points: number[] = [];
   for (let i = 0; i <= 8; i++) {
     const t = i / 8;
     points.push(curve * t * t + width * Math.sin(t * Math.PI) ** 0.7, -0.3 + t * 0.82);
   }
-  for (let i = 8; i >= 0; i--) {
+  for (let i = 7; i >= 1; i--) {
     const t = i / 8;
     points.push(curve * t * t - width * 0.85 * Math.sin(t * Math.PI) ** 0.7, -0.3 + t * 0.82);
   }

@@ -1,7 +1,7 @@
 import { mixRgb } from './colour.ts';
 import { type ItemPainter, part } from './part.ts';
 import type { Material, Part } from './scene.ts';
-import { box, capsule, circle, ellipse, intersect, polygon, ring, subtract, union } from './sdf.ts';
+import { box, capsule, circle, ellipse, intersect, polygon, ring, rotate, subtract, union } from './sdf.ts';
 
 const FLAME: Material = {
   base: [255, 160, 40],
@@ -154,36 +154,47 @@ export const pickaxe: ItemPainter = (look, rng) => {
   };
 };
 
+/** A curved hunting horn: a mouthpiece low on the left, sweeping up to a flared bell facing right. */
 export const horn: ItemPainter = (look, rng) => {
   const r = rng('horn');
-  const bone: Material =
+  const ivory: Material =
     look.metal.finish === 'metal' ? { base: [232, 220, 190], finish: 'matte' } : look.metal;
-  const curl = r.range(0.2, 0.3);
-  const segments = 10;
+  const radius = 0.7;
+  const end = Math.PI * r.range(0.46, 0.56);
+  const bell = r.range(0.15, 0.19);
+  const at = (t: number) => {
+    const a = Math.PI + (end - Math.PI) * t;
+    return [0.3 + Math.cos(a) * radius, -0.3 + Math.sin(a) * radius] as const;
+  };
   const shapes = [];
+  const segments = 12;
+  const width = (t: number) => 0.03 + (bell - 0.03) * t ** 1.8;
   for (let i = 0; i < segments; i++) {
-    const t0 = i / segments;
-    const t1 = (i + 1) / segments;
-    const at = (t: number) => [-0.42 + t * 0.78, -0.1 + Math.sin(t * Math.PI) * curl - t * 0.05] as const;
-    const [u0, v0] = at(t0);
-    const [u1, v1] = at(t1);
-    shapes.push(capsule(u0, v0, u1, v1, 0.03 + t0 * 0.12, 0.03 + t1 * 0.12));
+    const [u0, v0] = at(i / segments);
+    const [u1, v1] = at((i + 1) / segments);
+    shapes.push(capsule(u0, v0, u1, v1, width(i / segments), width((i + 1) / segments)));
   }
   const body = union(...shapes);
-  const bands: Part[] = [];
-  for (const t of [0.35, 0.7]) {
-    const u = -0.42 + t * 0.78;
-    bands.push(part(intersect(body, box(u, 0, 0.025, 0.5)), look.accent, 0.02));
+  const [eu, ev] = at(1);
+  const parts: Part[] = [part(body, ivory, 0.1, { round: true })];
+  for (const t of [0.22, r.range(0.55, 0.7)]) {
+    const [u, v] = at(t);
+    parts.push(part(intersect(body, circle(u, v, 0.035)), look.accent, 0.02));
   }
-  const parts: Part[] = [
-    part(body, bone, 0.1, { round: true }),
-    ...bands,
-    part(ellipse(0.36, -0.15 - 0.0, 0.05, 0.14), look.accent, 0.04),
-    part(ellipse(0.37, -0.15, 0.03, 0.1), look.dark, 0.02),
-    part(circle(-0.42, -0.1, 0.04), look.accent, 0.04, { round: true }),
-  ];
-  if (r.chance(0.6))
-    parts.push(part(capsule(-0.3, -0.06, 0.1, -0.3, 0.014), look.leather, 0.014, { round: true }));
+  parts.push(
+    part(rotate(ellipse(eu, ev, 0.05, bell + 0.02), end - Math.PI / 2, eu, ev), look.accent, 0.04),
+    part(
+      rotate(ellipse(eu + 0.01, ev, 0.028, bell - 0.025), end - Math.PI / 2, eu + 0.01, ev),
+      look.dark,
+      0.02,
+    ),
+  );
+  const [mu, mv] = at(0);
+  parts.push(part(box(mu, mv - 0.02, 0.04, 0.03, 0.01), look.accent, 0.03));
+  if (look.gems && look.rarity >= 2) {
+    const [gu, gv] = at(0.4);
+    parts.push(part(circle(gu, gv, 0.035), look.gem, 0.035));
+  }
   return { parts };
 };
 
