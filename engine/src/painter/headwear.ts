@@ -1,7 +1,19 @@
 import { mixRgb } from './colour.ts';
 import { type ItemPainter, part } from './part.ts';
 import type { Material, Part } from './scene.ts';
-import { box, capsule, circle, ellipse, intersect, polygon, rotate, star, subtract, union } from './sdf.ts';
+import {
+  box,
+  capsule,
+  circle,
+  ellipse,
+  inflate,
+  intersect,
+  polygon,
+  rotate,
+  star,
+  subtract,
+  union,
+} from './sdf.ts';
 
 const PLUME: Material = { base: [230, 220, 196], finish: 'matte' };
 
@@ -57,10 +69,10 @@ export const hood: ItemPainter = (look, rng) => {
     polygon([-0.26, 0.12, 0.26, 0.12, lean, peak]),
     polygon([-0.3, -0.08, 0.3, -0.08, spread, -0.46, -spread, -0.46]),
   );
-  const opening = ellipse(0, -0.04, r.range(0.14, 0.18), r.range(0.19, 0.24));
+  const opening = ellipse(0, -0.06, r.range(0.12, 0.15), r.range(0.16, 0.2));
   const parts: Part[] = [
     part(shape, cloth, 0.1, { round: true }),
-    part(subtract(ellipse(0, -0.04, 0.24, 0.3), opening), look.trim, 0.04),
+    part(subtract(inflate(opening, 0.035), opening), look.trim, 0.03),
     part(opening, look.dark, 0.05),
   ];
   if (look.element !== 'none' || r.chance(0.3)) {
@@ -109,24 +121,53 @@ export const crown: ItemPainter = (look, rng) => {
   return { parts };
 };
 
+/** A thin band seen from a little above: the far side thin and shaded, the near side carrying a jewel. */
 export const circlet: ItemPainter = (look, rng) => {
   const r = rng('shape');
-  const band = ellipse(0, -0.04, 0.42, r.range(0.14, 0.2));
-  const ringShape = (u: number, v: number) => Math.abs(band(u, v)) - 0.026;
-  const peak = r.range(0.14, 0.26);
+  const rv = r.range(0.2, 0.26);
+  const band = ellipse(0, 0, 0.42, rv);
+  const far: Material = { base: mixRgb(look.accent.base, [20, 14, 36], 0.4), finish: look.accent.finish };
+  const front = -rv;
+  const peak = r.range(0.16, 0.26);
   const parts: Part[] = [
-    part(ringShape, look.accent, 0.026, { round: true }),
-    part(polygon([-0.16, -0.18, 0, peak, 0.16, -0.18, 0, -0.12]), look.accent, 0.03),
+    part(
+      intersect((u, v) => Math.abs(band(u, v)) - 0.014, box(0, 0.3, 0.5, 0.3)),
+      far,
+      0.014,
+      { round: true },
+    ),
+    part(
+      intersect((u, v) => Math.abs(band(u, v)) - 0.03, box(0, -0.3, 0.5, 0.3)),
+      look.accent,
+      0.03,
+      { round: true },
+    ),
+    part(
+      polygon([-0.12, front - 0.02, 0, front + peak, 0.12, front - 0.02, 0, front - 0.07]),
+      look.accent,
+      0.03,
+    ),
   ];
+  const wings = r.int(0, 2);
   for (const s of [-1, 1]) {
-    parts.push(part(rotate(ellipse(0.2 * s, -0.14, 0.07, 0.03), 0.5 * s, 0.2 * s, -0.14), look.accent, 0.03));
+    if (wings === 1)
+      parts.push(
+        part(
+          rotate(ellipse(0.2 * s, front + 0.06, 0.08, 0.03), 0.5 * s, 0.2 * s, front + 0.06),
+          look.accent,
+          0.03,
+        ),
+      );
+    if (wings === 2) parts.push(part(circle(0.24 * s, front + 0.05, 0.03), look.gem, 0.03));
   }
   if (look.gems) {
     parts.push(
       part(
-        r.chance(0.5) ? circle(0, -0.06, 0.07) : polygon([0, 0.08, 0.06, -0.06, 0, -0.16, -0.06, -0.06]),
+        r.chance(0.5)
+          ? circle(0, front + 0.04, 0.06)
+          : polygon([0, front + 0.14, 0.055, front + 0.03, 0, front - 0.05, -0.055, front + 0.03]),
         look.gem,
-        0.07,
+        0.06,
       ),
     );
   }

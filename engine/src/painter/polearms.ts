@@ -72,14 +72,14 @@ export const halberd: ItemPainter = (look, rng) => {
 
 export const scythe: ItemPainter = (look, rng) => {
   const r = rng('blade');
-  const sweep = r.range(0.46, 0.56);
-  const thick = r.range(0.06, 0.1);
+  const sweep = r.range(0.56, 0.64);
+  const thick = r.range(0.09, 0.13);
   const crescent = intersect(
     subtract(circle(0.02, 0.02, sweep), circle(-0.04, -0.04 - thick, sweep - 0.02)),
-    box(-0.3, 0.42, 0.34, 0.3),
+    box(-0.34, 0.4, 0.38, 0.32),
   );
   const parts: Part[] = [
-    part(capsule(0.12, -0.6, -0.02, 0.52, 0.026), look.handle, 0.026, { round: true }),
+    part(capsule(0.1, -0.5, -0.02, 0.6, 0.03), look.handle, 0.03, { round: true }),
     part(crescent, look.metal, 0.05),
     part(
       intersect(crescent, circle(-0.04, -0.04 - thick, sweep - 0.02 + thick * 0.45)),
@@ -87,10 +87,10 @@ export const scythe: ItemPainter = (look, rng) => {
       0.02,
       { lineless: true },
     ),
-    part(box(0.0, 0.46, 0.05, 0.05, 0.015), look.accent, 0.04),
+    part(box(-0.01, 0.56, 0.055, 0.06, 0.015), look.accent, 0.04),
     part(capsule(0.07, -0.12, 0.2, -0.1, 0.022), look.handle, 0.02, { round: true }),
   ];
-  if (r.chance(0.5)) parts.push(part(circle(0.13, -0.6, 0.045), look.accent, 0.04, { round: true }));
-  if (look.gems && look.rarity >= 2) parts.push(part(circle(0, 0.46, 0.03), look.gem, 0.03));
+  if (r.chance(0.5)) parts.push(part(circle(0.1, -0.5, 0.05), look.accent, 0.045, { round: true }));
+  if (look.gems && look.rarity >= 2) parts.push(part(circle(-0.01, 0.56, 0.03), look.gem, 0.03));
   return { parts };
 };
