@@ -1,7 +1,7 @@
 import { mixRgb } from './colour.ts';
 import { type ItemPainter, part } from './part.ts';
 import type { Material, Part } from './scene.ts';
-import { box, capsule, circle, ellipse, intersect, polygon, ring, rotate, star, union } from './sdf.ts';
+import { box, capsule, circle, ellipse, intersect, polygon, rotate, star, union } from './sdf.ts';
 
 const CORK: Material = { base: [150, 100, 60], finish: 'matte' };
 

@@ -7,13 +7,13 @@ import { box, circle, inflate, intersect, polygon, type Sdf, star, union } from 
 /** A heater's outline: flat top, straight sides, curving to a point. `drop` sets how far the point hangs. */
 function heaterOutline(width: number, top: number, shoulder: number, drop: number): number[] {
   const points = [-width, top, 0, top + 0.03, width, top, width, shoulder];
-  for (let i = 1; i < 8; i++) {
-    const t = i / 8;
+  for (let i = 1; i < 5; i++) {
+    const t = i / 5;
     points.push(width * (1 - t) ** 1.4, shoulder - drop * Math.sin((t * Math.PI) / 2));
   }
   points.push(0, shoulder - drop);
-  for (let i = 7; i >= 1; i--) {
-    const t = i / 8;
+  for (let i = 4; i >= 1; i--) {
+    const t = i / 5;
     points.push(-width * (1 - t) ** 1.4, shoulder - drop * Math.sin((t * Math.PI) / 2));
   }
   points.push(-width, shoulder);
