@@ -3,77 +3,144 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { paintImage } from '../src/painter/index.ts';
+import type { ItemKind } from '../src/painter/kinds.ts';
 import { encodeRgbaPng } from '../src/painter/png.ts';
 import { decodePng } from '../src/painter/png-decode.ts';
+import { drawText, textWidth } from './pixel-font.ts';
 
-/** Prompts that cover every item kind, element, style and asset type. */
-const PROMPTS = [
-  'iron sword, game item, fantasy',
-  'flaming sword of the phoenix, legendary, game item, fantasy',
-  'frost dagger, game item, fantasy',
-  'poison dagger, rare, game item, cartoon',
-  'battle axe, game item, fantasy',
-  'frostbite axe, legendary frost axe, game item, fantasy',
-  'golden mace, epic, game item, fantasy',
-  'thunder warhammer, lightning, game item, fantasy',
-  'holy spear, game item, fantasy',
-  'elven longbow, wood, game item, fantasy',
-  'shadow staff of the void, game item, fantasy',
-  'fire wand, game item, cartoon',
-  'knight shield, blue, game item, fantasy',
-  'round wooden shield, game item, realistic',
-  'horned iron helmet, game item, fantasy',
-  'golden crown, game item, fantasy',
-  'steel chest armour, game item, fantasy',
-  'purple mage robe, game item, fantasy',
-  'iron greaves, game item, fantasy',
-  'leather boots, game item, fantasy',
-  'steel gauntlets, game item, fantasy',
-  'ruby ring, game item, fantasy',
-  'holy amulet, game item, fantasy',
-  'red health potion, game item, fantasy',
-  'blue mana potion, game item, cartoon',
-  'poison vial, game item, realistic',
-  'ancient scroll, game item, fantasy',
-  'shadow grimoire, game item, fantasy',
-  'emerald gem, game item, fantasy',
-  'frost crystal shard, game item, realistic',
-  'golden key, game item, fantasy',
-  'leather pouch, game item, fantasy',
-  'treasure chest, game item, fantasy',
-  'iron ore, game item, fantasy',
-  'gold ingot, game item, fantasy',
-  'gold coins, game item, cartoon',
-  'healing herb, green, game item, fantasy',
-  'oak wood log, game item, fantasy',
-  'wolf pelt, game item, fantasy',
-  'shadow silk hood, epic, game item, fantasy',
-  'Ember Essence, fire essence, rare, game item, fantasy',
-  'leather belt, game item, fantasy',
-  'bread loaf, game item, cartoon',
-  'red apple, game item, fantasy',
-  'Venomous Claws, poison bone claws, epic, game item, fantasy',
-  'iron sword, game item, realistic',
-  'iron sword, game item, cartoon',
-  'steel sword, game item, fantasy, 50 steps',
-  'dwarf warrior, character portrait, fantasy',
-  'elf wizard, character portrait, fantasy',
-  'orc rogue, character portrait, cartoon',
-  'frost giant king, character portrait, fantasy',
-  'skeleton lich, character portrait, realistic',
-  'fireball, skill icon, fantasy',
-  'healing light, skill icon, fantasy',
-  'chain lightning, skill icon, cartoon',
-  'frost nova, skill icon, fantasy',
-  'shadow curse, skill icon, realistic',
-  'poison arrow volley, skill icon, fantasy',
-  'holy shield ward, skill icon, fantasy',
+/** One prompt per item kind, phrased as the Lootsmith server phrases icon prompts. */
+const KIND_PROMPTS: Record<ItemKind, string> = {
+  sword: 'Oathkeeper, iron sword, common',
+  dagger: 'Viper Dirk, poison steel dagger, rare',
+  claws: 'Venomous Claws, poison bone claws, epic',
+  axe: 'Frostbite, frost steel axe, legendary',
+  mace: 'Golden Mace, gold mace, epic',
+  flail: 'Skullcrusher Flail, iron flail, rare',
+  hammer: 'Thunder Maul, lightning steel hammer, rare',
+  spear: 'Dawn Spear, holy silver spear, uncommon',
+  trident: "Tidecaller's Trident, frost steel trident, epic",
+  halberd: 'Warden Halberd, steel halberd, rare',
+  scythe: "Reaper's Scythe, shadow obsidian scythe, epic",
+  whip: 'Ember Lash, fire leather whip, rare',
+  bow: 'Elven Longbow, wood bow, rare',
+  crossbow: 'Siege Crossbow, oak crossbow, uncommon',
+  arrow: 'Storm Arrows, lightning arrows, common',
+  quiver: "Hunter's Quiver, leather quiver, uncommon",
+  staff: 'Staff of the Void, shadow staff, rare',
+  wand: 'Cinder Wand, fire wand, uncommon',
+  shield: 'Knight Shield, blue steel shield, rare',
+  kite_shield: 'Templar Kite Shield, holy kite shield, epic',
+  tower_shield: 'Bulwark, iron tower shield, rare',
+  buckler: 'Duelist Buckler, wooden buckler, common',
+  helmet: 'Horned Helm, iron helmet, uncommon',
+  hood: 'Hood of the Void, shadow silk hood, epic',
+  crown: 'Crown of Kings, gold crown, legendary',
+  circlet: 'Moon Circlet, silver circlet, rare',
+  thorn_crown: 'Crown of Thorns, thorned crown, epic',
+  hat: "Wizard's Hat, purple hat, rare",
+  armor: 'Steel Breastplate, steel chestplate, rare',
+  chainmail: 'Iron Hauberk, iron chainmail, uncommon',
+  robe: 'Arcane Robe, purple cloth robe, rare',
+  cloak: 'Nightfall Cloak, shadow cloth cloak, epic',
+  tunic: "Ranger's Jerkin, leather tunic, common",
+  leggings: 'Traveller Trousers, linen leggings, common',
+  greaves: 'Umbral Legguards, shadow greaves, epic',
+  tassets: 'Tassets of Dread, shadow tassets, epic',
+  boots: 'Leather Boots, leather boots, common',
+  sabatons: 'Iron Sabatons, iron sabatons, uncommon',
+  gloves: 'Silk Gloves, silk gloves, uncommon',
+  gauntlets: 'Steel Gauntlets, steel gauntlets, rare',
+  bracers: 'Archer Bracers, leather bracers, uncommon',
+  ring: 'Ruby Ring, gold ring, rare',
+  amulet: 'Holy Amulet, holy gold amulet, rare',
+  belt: 'Leather Belt, leather belt, common',
+  totem: 'Spirit Totem, wood totem, rare',
+  orb: 'Orb of Storms, lightning orb, epic',
+  potion: 'Health Potion, red potion, common',
+  essence: 'Ember Essence, fire essence, rare',
+  dust: 'Arcane Dust, blue dust, uncommon',
+  scroll: 'Ancient Scroll, scroll, uncommon',
+  map: 'Treasure Map, map, rare',
+  bandage: 'Linen Bandage, bandage, common',
+  bomb: 'Black Powder Bomb, bomb, uncommon',
+  food: 'Bread Loaf, bread, common',
+  book: 'Field Journal, book, common',
+  tome: 'Shadow Grimoire, shadow tome, epic',
+  ore: 'Iron Ore, iron ore, common',
+  ingot: 'Gold Ingot, gold ingot, uncommon',
+  gem: 'Emerald, emerald gem, rare',
+  crystal: 'Frost Shard, frost crystal, rare',
+  herb: 'Healing Herb, green herb, common',
+  mushroom: 'Cave Mushroom, mushroom, common',
+  hide: 'Wolf Pelt, hide, common',
+  cloth: 'Bolt of Silk, red cloth, uncommon',
+  log: 'Oak Log, oak log, common',
+  coin: 'Gold Coins, gold coin, common',
+  bone: 'Giant Bone, bone, common',
+  feather: 'Phoenix Feather, fire feather, epic',
+  key: 'Golden Key, gold key, rare',
+  lockpick: "Thieves' Lockpicks, steel lockpick, uncommon",
+  lantern: 'Miner Lantern, iron lantern, common',
+  torch: 'Torch, torch, common',
+  fishing_rod: 'Fishing Rod, wooden fishing rod, common',
+  pickaxe: 'Miner Pickaxe, iron pickaxe, common',
+  horn: 'War Horn, horn, rare',
+  bag: 'Leather Pouch, leather pouch, common',
+  chest: 'Treasure Chest, chest, rare',
+};
+
+/** Rows that show variety: one kind under many names, one element over many palettes, styles, portraits, skills. */
+const VARIETY: Array<[string, string]> = [
+  ...[
+    'Umbral Legguards',
+    'Greaves of Dread',
+    'Iron Greaves',
+    'Warden Greaves',
+    'Old Guard Greaves',
+    'Runed Greaves',
+    'Greaves of Valor',
+    'Kingsworn Greaves',
+    'Stone Greaves',
+    'Dawn Greaves',
+  ].map((name): [string, string] => [name, `${name}, steel greaves, rare`]),
+  ...[
+    ['Hood of the Void', 'hood'],
+    ['Hood of the Abyss', 'hood'],
+    ['Umbral Sword', 'sword'],
+    'Eclipse Sabatons,sabatons'.split(','),
+    ['Dusk Ring', 'ring'],
+    ['Wraith Essence', 'essence'],
+    ['Grave Dust', 'dust'],
+    ['Nightfall Orb', 'orb'],
+    ['Gloom Dagger', 'dagger'],
+    ['Dread Helm', 'helmet'],
+  ].map(([name, noun]): [string, string] => [name as string, `${name}, shadow ${noun}, epic`]),
+  ...['Ember Blade', 'Cinder Blade', 'Pyre Blade', 'Ashen Blade', 'Blaze Blade'].map(
+    (name): [string, string] => [name, `${name}, fire sword, rare`],
+  ),
+  ['realistic', 'iron sword, game item, realistic'],
+  ['cartoon', 'iron sword, game item, cartoon'],
+  ['50 steps', 'steel sword, game item, fantasy, 50 steps'],
+  ['cartoon', 'blue mana potion, game item, cartoon'],
+  ['realistic', 'round wooden shield, game item, realistic'],
+  ['portrait', 'dwarf warrior, character portrait, fantasy'],
+  ['portrait', 'elf wizard, character portrait, fantasy'],
+  ['portrait', 'orc rogue, character portrait, cartoon'],
+  ['portrait', 'frost giant king, character portrait, fantasy'],
+  ['portrait', 'skeleton lich, character portrait, realistic'],
+  ['skill', 'fireball, skill icon, fantasy'],
+  ['skill', 'healing light, skill icon, fantasy'],
+  ['skill', 'chain lightning, skill icon, cartoon'],
+  ['skill', 'frost nova, skill icon, fantasy'],
+  ['skill', 'shadow curse, skill icon, realistic'],
 ];
 
-/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: by default the prompts above, in 160-pixel tiles. */
+const STYLE = 'game item, fantasy';
+
+/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, then variety rows, each tile labelled. */
 function main() {
   const { values, positionals } = parseArgs({
-    options: { tile: { type: 'string', default: '160' }, out: { type: 'string' }, help: { type: 'boolean' } },
+    options: { tile: { type: 'string', default: '128' }, out: { type: 'string' }, help: { type: 'boolean' } },
     allowPositionals: true,
   });
   if (values.help) {
@@ -81,35 +148,63 @@ function main() {
     return;
   }
   const TILE = Number(values.tile);
-  const prompts = positionals.length ? positionals : PROMPTS;
-  const COLUMNS = Math.min(8, prompts.length);
-  const rows = Math.ceil(prompts.length / COLUMNS);
+  const tiles: Array<[string, string]> = positionals.length
+    ? positionals.map((p) => [p.split(',')[0] as string, p])
+    : [
+        ...Object.entries(KIND_PROMPTS).map(([kind, prompt]): [string, string] => [
+          kind.replace('_', ' '),
+          `${prompt}, ${STYLE}`,
+        ]),
+        ...VARIETY.map(([label, prompt]): [string, string] => [
+          label,
+          /game item|portrait|skill/.test(prompt) ? prompt : `${prompt}, ${STYLE}`,
+        ]),
+      ];
+  const COLUMNS = Math.min(10, tiles.length);
+  const LABEL = 14;
+  const rowHeight = TILE + LABEL;
+  const rows = Math.ceil(tiles.length / COLUMNS);
   const width = TILE * COLUMNS;
-  const height = TILE * rows;
+  const height = rowHeight * rows;
   const sheet = new Uint8Array(width * height * 4);
-  prompts.forEach((prompt, n) => {
-    const steps = prompt.includes('50 steps') ? 50 : 5;
+  tiles.forEach(([label, prompt], n) => {
+    const steps = prompt.includes('50 steps') ? 50 : 12;
     const icon = decodePng(
       paintImage({ prompt: prompt.replace(', 50 steps', ''), width: TILE, height: TILE, steps }),
     );
     const ox = (n % COLUMNS) * TILE;
-    const oy = Math.floor(n / COLUMNS) * TILE;
-    for (let y = 0; y < TILE; y++) {
+    const oy = Math.floor(n / COLUMNS) * rowHeight;
+    for (let y = 0; y < rowHeight; y++) {
       for (let x = 0; x < TILE; x++) {
+        const o = ((oy + y) * width + ox + x) * 4;
+        if (y >= TILE) {
+          sheet.set([24, 20, 30, 255], o);
+          continue;
+        }
         const checker = ((x >> 3) + (y >> 3)) % 2 ? 58 : 46;
         const s = (y * icon.width + x) * 4;
         const a = (icon.rgba[s + 3] as number) / 255;
-        const o = ((oy + y) * width + ox + x) * 4;
         for (let c = 0; c < 3; c++)
           sheet[o + c] = Math.round((icon.rgba[s + c] as number) * a + checker * (1 - a));
         sheet[o + 3] = 255;
       }
     }
+    let text = label;
+    while (textWidth(text, 2) > TILE - 4) text = text.slice(0, -1);
+    drawText(
+      sheet,
+      width,
+      ox + Math.floor((TILE - textWidth(text, 2)) / 2),
+      oy + TILE + 2,
+      text,
+      2,
+      [230, 220, 200],
+    );
   });
   const out = values.out ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/icons-sheet.png');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, encodeRgbaPng(width, height, sheet));
-  console.log(`wrote ${out}: ${prompts.length} prompts, ${COLUMNS}×${rows} tiles of ${TILE}px`);
+  console.log(`wrote ${out}: ${tiles.length} tiles, ${COLUMNS}×${rows}, ${TILE}px icons`);
 }
 
 main();

@@ -31,7 +31,7 @@ describe('procedural painter', () => {
 
   it(`draws each of the ${ITEM_KINDS.length} item kinds as its own silhouette`, () => {
     expect(ITEM_KINDS.length).toBeGreaterThanOrEqual(24);
-    const images = ITEM_KINDS.map((kind) => paint(`iron ${kind}, game item`));
+    const images = ITEM_KINDS.map((kind) => paint(`${kind.replace('_', ' ')}, game item`));
     const alpha = (png: ReturnType<typeof decodePng>) =>
       png.rgba.filter((_, i) => i % 4 === 3).map((a) => (a > 127 ? 1 : 0));
     const masks = images.map(alpha);

@@ -1,7 +1,7 @@
 import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import type { Rgb } from './colour.ts';
-import { ELEMENT_RAMPS, glowMaterial, RARITY_GLOW } from './materials.ts';
+import { glowMaterial, RARITY_GLOW } from './materials.ts';
 import { part } from './part.ts';
 import type { Glow, Part } from './scene.ts';
 import { capsule, circle, ellipse, polygon, ring, rotate, star, union } from './sdf.ts';
@@ -19,17 +19,23 @@ function spot(rng: Rng, i: number, count: number): [number, number] {
   return [Math.cos(a) * r, Math.sin(a) * r];
 }
 
-/** The element's particles (flames, ice stars, bubbles, wisps, rays, bolts) and the halo colour. */
-export function elementEffects(element: Element, rarity: number, rng: Rng, particles: boolean): Effects {
+/** The element's particles (flames, ice stars, bubbles, wisps, rays, bolts) and the halo colour, from the item's palette ramp. */
+export function elementEffects(
+  element: Element,
+  ramp: readonly Rgb[] | undefined,
+  rarity: number,
+  rng: Rng,
+  particles: boolean,
+): Effects {
   const effects: Effects = { behind: [], front: [] };
-  if (element === 'none') {
+  if (element === 'none' || !ramp) {
     if (rarity >= 3)
       effects.glow = { colour: RARITY_GLOW[rarity] as Rgb, radius: 0.05 + rarity * 0.01, strength: 0.45 };
     return effects;
   }
-  effects.glow = { colour: ELEMENT_RAMPS[element][2] as Rgb, radius: 0.06 + rarity * 0.012, strength: 0.55 };
+  effects.glow = { colour: ramp[2] as Rgb, radius: 0.06 + rarity * 0.012, strength: 0.55 };
   if (!particles) return effects;
-  const material = glowMaterial(element);
+  const material = glowMaterial(ramp);
   const count = 2 + Math.min(4, rarity);
   const r = rng.fork(`particles:${element}`);
   for (let i = 0; i < count; i++) {

@@ -85,26 +85,40 @@ export const ore: ItemPainter = (look, rng) => {
   return { parts };
 };
 
+/** Ingots seen from the front and a little above: a bright top face over a shaded front, stacked. */
 export const ingot: ItemPainter = (look, rng) => {
   const metal = look.metal.finish === 'metal' ? look.metal : (MATERIALS.iron as Material);
+  const front: Material = { base: mixRgb(metal.base, [20, 10, 30], 0.25), finish: 'metal' };
+  const top: Material = { base: mixRgb(metal.base, [255, 250, 230], 0.1), finish: 'metal' };
+  const r = rng('stack');
+  const w = r.range(0.2, 0.26);
   const bar = (du: number, dv: number): Part[] => [
     part(
-      polygon([-0.36 + du, -0.1 + dv, 0.36 + du, -0.1 + dv, 0.28 + du, 0.08 + dv, -0.28 + du, 0.08 + dv]),
-      metal,
-      0.07,
+      polygon([-w - 0.06 + du, -0.1 + dv, w + 0.06 + du, -0.1 + dv, w + du, 0.04 + dv, -w + du, 0.04 + dv]),
+      front,
+      0.04,
     ),
     part(
-      box(du, -0.01 + dv, 0.08, 0.025, 0.01),
-      { base: mixRgb(metal.base, [20, 10, 30], 0.3), finish: 'metal' },
+      polygon([-w + du, 0.04 + dv, w + du, 0.04 + dv, w - 0.04 + du, 0.12 + dv, -w + 0.04 + du, 0.12 + dv]),
+      top,
+      0.03,
+    ),
+    part(
+      box(du, -0.03 + dv, 0.06, 0.025, 0.01),
+      { base: mixRgb(metal.base, [20, 10, 30], 0.45), finish: 'metal' },
       0.015,
-      { lineless: true },
+      {
+        lineless: true,
+      },
     ),
   ];
-  const stacked = rng('stack').int(1, 3);
+  const stacked = r.int(1, 3);
   const parts: Part[] = [];
-  if (stacked >= 2) parts.push(...bar(0.06, 0.2));
-  if (stacked >= 3) parts.push(...bar(-0.12, 0.02));
-  parts.push(...bar(0.02, -0.16));
+  if (stacked === 1) parts.push(...bar(0, -0.05));
+  else {
+    parts.push(...bar(-w - 0.04, -0.2), ...bar(w + 0.04, -0.2));
+    if (stacked === 3) parts.push(...bar(0, 0.02));
+  }
   return { parts };
 };
 

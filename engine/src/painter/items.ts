@@ -1,51 +1,119 @@
 import type { Rng } from '../random.ts';
-import { armor, boots, gloves, helmet, leggings, shield } from './armour.ts';
+import { orb, tome, totem } from './arcana.ts';
+import { armor, chainmail, cloak, robe, tunic } from './armour.ts';
+import { bandage, bomb, dust, essence, map } from './consumables.ts';
 import { elementEffects } from './effects.ts';
+import { flail, whip } from './flexible-weapons.ts';
+import { boots, sabatons } from './footwear.ts';
 import { bag, belt, chest, coin, food, hide, ingot, log, ore } from './goods.ts';
+import { bracers, gauntlets, gloves } from './handwear.ts';
+import { circlet, crown, hat, helmet, hood, thorn_crown } from './headwear.ts';
+import { greaves, leggings, tassets } from './legwear.ts';
 import { chooseLook } from './look.ts';
 import type { ItemPainter } from './part.ts';
+import { halberd, scythe, trident } from './polearms.ts';
 import type { ItemKind, PromptReading } from './prompt.ts';
+import { arrow, crossbow, quiver } from './ranged.ts';
+import { bone, cloth, crystal, feather, mushroom } from './reagents.ts';
 import type { Part, Scene } from './scene.ts';
 import { rotate } from './sdf.ts';
+import { buckler, kite_shield, shield, tower_shield } from './shields.ts';
+import { fishing_rod, horn, lantern, lockpick, pickaxe, torch } from './tools.ts';
 import { amulet, book, gem, herb, key, potion, ring_, scroll } from './trinkets.ts';
-import { axe, bow, dagger, hammer, mace, spear, staff, sword, wand } from './weapons.ts';
+import { axe, bow, claws, dagger, hammer, mace, spear, staff, sword, wand } from './weapons.ts';
 
 export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   sword,
   dagger,
+  claws,
   axe,
   mace,
+  flail,
   hammer,
   spear,
+  trident,
+  halberd,
+  scythe,
+  whip,
   bow,
+  crossbow,
+  arrow,
+  quiver,
   staff,
   wand,
   shield,
+  kite_shield,
+  tower_shield,
+  buckler,
   helmet,
+  hood,
+  crown,
+  circlet,
+  thorn_crown,
+  hat,
   armor,
+  chainmail,
+  robe,
+  cloak,
+  tunic,
   leggings,
+  greaves,
+  tassets,
   boots,
+  sabatons,
   gloves,
+  gauntlets,
+  bracers,
   ring: ring_,
   amulet,
+  belt,
+  totem,
+  orb,
   potion,
+  essence,
+  dust,
   scroll,
+  map,
+  bandage,
+  bomb,
+  food,
   book,
-  gem,
-  key,
-  bag,
-  chest,
+  tome,
   ore,
   ingot,
-  coin,
+  gem,
+  crystal,
   herb,
-  log,
+  mushroom,
   hide,
-  belt,
-  food,
+  cloth,
+  log,
+  coin,
+  bone,
+  feather,
+  key,
+  lockpick,
+  lantern,
+  torch,
+  fishing_rod,
+  pickaxe,
+  horn,
+  bag,
+  chest,
 };
 
 const FRAME = 0.46;
+
+/** Turns and stretches a drawing a little: every name stands its item at its own angle and build. */
+function posed(parts: Part[], angle: number, stretch: number): Part[] {
+  return parts.map((p) => {
+    const turned = rotate(p.sdf, angle);
+    return {
+      ...p,
+      sdf: (u: number, v: number) => turned(u * stretch, v / stretch) * Math.min(stretch, 1 / stretch),
+    };
+  });
+}
 
 /** Centres a drawing and scales it down until it fits the icon with room for its outline. */
 function fitToFrame(parts: Part[]): Part[] {
@@ -80,17 +148,24 @@ function fitToFrame(parts: Part[]): Part[] {
 }
 
 /** An inventory icon: the subject's silhouette in the prompt's materials, with its element's effects. */
-export function paintItem(reading: PromptReading, rng: Rng): Scene {
+export function paintItem(reading: PromptReading, seeded: Rng): Scene {
   // A subject the painter has no silhouette for becomes a gem: a generic, valuable-looking thing.
   const kind = reading.kind ?? 'gem';
+  // The name joins the seed, so two names of one kind differ even under one explicit seed.
+  const rng = seeded.fork(`name:${reading.name}`);
   const look = chooseLook(kind, reading, rng.fork('look'));
   const drawing = ITEM_PAINTERS[kind](look, (name) => rng.fork(`${kind}:${name}`));
-  const rotated = drawing.diagonal
-    ? drawing.parts.map((p) => ({ ...p, sdf: rotate(p.sdf, -Math.PI / 4) }))
-    : drawing.parts;
-  const parts = fitToFrame(rotated);
+  const pose = rng.fork('pose');
+  const parts = fitToFrame(
+    posed(
+      drawing.parts,
+      (drawing.diagonal ? -Math.PI / 4 : 0) + pose.range(-0.07, 0.07),
+      pose.range(0.93, 1.07),
+    ),
+  );
   const effects = elementEffects(
     reading.element,
+    look.ramp,
     reading.rarity,
     rng.fork('effects'),
     !reading.negative.effects,

@@ -1,5 +1,6 @@
 import type { Element } from '@lootsmith/protocol';
 import { hex, type Rgb } from './colour.ts';
+import { ELEMENT_PALETTES, type ElementPalette } from './palettes.ts';
 import type { Finish, Material } from './scene.ts';
 
 const m = (colour: string, finish: Finish): Material => ({ base: hex(colour), finish });
@@ -57,28 +58,15 @@ export const MATERIAL_SYNONYMS: Record<string, string> = {
   stony: 'stone',
 };
 
-/** Element colours: edge, mid, core, hot centre. */
-export const ELEMENT_RAMPS: Record<Exclude<Element, 'none'>, Rgb[]> = {
-  fire: ['#a8201a', '#e0541a', '#ff9a1e', '#ffd54a', '#fff6c0'].map(hex),
-  frost: ['#2a6ac0', '#4aa0e8', '#8fd8ff', '#c8f0ff', '#ffffff'].map(hex),
-  poison: ['#1e5a2a', '#2e9a34', '#6ad83a', '#b8f05a', '#ecffb0'].map(hex),
-  shadow: ['#1e0c32', '#421a6a', '#7a34b8', '#b070f0', '#e0c0ff'].map(hex),
-  holy: ['#b87a10', '#e0aa2a', '#ffd85a', '#fff0a8', '#ffffff'].map(hex),
-  lightning: ['#2a5ad0', '#3aa0f0', '#8ae0ff', '#fff27a', '#ffffff'].map(hex),
-};
+/** Each element's first palette: what skill icons and portraits use. */
+export const ELEMENT_RAMPS = Object.fromEntries(
+  Object.entries(ELEMENT_PALETTES).map(([element, palettes]) => [
+    element,
+    (palettes[0] as ElementPalette).ramp,
+  ]),
+) as Record<Exclude<Element, 'none'>, Rgb[]>;
 
-/** The gem and the default primary material an element suggests when the prompt names none. */
-export const ELEMENT_LOOKS: Record<Exclude<Element, 'none'>, { gem: string; primary: string; tint: Rgb }> = {
-  fire: { gem: '#e8401e', primary: 'steel', tint: hex('#c0502a') },
-  frost: { gem: '#6ad0ff', primary: 'ice', tint: hex('#8ad0f0') },
-  poison: { gem: '#5ad02a', primary: 'iron', tint: hex('#5a9a3a') },
-  shadow: { gem: '#9a3ae8', primary: 'obsidian', tint: hex('#4a2a6a') },
-  holy: { gem: '#ffe070', primary: 'silver', tint: hex('#f0d890') },
-  lightning: { gem: '#5ac8ff', primary: 'steel', tint: hex('#7ab0e8') },
-};
-
-export function glowMaterial(element: Exclude<Element, 'none'>): Material {
-  const ramp = ELEMENT_RAMPS[element];
+export function glowMaterial(ramp: readonly Rgb[]): Material {
   return { base: ramp[2] as Rgb, finish: 'glow', ramp };
 }
 

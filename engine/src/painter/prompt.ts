@@ -1,84 +1,11 @@
 import type { Element } from '@lootsmith/protocol';
 import { COLOUR_WORDS } from './colour.ts';
+import { type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
 import type { Style } from './scene.ts';
 
-export const ITEM_KINDS = [
-  'sword',
-  'dagger',
-  'axe',
-  'mace',
-  'hammer',
-  'spear',
-  'bow',
-  'staff',
-  'wand',
-  'shield',
-  'helmet',
-  'armor',
-  'leggings',
-  'boots',
-  'gloves',
-  'ring',
-  'amulet',
-  'potion',
-  'scroll',
-  'book',
-  'gem',
-  'key',
-  'bag',
-  'chest',
-  'ore',
-  'ingot',
-  'coin',
-  'herb',
-  'log',
-  'hide',
-  'belt',
-  'food',
-] as const;
-export type ItemKind = (typeof ITEM_KINDS)[number];
+export { ITEM_KINDS, type ItemKind } from './kinds.ts';
 
-const KIND_WORDS: Record<string, ItemKind> = {};
-const kindSynonyms: Record<ItemKind, string> = {
-  sword:
-    'sword swords longsword greatsword broadsword blade katana sabre saber scimitar rapier claymore falchion cutlass',
-  dagger: 'dagger daggers knife dirk stiletto kris shiv claw claws katar',
-  axe: 'axe axes hatchet battleaxe greataxe tomahawk cleaver',
-  mace: 'mace morningstar flail club cudgel',
-  hammer: 'hammer warhammer maul mallet',
-  spear: 'spear lance pike halberd trident glaive javelin polearm scythe',
-  bow: 'bow longbow shortbow crossbow',
-  staff: 'staff stave quarterstaff totem',
-  wand: 'wand rod sceptre scepter torch',
-  shield: 'shield buckler aegis',
-  helmet: 'helmet helm hat crown circlet hood cowl',
-  armor:
-    'armor armour chestplate breastplate cuirass chainmail hauberk robe tunic vest jerkin brigandine cloak cape mantle shroud',
-  leggings: 'leggings greaves pants trousers legguards legplates cuisses breeches legs',
-  boots: 'boots boot shoes sabatons sandals',
-  gloves: 'gloves glove gauntlets gauntlet bracers handguards mittens hands',
-  ring: 'ring signet band',
-  amulet: 'amulet necklace pendant talisman charm locket medallion torc',
-  potion: 'potion potions flask elixir vial tonic draught brew philter bottle water consumable',
-  scroll: 'scroll parchment map letter',
-  book: 'book tome grimoire spellbook codex manual journal',
-  gem: 'gem gemstone jewel ruby sapphire emerald diamond amethyst topaz opal shard orb essence crystal gland heart eye',
-  key: 'key',
-  bag: 'bag pouch sack satchel purse backpack knapsack container dust powder salt quiver',
-  chest: 'chest coffer lockbox crate strongbox trunk casket',
-  ore: 'ore nugget rock chunk',
-  ingot: 'ingot ingots bar bullion',
-  coin: 'coin coins',
-  herb: 'herb herbs flower leaf mushroom plant root petal',
-  log: 'log logs wood plank planks timber lumber branch',
-  hide: 'hide pelt fur scraps silk fabric cloth',
-  belt: 'belt girdle sash',
-  food: 'food bread loaf meat ham apple ration rations cheese fish pie',
-};
-for (const [kind, words] of Object.entries(kindSynonyms)) {
-  for (const word of words.split(' ')) KIND_WORDS[word] = kind as ItemKind;
-}
 /** Type words the Lootsmith server uses, when no subject word names a kind. */
 const TYPE_KINDS: Record<string, ItemKind> = {
   weapon: 'sword',
@@ -116,6 +43,8 @@ export type AssetType = 'item' | 'portrait' | 'skill';
 
 export interface PromptReading {
   asset: AssetType;
+  /** The subject (an item's name), lower case: items of one kind vary with it. */
+  name: string;
   style: Style['name'];
   kind: ItemKind | undefined;
   /** Every word of the prompt, lower case, in order. */
@@ -164,11 +93,9 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   const lower = prompt.toLowerCase();
   const words = wordsOf(prompt);
   const [subjectText = ''] = lower.split(',');
-  const subject = wordsOf(subjectText.split(/\bof\b/)[0] ?? subjectText);
   const has = (w: string) => words.includes(w);
 
-  let kind = headKind(subject) ?? headKind(wordsOf(subjectText)) ?? headKind(words);
-  if (/\bchest\s*(armou?r|plate|piece|guard)\b/.test(lower)) kind = 'armor';
+  let kind = kindOf(lower);
   if (!kind) kind = words.map((w) => TYPE_KINDS[w]).find((k) => k !== undefined);
 
   const materials: string[] = [];
@@ -207,6 +134,7 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   }
   return {
     asset,
+    name: subjectText.trim(),
     style,
     kind,
     words,
@@ -216,14 +144,6 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
     rarity,
     negative,
   };
-}
-
-function headKind(words: string[]): ItemKind | undefined {
-  for (let i = words.length - 1; i >= 0; i--) {
-    const kind = KIND_WORDS[words[i] as string];
-    if (kind) return kind;
-  }
-  return undefined;
 }
 
 const PORTRAIT_WORDS = new Set(

@@ -12,17 +12,32 @@ import {
   ring,
   rotate,
   star,
+  subtract,
   union,
 } from './sdf.ts';
 
-export const ring_: ItemPainter = (look) => {
-  const bandShape = ellipse(0, -0.1, 0.3, 0.25);
-  const band = (u: number, v: number) => Math.abs(bandShape(u, v)) - 0.05;
-  const parts: Part[] = [
-    part(band, look.metal.finish === 'metal' ? look.metal : look.accent, 0.05, { round: true }),
-    part(polygon([-0.12, 0.1, 0.12, 0.1, 0.08, 0.22, -0.08, 0.22]), look.accent, 0.04),
-  ];
-  if (look.gems) parts.push(part(circle(0, 0.26, 0.1), look.gem, 0.1));
+export const ring_: ItemPainter = (look, rng) => {
+  const r = rng('ring');
+  const thick = r.range(0.04, 0.065);
+  const bandShape = ellipse(0, -0.1, 0.3, r.range(0.22, 0.27));
+  const band = (u: number, v: number) => Math.abs(bandShape(u, v)) - thick;
+  const metal = look.metal.finish === 'metal' ? look.metal : look.accent;
+  const setting = r.int(0, 2);
+  const parts: Part[] = [part(band, metal, thick, { round: true })];
+  if (setting === 0)
+    parts.push(part(polygon([-0.12, 0.1, 0.12, 0.1, 0.08, 0.22, -0.08, 0.22]), look.accent, 0.04));
+  if (setting === 1) parts.push(part(box(0, 0.17, 0.1, 0.07, 0.02), look.accent, 0.04));
+  if (setting === 2)
+    for (const s of [-1, 1])
+      parts.push(part(capsule(0.04 * s, 0.1, 0.1 * s, 0.3, 0.02), look.accent, 0.02, { round: true }));
+  if (look.gems) {
+    const size = r.range(0.08, 0.12);
+    parts.push(
+      part(setting === 1 ? box(0, 0.2, size, size * 0.8, 0.02) : circle(0, 0.24, size), look.gem, size),
+    );
+    if (r.chance(0.35))
+      for (const s of [-1, 1]) parts.push(part(circle(0.16 * s, 0.14, 0.035), look.gem, 0.035));
+  }
   return { parts };
 };
 
@@ -174,15 +189,27 @@ export const gem: ItemPainter = (look, rng) => {
   };
 };
 
-export const key: ItemPainter = (look) => {
+export const key: ItemPainter = (look, rng) => {
+  const r = rng('key');
   const metal = look.metal.finish === 'metal' ? look.accent : look.metal;
+  const teeth = r.int(1, 3);
+  const bit = [];
+  for (let i = 0; i < teeth; i++) bit.push(box(0.07, 0.38 - i * 0.09, r.range(0.05, 0.08), 0.03));
+  const bow = r.int(0, 2);
+  const bowShape =
+    bow === 0
+      ? ring(0, -0.4, 0.13, 0.04)
+      : bow === 1
+        ? union(ring(0, -0.34, 0.07, 0.03), ring(-0.1, -0.46, 0.07, 0.03), ring(0.1, -0.46, 0.07, 0.03))
+        : subtract(polygon([0, -0.22, 0.16, -0.4, 0, -0.58, -0.16, -0.4]), circle(0, -0.4, 0.06));
   const parts: Part[] = [
     part(box(0, 0.05, 0.032, 0.38, 0.01), metal, 0.032, { round: true }),
-    part(union(box(0.08, 0.36, 0.07, 0.035), box(0.06, 0.25, 0.05, 0.03)), metal, 0.03),
-    part(ring(0, -0.4, 0.13, 0.04), metal, 0.04, { round: true }),
+    part(union(...bit), metal, 0.03),
+    part(bowShape, metal, 0.04, { round: bow !== 2 }),
     part(box(0, -0.22, 0.05, 0.025, 0.01), metal, 0.03),
   ];
-  if (look.gems && look.rarity >= 2) parts.push(part(circle(0, -0.4, 0.06), look.gem, 0.06));
+  if (look.gems && look.rarity >= 2)
+    parts.push(part(circle(0, bow === 1 ? -0.42 : -0.4, 0.05), look.gem, 0.05));
   return { diagonal: true, parts };
 };
 

@@ -271,3 +271,37 @@ export const wand: ItemPainter = (look, rng) => {
     ],
   };
 };
+
+/** Three curved blades over a knuckle grip. */
+export const claws: ItemPainter = (look, rng) => {
+  const r = rng('blades');
+  const length = r.range(0.42, 0.54);
+  const curve = r.range(0.1, 0.2);
+  const blade = (u: number) =>
+    polygon([
+      u - 0.045,
+      -0.08,
+      u - 0.045,
+      length * 0.4,
+      u - 0.015 + curve * 0.45,
+      length * 0.78,
+      u + curve,
+      length,
+      u + 0.03 + curve * 0.3,
+      length * 0.68,
+      u + 0.045,
+      length * 0.35,
+      u + 0.045,
+      -0.08,
+    ]);
+  const blades = union(blade(-0.16), blade(0), blade(0.16));
+  return {
+    parts: [
+      part(blades, look.metal, 0.03),
+      part(box(0, -0.12, 0.27, 0.07, 0.04), look.accent, 0.05),
+      part(box(0, -0.28, 0.08, 0.12, 0.03), look.leather, 0.05, { round: true }),
+      part(capsule(-0.22, -0.24, 0.22, -0.24, 0.025), look.leather, 0.025, { round: true }),
+      ...(look.gems && look.rarity >= 2 ? [part(circle(0, -0.12, 0.045), look.gem, 0.045)] : []),
+    ],
+  };
+};
