@@ -51,10 +51,12 @@ function startListening(
   env: Record<string, string>,
   ready = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
 ): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  // Its own process group: `npx` runs the server as a grandchild, which a signal to npx alone would miss.
   const child = spawn(command, args, {
     cwd,
     env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   return new Promise((done, fail) => {
@@ -73,12 +75,21 @@ function startListening(
   });
 }
 
-/** SIGTERM, then SIGKILL if it has not exited within ten seconds. */
+/** SIGTERM to the child's process group, then SIGKILL if it has not exited within ten seconds. */
 async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      // The group has already gone.
+    }
+  };
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((done) => child.once('exit', done));
+  group('SIGTERM');
+  const timer = setTimeout(() => group('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
 }
