@@ -57,8 +57,22 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    // The last look before an answer leaves: whatever path put a secret in it, it does not go out.
+    if ((typeof payload === 'string' || Buffer.isBuffer(payload)) && services.secrets.leaks(payload)) {
+      request.log.error(
+        { route: request.routeOptions.url },
+        'an answer carried a server secret; sent 502 instead',
+      );
+      reply.status(502).type('application/json').removeHeader('content-length');
+      return JSON.stringify({
+        error: {
+          code: 'upstream_unavailable',
+          message: 'The content service gave an answer that cannot be passed on',
+        },
+      });
+    }
     return payload;
   });
 
