@@ -58,7 +58,13 @@ export async function startServices(config: Config, options: { store?: Store } =
   }
   if (!upstreamUrl || !upstreamKey) throw new Error('no upstream');
   const metrics = createMetrics();
-  const secrets = new Secrets([upstreamKey, config.fallback?.key, config.serverKey, config.playerSecret]);
+  const secrets = new Secrets([
+    upstreamKey,
+    config.fallback?.key,
+    config.serverKey,
+    config.metricsToken,
+    config.playerSecret,
+  ]);
   const upstream = new UpstreamClient({
     primary: { url: upstreamUrl, key: upstreamKey },
     fallback: config.fallback,
