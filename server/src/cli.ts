@@ -20,7 +20,7 @@ and names it):
   LOOTSMITH_FALLBACK_URL      a second /v1 service tried when the first is down
   LOOTSMITH_FALLBACK_KEY      its API key
   LOOTSMITH_UPSTREAM_TIMEOUT_MS  one attempt at the /v1 service, to its last byte (default 30000);
-                              a call gives up after twice this, retries and fallback included
+                              all attempts of a call (retries, fallback) get twice this in total
   LOOTSMITH_UPSTREAM_RETRIES  retries of a failed call (default 2)
   LOOTSMITH_PLAYER_SECRET     HS256 secret of player tokens (required when NODE_ENV=production)
   LOOTSMITH_TOKEN_TTL_S       lifetime of guest tokens in seconds (default 86400)

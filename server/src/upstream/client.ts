@@ -18,7 +18,7 @@ export interface UpstreamTarget {
 export interface UpstreamOptions {
   primary: UpstreamTarget;
   fallback?: UpstreamTarget;
-  /** Deadline of one attempt, from sending to the last byte; a whole call gives up after twice this. */
+  /** Deadline of one attempt, from sending to the last byte; a call's attempts get twice this in all. */
   timeoutMs: number;
   retries: number;
   /** Every secret of the server: none of them leaves in anything that came from upstream. */
@@ -166,11 +166,11 @@ export class UpstreamClient {
     accept: (json: unknown) => T,
   ): Promise<T> {
     let refused = false;
-    const giveUpAt = Date.now() + 2 * this.options.timeoutMs;
+    // Attempts together get twice the timeout; waits a Retry-After asks for (each capped) come on top.
+    let left = 2 * this.options.timeoutMs;
     for (const target of this.targets) {
-      for (let attempt = 0; attempt <= this.options.retries; attempt++) {
-        const left = giveUpAt - Date.now();
-        if (left <= 0) break;
+      for (let attempt = 0; attempt <= this.options.retries && left > 0; attempt++) {
+        const started = Date.now();
         try {
           const json = await this.attempt(
             target,
@@ -179,7 +179,9 @@ export class UpstreamClient {
             maxBytes,
             Math.min(left, this.options.timeoutMs),
             signal,
-          );
+          ).finally(() => {
+            left -= Date.now() - started;
+          });
           const result = accept(json);
           this.count(target, path, 'ok');
           return result;
