@@ -15,7 +15,7 @@ export type DropLimits = z.infer<typeof DropLimits>;
 /**
  * How far a player token is believed. `open`: players ask for drops themselves, within the limits, and
  * their level claims are checked against what the server recorded. `grant`: every player drop carries
- * a grant signed by the game server (see docs/security-loot.md).
+ * a grant signed by the game server (see docs/SECURITY.md).
  */
 export const LootAuthority = z.strictObject({
   mode: z.enum(['open', 'grant']),
