@@ -130,14 +130,17 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   });
 
   const created_at = new Date().toISOString();
-  const items = await Promise.all(
-    batch.items.map(async (generated) => ({
-      ...generated,
-      id: newItemId(),
-      icon: await deps.icons.ensure(deps.icons.promptFor(generated), req.body.client_id, req.signal),
-      created_at,
-    })),
+  const icons = await deps.icons.ensureAll(
+    batch.items.map((generated) => deps.icons.promptFor(generated)),
+    req.body.client_id,
+    req.signal,
   );
+  const items = batch.items.map((generated, i) => ({
+    ...generated,
+    id: newItemId(),
+    icon: icons[i] as Item['icon'],
+    created_at,
+  }));
   deps.metrics?.generations.inc({ kind: 'loot', outcome: 'ok' });
   return { items, materials };
 }
