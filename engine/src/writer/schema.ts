@@ -1,7 +1,7 @@
 import type { Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
-import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
+import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
 import { writeProse } from './prose.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,6 +15,8 @@ export interface FillContext {
   verdict?: Verdict;
   /** Position in the nearest array, so "Item 2:" fills the second element. */
   index: number;
+  /** The key of the enclosing object, so `damage: {min, max}` is read as a stat. */
+  parent?: string;
   words: readonly string[];
 }
 
@@ -61,17 +63,98 @@ function fitNumber(value: number, node: JsonSchema, integer: boolean): number {
   return v;
 }
 
+/** Field names that ask for a stat: `attack`, `armorRating`, `base_damage`, `hp`, `str`… */
+const STAT_KEY =
+  /power|attack|atk|damage|dmg|dps|defen[cs]e|armou?r|block|health|vitality|stamina|mana|magic|spell|strength|dexterity|agility|intellect|intelligence|wisdom|speed|crit|luck|resist|toughness|might|potency|heal|protection|evasion|dodge|accuracy/;
+const STAT_TOKENS = new Set([
+  'hp',
+  'mp',
+  'ac',
+  'def',
+  'str',
+  'dex',
+  'int',
+  'agi',
+  'vit',
+  'wis',
+  'spd',
+  'ap',
+  'sp',
+]);
+const STAT_NAMES: Array<[RegExp, string]> = [
+  [/attack|atk|damage|dmg|dps|power|might|strength|str/, 'attack'],
+  [/defen|armou?r|block|protection|toughness|def|ac/, 'defense'],
+  [/health|hp|vitality|stamina|vit|heal/, 'health'],
+  [/mana|mp/, 'mana'],
+  [/magic|spell|intell|int|wis|potency|sp/, 'magic'],
+  [/speed|agility|dex|evasion|dodge|spd|agi/, 'speed'],
+  [/crit|accuracy/, 'crit_chance'],
+  [/luck/, 'luck'],
+];
+
+export function isStatKey(key: string): boolean {
+  const k = key.toLowerCase();
+  if (/level|lvl|count|price|cost|value|weight|id$|index|quantity|required|requirement|slots?$/.test(k))
+    return false;
+  if (STAT_KEY.test(k)) return true;
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((t) => STAT_TOKENS.has(t));
+}
+
+/**
+ * A stat for a field the schema names itself: the plan's stat of that meaning when it has one, else a
+ * share of its budget. Either way it rises with rarity and level, as the budget does.
+ */
+function statValue(plan: ItemPlan, key: string, rng: Rng): number {
+  const k = key.toLowerCase();
+  const meaning = STAT_NAMES.find(([pattern]) => pattern.test(k))?.[1];
+  const own = plan.stats.find((s) => s.name === meaning)?.value;
+  const share = own ?? Math.max(1, Math.round((plan.budget / 3) * rng.range(0.8, 1.2)));
+  return share;
+}
+
+/** Maps a rising value into a bounded range along a saturating curve, so order survives the bounds. */
+function intoRange(value: number, node: JsonSchema, scale: number): number {
+  const lo =
+    typeof node.minimum === 'number'
+      ? node.minimum
+      : typeof node.exclusiveMinimum === 'number'
+        ? node.exclusiveMinimum
+        : undefined;
+  const hi =
+    typeof node.maximum === 'number'
+      ? node.maximum
+      : typeof node.exclusiveMaximum === 'number'
+        ? node.exclusiveMaximum
+        : undefined;
+  if (hi === undefined) return Math.max(lo ?? 0, value);
+  const from = lo ?? 0;
+  return from + (hi - from) * (1 - Math.exp(-value / scale));
+}
+
 /** A value the plan suggests for a field, looked up by the field's name. */
 function planned(ctx: FillContext, key: string): unknown {
   const plan = ctx.plan;
   if (!plan) return undefined;
   const k = key.toLowerCase();
-  if (k in plan) return plan[k as keyof ItemPlan];
-  if (k === 'title') return plan.name;
-  if (k === 'item_type' || k === 'kind') return plan.type;
-  if (k === 'flavor' || k === 'flavour' || k === 'story' || k === 'history') return plan.lore;
-  if (k === 'gold' || k === 'price' || k === 'worth') return plan.value;
-  if (k === 'item_level' || k === 'ilvl') return plan.level;
+  if (k in plan && k !== 'noun' && k !== 'budget') return plan[k as keyof ItemPlan];
+  if (k === 'title' || /^(item_?)?name$|^display_?name$/.test(k)) return plan.name;
+  if (/^(item_?type|kind|slot|category)$/.test(k)) return plan.type;
+  if (/^(base|sub_?type|weapon_?type|armou?r_?type)$/.test(k)) return plan.subtype;
+  if (/lore|story|history|flavou?r|backstory|legend/.test(k)) return plan.lore;
+  if (/desc|summary|blurb/.test(k)) return plan.description;
+  if (/^(gold|price|worth|cost|sell_?price|gold_?value)$/.test(k)) return plan.value;
+  if (/^(item_?level|ilvl|required_?level|level_?requirement|req_?level)$/.test(k)) return plan.level;
+  if (/^(quality|grade|rarity_?name)$/.test(k)) return plan.rarity;
+  if (/^(damage_?type|affinity|school)$/.test(k)) return plan.element;
+  if (/^(affixes|effects|abilities|perks|modifiers|enchantments|traits|properties|bonuses)$/.test(k))
+    return plan.affixes;
+  if (/location|zone|area|found_?in/.test(k)) return ctx.cues.location;
+  if (/enemy|monster|source|dropped_?by|boss/.test(k)) return ctx.cues.enemy;
+  if (/^(stats|attributes|stat_?block)$/.test(k)) return plan.stats;
   return undefined;
 }
 
@@ -169,14 +252,35 @@ function numberGen(node: JsonSchema, integer: boolean): Gen {
     const fromPlan = planned(ctx, key);
     const lo = typeof node.minimum === 'number' ? node.minimum : 0;
     const hi = typeof node.maximum === 'number' ? node.maximum : lo + 100;
-    const value =
-      typeof fromPlan === 'number' ? fromPlan : lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
+    let value: number;
+    const plan = ctx.plan;
+    const k = key.toLowerCase();
+    if (typeof fromPlan === 'number') value = fromPlan;
+    else if (plan && /^(tier|rarity|quality|grade|stars?)$/.test(k))
+      value = lo + ((Math.min(hi, lo + 100) - lo) * rarityIndex(plan.rarity)) / 5;
+    else if (
+      plan &&
+      (isStatKey(key) ||
+        (ctx.parent && isStatKey(ctx.parent) && /min|max|low|high|base|value|amount/.test(k)))
+    ) {
+      const statKey = isStatKey(key) ? key : (ctx.parent as string);
+      const spread = /max|high/.test(k) ? 1.3 : /min|low/.test(k) ? 0.75 : 1;
+      // Chances and multipliers (a maximum of 1 or 2) take a fraction; other bounded stats a curve.
+      value = intoRange(statValue(plan, statKey, ctx.rng) * spread, node, Math.max(20, (hi - lo) * 0.6));
+    } else value = lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
     return fitNumber(value, node, integer);
   };
 }
 
+const ITEM_KEYS =
+  /^(rarity|stats|attributes|subtype|type|item_?type|slot|level|item_?level|description|lore|affixes|effects|element|material|tier|quality)$/i;
+
+/** An object that describes an item: a name, and a field an item has (rarity, type, …) or two stats. */
 function isItemLike(props: JsonSchema): boolean {
-  return 'name' in props && ('rarity' in props || 'stats' in props || 'subtype' in props);
+  const keys = Object.keys(props);
+  const named = keys.some((k) => /^(item_?)?name$|^title$|^display_?name$/i.test(k));
+  const statKeys = keys.filter(isStatKey).length;
+  return named && (keys.some((k) => ITEM_KEYS.test(k)) || statKeys >= 2) && !('sensible' in props);
 }
 
 /** Plan options a schema implies: which stat names it allows and how many stats or affixes fit. */
@@ -189,6 +293,12 @@ function planOptions(props: JsonSchema): PlanOptions {
   const affixes = asSchema(props.affixes);
   if (typeof affixes.maxItems === 'number') options.maxAffixes = affixes.maxItems;
   return options;
+}
+
+/** The number schema of an object's `additionalProperties`, when it is a map of numbers. */
+function statRecord(node: JsonSchema): JsonSchema | undefined {
+  const extra = asSchema(node.additionalProperties);
+  return extra.type === 'integer' || extra.type === 'number' ? extra : undefined;
 }
 
 class Compiler {
@@ -282,19 +392,25 @@ class Compiler {
       : verdictLike
         ? planOptions(asSchema(this.itemProps(asSchema(props.item))))
         : {};
-    return (ctx, _key) => {
+    const record = statRecord(node);
+    return (ctx, key) => {
       let inner = ctx;
       if (verdictLike && ctx.cues.combine) {
         inner = { ...ctx, verdict: judgeCombination(ctx.cues, ctx.rng.fork('verdict'), options) };
       } else if (itemLike) {
-        const plan =
-          ctx.verdict?.item ??
-          planItem(ctx.cues.items[ctx.index] ?? {}, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
+        const cue = ctx.cues.items[ctx.index] ?? ctx.cues.items[0] ?? ctx.cues.base;
+        const plan = ctx.verdict?.item ?? planItem(cue, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
         const { verdict: _drop, ...rest } = ctx;
         inner = { ...rest, plan };
       }
       const out: Record<string, unknown> = {};
-      for (const [key, gen] of fields) out[key] = gen({ ...inner, depth: inner.depth + 1 }, key);
+      for (const [field, gen] of fields)
+        out[field] = gen({ ...inner, depth: inner.depth + 1, parent: key }, field);
+      // `stats: {type: object, additionalProperties: integer}`: the plan's stats by name.
+      const stats = record && fields.length === 0 ? planned(ctx, key) : undefined;
+      if (Array.isArray(stats))
+        for (const s of stats as Array<{ name: string; value: number }>)
+          out[s.name] = fitNumber(s.value, record as JsonSchema, record?.type === 'integer');
       return out;
     };
   }
@@ -336,11 +452,15 @@ class Compiler {
       if (Array.isArray(fromPlan)) {
         const values = fromPlan.slice(0, max);
         if (values.length >= min) {
-          return values.map((v, i) =>
-            v && typeof v === 'object'
-              ? item({ ...ctx, plan: v as ItemPlan, index: i, depth: ctx.depth + 1 }, key)
-              : v,
-          );
+          return values.map((v, i) => {
+            if (!v || typeof v !== 'object') return v;
+            // A list of strings where the plan has {name, effect}: "Frostbite: Hits chill…".
+            if (target.type === 'string') {
+              const { name, effect, value } = v as { name: string; effect?: string; value?: number };
+              return fitString(effect ? `${name}: ${effect}` : `${name} +${value}`, target);
+            }
+            return item({ ...ctx, plan: v as ItemPlan, index: i, depth: ctx.depth + 1 }, key);
+          });
         }
         count = min;
       } else if (ctx.verdict && key === 'suggestions') {
