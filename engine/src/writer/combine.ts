@@ -2,7 +2,7 @@ import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { subtypeIn } from './context.ts';
 import { type Cues, elementOf, type Ingredient } from './cues.ts';
-import { capitalise, listOf, titleCase, withArticle } from './grammar.ts';
+import { agree, capitalise, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
 import { OPPOSED, SUBTYPE_TYPES, type Theme } from './lexicon.ts';
 
@@ -97,7 +97,6 @@ const MAKES: Record<Stuff, string[]> = {
     'ring',
     'amulet',
     'dagger',
-    'ingot',
   ],
   wood: ['staff', 'bow', 'shield', 'buckler', 'wand', 'chest', 'totem'],
   hide: ['boots', 'gloves', 'pouch', 'belt', 'bracers', 'leggings', 'hood', 'quiver'],
@@ -272,13 +271,18 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
     if (need && !needsOf(wanted).some((n) => have.has(n)))
       out.push(`Add ${STUFF_EXAMPLES[need]} (${STUFF_NAMES[need]}) for ${withArticle(wanted)}.`);
   }
-  for (const type of ALL_TYPES) {
-    if (out.length >= 3) break;
-    const elsewhere = possible(parts, [type])[0];
-    const at = stationsFor(type, cues).find((s) => s.toLowerCase() !== station.toLowerCase());
-    if (elsewhere && at && !stationTypes(cues).includes(type))
-      out.push(`At the ${at}, ${names} would make ${withArticle(elsewhere)}.`);
-  }
+  const elsewhere = (cues.combine?.otherStations ?? STATION_TYPES.map(([, name, types]) => ({ name, types })))
+    .filter((s) => s.name.toLowerCase() !== station.toLowerCase())
+    .map((s) => ({ name: s.name, options: possible(parts, s.types) }))
+    // The station that can do most with these first (the forge for metal), one suggestion per thing made.
+    .sort((a, b) => b.options.length - a.options.length)
+    .map((s) => ({ name: s.name, makes: s.options[0] }))
+    .filter(
+      (s, i, all): s is { name: string; makes: string } =>
+        Boolean(s.makes) && all.findIndex((o) => o.makes === s.makes) === i,
+    );
+  for (const s of elsewhere.slice(0, Math.max(0, 3 - out.length)))
+    out.push(`At the ${s.name}, ${names} would make ${withArticle(s.makes)}.`);
   if (out.length < 2)
     out.push(`Start from a base material such as ${STUFF_EXAMPLES.metal} or ${STUFF_EXAMPLES.wood}.`);
   return out;
@@ -324,7 +328,7 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     return refuse(
       `${capitalise(the(x as Ingredient))} and ${the(y as Ingredient)} are finished pieces of different kinds; no craft makes one thing of them.`,
       [
-        `Combine ${the(x as Ingredient)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve it.`,
+        `Combine ${the(x as Ingredient)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree((x as Ingredient).name).them}.`,
         `Combine ${the(y as Ingredient)} with a material of its own kind instead.`,
         `Craft from raw materials: ${STUFF_EXAMPLES.metal}, ${STUFF_EXAMPLES.wood} or ${STUFF_EXAMPLES.hide}.`,
       ],
@@ -447,14 +451,17 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     material,
     element,
     ...(adjective
-      ? { nameHint: `${QUALITY_NAMES[adjective]} ${titleCase(material)} ${titleCase(subtype)}` }
+      ? {
+          nameHint: `${QUALITY_NAMES[adjective]} ${titleCase(material)} ${titleCase(subtype)}`,
+          nounHint: subtype,
+        }
       : {}),
   });
   const made = combine.ingredients.map((i) => (i.quantity > 1 ? `${i.quantity} ${i.name}` : i.name));
   const message = rng.pick([
-    `At the ${station}, ${listOf(made)} become ${withArticle(item.name)}.`,
-    `The ${station} does its work: ${listOf(made)} yield ${withArticle(item.name)}.`,
-    `${capitalise(listOf(made))} go in; ${withArticle(item.name)} comes out of the ${station}.`,
+    `At the ${station}, ${listOf(made)} become ${nameWithArticle(item.name)}.`,
+    `The ${station} does its work: ${listOf(made)} yield ${nameWithArticle(item.name)}.`,
+    `${capitalise(listOf(made))} go in; ${nameWithArticle(item.name)} comes out of the ${station}.`,
   ]);
   return { sensible: true, message, suggestions: [], item };
 }

@@ -112,7 +112,10 @@ function typeOf(value: string): string | undefined {
 
 function setField(ctx: FreeContext, field: Field, raw: unknown): void {
   if (raw === null || raw === undefined) return;
-  if (field === 'context' && typeof raw === 'object') return readObject(ctx, raw as Record<string, unknown>);
+  if (field === 'context' && typeof raw === 'object') {
+    readObject(ctx, raw as Record<string, unknown>);
+    return;
+  }
   const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
   if (!text) return;
   const number = Number.parseInt(text, 10);
@@ -256,7 +259,7 @@ function readProse(ctx: FreeContext, text: string): void {
   const place = PROSE_LOCATION.exec(text) ?? PROSE_PLACE_WORDS.exec(text);
   if (place) {
     const where = (place[1] as string).trim();
-    if (!ctx.enemy || !ctx.enemy.toLowerCase().includes(where.toLowerCase())) ctx.location ??= where;
+    if (!ctx.enemy?.toLowerCase().includes(where.toLowerCase())) ctx.location ??= where;
   }
   const theme = PROSE_THEME.exec(text);
   if (theme) ctx.theme ??= ((theme[1] ?? theme[2]) as string).trim();

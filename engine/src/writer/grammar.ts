@@ -57,10 +57,26 @@ export function withArticle(phrase: string): string {
 }
 
 /** Subject forms that agree with the noun: "This axe is" / "These boots are". */
-export function agree(noun: string): { this: string; is: string; it: string; its: string; has: string } {
+export function agree(noun: string): {
+  this: string;
+  is: string;
+  it: string;
+  them: string;
+  its: string;
+  has: string;
+} {
   return isPlural(noun)
-    ? { this: 'These', is: 'are', it: 'they', its: 'their', has: 'have' }
-    : { this: 'This', is: 'is', it: 'it', its: 'its', has: 'has' };
+    ? { this: 'These', is: 'are', it: 'they', them: 'them', its: 'their', has: 'have' }
+    : { this: 'This', is: 'is', it: 'it', them: 'it', its: 'its', has: 'has' };
+}
+
+/** A place as it stands in a sentence: "the Ember Forge", "the Shrine of Whispers", but "Giant's Throne", "Ironhold". */
+export function placeName(location: string): string {
+  const clean = location.replace(/^the\s+/i, '').trim();
+  if (/^the\s/i.test(location)) return `the ${clean}`;
+  const proper = /^[A-Z]/.test(clean);
+  if (clean.includes("'") || (proper && !clean.includes(' '))) return clean;
+  return `the ${clean}`;
 }
 
 /** A verb in the third person that agrees with the noun: verb("carry", "boots") → "carry". */
@@ -86,4 +102,11 @@ export function titleCase(text: string): string {
 export function listOf(parts: readonly string[]): string {
   if (parts.length <= 1) return parts[0] ?? '';
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** An item's name with its article by its head noun: "a Potion of the Wastes", "a pair of Iron Greaves". */
+export function nameWithArticle(name: string): string {
+  const head = name.split(/,| of /)[0] as string;
+  if (!isPlural(head)) return `${article(name)} ${name}`;
+  return withArticle(head).startsWith('a pair of') ? `a pair of ${name}` : `some ${name}`;
 }

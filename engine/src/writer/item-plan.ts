@@ -166,6 +166,9 @@ export interface PlanOptions {
   material?: string;
   element?: Element;
   nameHint?: string;
+  nounHint?: string;
+  /** Types the schema allows, when the request names none. */
+  types?: readonly string[];
 }
 
 const ELEMENTS = ['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const;
@@ -186,7 +189,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   const type =
     cue.type ??
     (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
-    rng.fork('type').pick(Object.keys(TYPE_SUBTYPES));
+    rng.fork('type').pick(options.types?.length ? options.types : Object.keys(TYPE_SUBTYPES));
   const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type] ?? ['trinket']);
   const rarityName = cue.rarity ?? 'COMMON';
   const rarity = rarityIndex(rarityName);
@@ -229,7 +232,16 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
     10_000_000,
     Math.round((budget * 2 + level * 5) * (RARITY_POWER[rarity] as number) * rng.range(0.9, 1.1)),
   );
-  const facts = { name, noun: named.noun, type, subtype, material, element, stats, value };
+  const facts = {
+    name,
+    noun: options.nounHint ?? named.noun,
+    type,
+    subtype,
+    material,
+    element,
+    stats,
+    value,
+  };
   return {
     ...facts,
     rarity: rarityName,

@@ -1,7 +1,7 @@
 import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
-import { agree, capitalise, isPlural, listOf, verb, withArticle } from './grammar.ts';
+import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
 
 /** What the text of one item is written from. */
 export interface ItemFacts {
@@ -30,57 +30,57 @@ const ADJECTIVES: Record<Element, readonly string[]> = {
 const FLAVOURS: Record<Element, readonly string[]> = {
   none: [
     '{it} {has} outlasted every owner so far',
-    'no rust has ever touched {it}',
+    'no rust has ever touched {them}',
     '{its} grip is worn smooth by other hands',
-    'a maker’s mark is still legible on {it}',
+    'a maker’s mark is still legible on {them}',
     '{it} {is} heavier than {it} {looks}',
     '{it} {bears} a notch for every battle',
   ],
   fire: [
     '{it} never quite {cools}',
     '{it} still {smells} of smoke and cinders',
-    'sparks leap from {it} when struck',
+    'sparks leap from {them} when struck',
     'snow melts where {it} {lies}',
     '{its} metal glows at the edges in the dark',
-    'a faint heat rolls off {it} like a banked hearth',
+    'a faint heat rolls off {them} like a banked hearth',
   ],
   frost: [
-    'frost creeps over {it} even in summer',
+    'frost creeps over {them} even in summer',
     '{it} {stings} bare skin with cold',
-    'breath mists in the air around {it}',
+    'breath mists in the air around {them}',
     'ice flowers bloom wherever {it} {rests}',
     '{it} {rings} like a frozen lake when tapped',
-    'no fire will warm {it} for long',
+    'no fire will warm {them} for long',
   ],
   poison: [
-    'a green sheen clings to {it}',
-    'wise bearers handle {it} with gloves',
+    'a green sheen clings to {them}',
+    'wise bearers handle {them} with gloves',
     'grass wilts where {it} {is} set down',
     '{it} {weeps} a bitter dew at night',
-    'flies will not settle on {it}',
+    'flies will not settle on {them}',
     '{it} {smells} faintly of bitter almonds',
   ],
   shadow: [
     'candles gutter when {it} {is} drawn',
     '{its} outline blurs at the edge of sight',
-    'whispers follow whoever carries {it}',
+    'whispers follow whoever carries {them}',
     '{it} {casts} no reflection in still water',
-    'torchlight seems to bend away from {it}',
-    'the dark around {it} is never quite empty',
+    'torchlight seems to bend away from {them}',
+    'the dark around {them} is never quite empty',
   ],
   holy: [
     '{it} {hums} softly at dawn, like a remembered prayer',
-    'the undead will not touch {it}',
+    'the undead will not touch {them}',
     '{its} surface never tarnishes',
-    'a faint warmth settles over whoever holds {it}',
+    'a faint warmth settles over whoever holds {them}',
     'bells are said to ring when {it} {is} raised',
-    'no shadow falls beneath {it}',
+    'no shadow falls beneath {them}',
   ],
   lightning: [
-    'sparks crawl over {it} before every storm',
-    'hair stands on end near {it}',
+    'sparks crawl over {them} before every storm',
+    'hair stands on end near {them}',
     '{it} {crackles} when moved quickly',
-    'the air around {it} smells of rain',
+    'the air around {them} smells of rain',
     'compasses spin in {its} presence',
     'thunder seems to answer when {it} {is} swung',
   ],
@@ -100,6 +100,7 @@ const SPELLS: Record<Element, string> = {
 function agreeClause(clause: string, noun: string): string {
   const a = agree(noun);
   return clause
+    .replaceAll('{them}', a.them)
     .replaceAll('{it}', a.it)
     .replaceAll('{its}', a.its)
     .replaceAll('{is}', a.is)
@@ -116,7 +117,7 @@ function statPhrase(stats: ItemFacts['stats']): string {
 /** "from the Sunken Crypt", "taken off a Fire Imp", …: where the item comes from, when the request says. */
 function originClause(cues: Cues, rng: Rng): string {
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
-  const place = cues.location?.replace(/^the\s+/i, '');
+  const place = cues.location && placeName(cues.location);
   const options: string[] = [];
   if (enemy && place)
     options.push(`taken from the ${enemy} in ${place}`, `won from the ${enemy} in ${place}`);
@@ -182,7 +183,7 @@ export function loreFor(item: ItemFacts, cues: Cues, rng: Rng): string {
   const was = isPlural(noun) ? 'were' : 'was';
   const flavour = agreeClause(rng.pick(FLAVOURS[item.element]), noun);
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
-  const place = cues.location?.replace(/^the\s+/i, '');
+  const place = cues.location && placeName(cues.location);
   let opening: string;
   if (cues.obtained === 'crafted') {
     const parts = (cues.combine?.ingredients ?? []).map((i) => i.name);

@@ -1,6 +1,6 @@
 import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
-import { titleCase } from './grammar.ts';
+import { placeName, titleCase } from './grammar.ts';
 import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS } from './lexicon.ts';
 
 export interface NameRequest {
@@ -57,8 +57,7 @@ function possessive(owner: string): string {
 }
 
 function ofPlace(location: string): string {
-  const clean = titleCase(location.replace(/^the\s+/i, '').trim());
-  return clean.includes(' ') && !clean.includes("'") ? `of the ${clean}` : `of ${clean}`;
+  return `of ${titleCase(placeName(location)).replace(/^The /, 'the ')}`;
 }
 
 /**

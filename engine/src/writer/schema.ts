@@ -234,6 +234,41 @@ function hashDigits(text: string): number {
   return h;
 }
 
+/** Words games use for an item type in their own enums ("head", "mainhand", "jewelry"). */
+const TYPE_ALIASES: Record<string, readonly string[]> = {
+  WEAPON: [
+    'weapon',
+    'weapons',
+    'mainhand',
+    'main_hand',
+    'main hand',
+    'melee',
+    'ranged',
+    'two_hand',
+    'twohand',
+  ],
+  HELMET: ['helmet', 'head', 'helm', 'headgear', 'hat'],
+  CHEST: ['chest', 'body', 'torso', 'armor', 'armour', 'chestpiece'],
+  LEGS: ['legs', 'leg', 'pants', 'legging', 'leggings'],
+  BOOTS: ['boots', 'feet', 'foot', 'shoes'],
+  GLOVES: ['gloves', 'hands', 'hand', 'gauntlets'],
+  SHIELD: ['shield', 'offhand', 'off_hand', 'off hand'],
+  ACCESSORY: ['accessory', 'ring', 'amulet', 'neck', 'necklace', 'trinket', 'jewelry', 'jewellery', 'finger'],
+  CONSUMABLE: ['consumable', 'potion', 'consumables', 'food', 'scroll'],
+  MATERIAL: ['material', 'materials', 'reagent', 'crafting', 'resource'],
+  CONTAINER: ['container', 'bag'],
+  EQUIPMENT: ['equipment', 'gear', 'cloak', 'back', 'belt', 'waist'],
+};
+
+/** The item type an enum value stands for, if any. */
+function typeOfValue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.toLowerCase();
+  return Object.entries(TYPE_ALIASES).find(
+    ([type, words]) => type.toLowerCase() === v || words.includes(v),
+  )?.[0];
+}
+
 function enumGen(values: readonly unknown[]): Gen {
   const lower = values.map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
   return (ctx, key) => {
@@ -241,6 +276,11 @@ function enumGen(values: readonly unknown[]): Gen {
     if (typeof want === 'string') {
       const i = lower.indexOf(want.toLowerCase());
       if (i >= 0) return values[i];
+      // A subtype the enum names ("ring"), else a value that stands for the plan's type ("head" for HELMET).
+      const bySubtype = ctx.plan ? lower.indexOf(ctx.plan.subtype) : -1;
+      if (bySubtype >= 0 && ctx.plan?.type === want) return values[bySubtype];
+      const byType = values.findIndex((v) => typeOfValue(v) === want.toUpperCase());
+      if (byType >= 0) return values[byType];
     }
     if (key === 'element' && lower.includes('none')) return values[lower.indexOf('none')];
     return ctx.rng.pick(values);
@@ -268,6 +308,8 @@ function numberGen(node: JsonSchema, integer: boolean): Gen {
       // Chances and multipliers (a maximum of 1 or 2) take a fraction; other bounded stats a curve.
       value = intoRange(statValue(plan, statKey, ctx.rng) * spread, node, Math.max(20, (hi - lo) * 0.6));
     } else value = lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
+    // Non-integer numbers keep two decimals: a stat of 39.24, not 39.241659685854735.
+    if (!integer && Math.abs(value) >= 1) value = Math.round(value * 100) / 100;
     return fitNumber(value, node, integer);
   };
 }
@@ -292,6 +334,16 @@ function planOptions(props: JsonSchema): PlanOptions {
   if (typeof stats.maxItems === 'number') options.maxStats = stats.maxItems;
   const affixes = asSchema(props.affixes);
   if (typeof affixes.maxItems === 'number') options.maxAffixes = affixes.maxItems;
+  // The types the schema allows (its own enum of slots or kinds), else gear when it asks for stats.
+  const typeKey = Object.keys(props).find((k) => /^(type|item_?type|slot|category|kind)$/i.test(k));
+  const typeEnum = typeKey ? asSchema(props[typeKey]).enum : undefined;
+  const fromEnum = Array.isArray(typeEnum) ? [...new Set(typeEnum.map(typeOfValue).filter(Boolean))] : [];
+  const statKeys = Object.keys(props).filter(isStatKey);
+  if (fromEnum.length) options.types = fromEnum as string[];
+  else if (statKeys.length && statKeys.every((k) => /att|atk|dam|dmg|dps|power|might|str/i.test(k)))
+    options.types = ['WEAPON'];
+  else if (statKeys.length)
+    options.types = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
   return options;
 }
 
