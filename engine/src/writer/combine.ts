@@ -169,6 +169,17 @@ const GENERIC_TYPES: Record<string, string> = {
   trinket: 'ACCESSORY',
   drink: 'CONSUMABLE',
   medicine: 'CONSUMABLE',
+  remedy: 'CONSUMABLE',
+  cure: 'CONSUMABLE',
+  antidote: 'CONSUMABLE',
+  fever: 'CONSUMABLE',
+  wound: 'CONSUMABLE',
+  wounds: 'CONSUMABLE',
+  sickness: 'CONSUMABLE',
+  illness: 'CONSUMABLE',
+  pain: 'CONSUMABLE',
+  sleep: 'CONSUMABLE',
+  heal: 'CONSUMABLE',
 };
 
 /** Words an intent may use that name no thing: qualities, filler, elements. Anything else is a thing. */
@@ -178,7 +189,9 @@ const PLAIN_WORDS = new Set(
   fancy shiny polished sturdier stronger lighter cheap quick fast nice old bright dark banded studded reinforced tough hard soft thick thin warm cold hot
   burning flaming fiery icy frozen frosty poisoned poisonous venomous toxic cursed shadowy shadow holy blessed sacred stormy charged crackling glowing
   healing mana health restoring minor major greater lesser small two handed two-handed one-handed
-  it that this which is be can could would will from made out using use used`.split(/\s+/),
+  it that this which is be can could would will from made out using use used cool soothe ease help against`.split(
+    /\s+/,
+  ),
 );
 
 interface Part {

@@ -236,7 +236,7 @@ function readLines(ctx: FreeContext, text: string): void {
 }
 
 const STOP =
-  '(?=\\s+(?:in|inside|at|on|within|near|for|with|who|that|during|while|and|to|from)\\b|[.,;:!?\\n)]|$)';
+  '(?=\\s+(?:in|inside|at|on|within|near|for|with|who|that|during|while|and|to|from|somewhere|today|earlier|just)\\b|[.,;:!?\\n)]|$)';
 const PHRASE = "([A-Za-z][\\w'-]*(?:\\s+(?:of\\s+)?(?:the\\s+)?[A-Za-z][\\w'-]*){0,3}?)";
 const PROSE_ENEMY = new RegExp(
   `\\b(?:dropped by|drops? from|looted from|loot from|killing|killed|slain|slaying|slew|defeating|defeated|defeat|kill|beating|beat|vanquished|fighting|fought|the corpse of|the body of)\\s+(?:an?\\s+|the\\s+|some\\s+)?${PHRASE}${STOP}`,
@@ -277,7 +277,10 @@ function readProse(ctx: FreeContext, text: string): void {
     const n = NUMBER_WORDS[c.toLowerCase()] ?? Number(c);
     if (n > 0 && n <= 64) ctx.count ??= n;
   }
-  const sub = subtypeIn(text.replace(PROSE_ENEMY, ' ').replace(/\b(?:in|inside|at)\s+the\s+[a-z ]+/gi, ' '));
+  // Item words inside names ("Bone Priest", "Crystal Golem") name the enemy, not the item asked for.
+  let rest = text.replace(PROSE_ENEMY, ' ').replace(/\b(?:in|inside|at)\s+the\s+[a-z ]+/gi, ' ');
+  for (const name of [ctx.enemy, ctx.location]) if (name) rest = rest.split(name).join(' ');
+  const sub = subtypeIn(rest);
   if (sub) ctx.item.subtype ??= sub;
   const type = (text.toLowerCase().match(/[a-z]+/g) ?? []).map((w) => TYPE_WORDS[w]).find(Boolean);
   if (type) ctx.item.type ??= type;

@@ -94,8 +94,11 @@ export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** Title case that leaves the small words of a name alone: "Catacombs of Saint Ivo". */
 export function titleCase(text: string): string {
-  return text.replace(/(^|[\s-])([a-z])/g, (_, a: string, c: string) => a + c.toUpperCase());
+  return text.replace(/(^|[\s-])([a-z]+)/g, (m, a: string, w: string) =>
+    a && /^(of|the|and|in|on|at|a|an)$/.test(w) ? m : a + w.charAt(0).toUpperCase() + w.slice(1),
+  );
 }
 
 /** "a, b and c". */

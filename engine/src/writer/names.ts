@@ -51,6 +51,21 @@ export function nounFor(subtype: string, rng: Rng): string {
   return key ? rng.pick(SUBTYPE_NOUNS[key] as string[]) : titleCase(subtype);
 }
 
+/** A coined name, "Cinderbite", with no doubled letter at the joint ("Ice" + "edge" takes another ending). */
+function coin(element: Element, rng: Rng): string {
+  const root = rng.pick(NAME_ROOTS[element]);
+  let i = rng.int(0, NAME_ENDINGS.length - 1);
+  while (
+    root.toLowerCase().endsWith((NAME_ENDINGS[i] as string)[0] as string) ||
+    root.toLowerCase() === NAME_ENDINGS[i]
+  )
+    i = (i + 1) % NAME_ENDINGS.length;
+  return `${root}${NAME_ENDINGS[i]}`;
+}
+
+/** The fuller name when it fits the name length, else the shorter one. */
+const shortest = (full: string, short: string) => (full.length <= 40 ? full : short);
+
 function possessive(owner: string): string {
   const clean = titleCase(owner.replace(/^the\s+/i, '').trim());
   return clean.endsWith('s') ? `${clean}'` : `${clean}'s`;
@@ -72,20 +87,28 @@ export function itemName(request: NameRequest, rng: Rng): { name: string; noun: 
   const suffix = rng.pick(NAME_SUFFIXES[element]);
   const simple = request.naming === 'simple' || request.naming === 'plain' || request.temperature < 0.3;
   const forms: Array<[number, () => string | undefined]> = [
-    [rarity <= 1 ? 3 : 1, () => (material.includes(' ') ? undefined : `${titleCase(material)} ${noun}`)],
+    [rarity <= 1 ? 2 : 1, () => (material.includes(' ') ? undefined : `${titleCase(material)} ${noun}`)],
     [3, () => `${prefix} ${noun}`],
     [simple ? 0 : 2, () => `${noun} ${suffix}`],
     [simple || rarity < 2 ? 0 : 2, () => `${prefix} ${noun} ${suffix}`],
+    [simple ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(element, rng)],
+    [simple || rarity < 2 ? 0 : 2, () => `${coin(element, rng)}, the ${rng.pick(EPITHETS)} ${noun}`],
     [
-      simple ? 0 : rarity >= 3 ? 3 : rarity >= 2 ? 1 : 0,
-      () => `${rng.pick(NAME_ROOTS[element])}${rng.pick(NAME_ENDINGS)}`,
+      simple || !request.enemy ? 0 : 2,
+      () =>
+        shortest(
+          `${possessive(request.enemy as string)} ${prefix} ${noun}`,
+          `${possessive(request.enemy as string)} ${noun}`,
+        ),
     ],
     [
-      simple || rarity < 2 ? 0 : 2,
-      () => `${rng.pick(NAME_ROOTS[element])}${rng.pick(NAME_ENDINGS)}, the ${rng.pick(EPITHETS)} ${noun}`,
+      simple || !request.location ? 0 : 2,
+      () =>
+        shortest(
+          `${prefix} ${noun} ${ofPlace(request.location as string)}`,
+          `${noun} ${ofPlace(request.location as string)}`,
+        ),
     ],
-    [simple || !request.enemy ? 0 : 2, () => `${possessive(request.enemy as string)} ${noun}`],
-    [simple || !request.location ? 0 : 2, () => `${noun} ${ofPlace(request.location as string)}`],
     [simple ? 0 : 1, () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`],
   ];
   if (request.temperature > 1.2) for (const f of forms.slice(2)) if (f[0]) f[0] += 1;

@@ -1,4 +1,4 @@
-import type { Rng } from '../random.ts';
+import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
 import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
@@ -17,6 +17,8 @@ export interface FillContext {
   index: number;
   /** The key of the enclosing object, so `damage: {min, max}` is read as a stat. */
   parent?: string;
+  /** How many stat-named fields the enclosing object has, which share the item's budget. */
+  statFields?: number;
   words: readonly string[];
 }
 
@@ -105,43 +107,46 @@ export function isStatKey(key: string): boolean {
 }
 
 /**
- * A stat for a field the schema names itself: the plan's stat of that meaning when it has one, else a
- * share of its budget. Either way it rises with rarity and level, as the budget does.
+ * A stat for a field the schema names itself: the item's budget shared among the stat fields of its
+ * object, a little more for the item type's own stat. It rises with rarity and level, as the budget does.
  */
-function statValue(plan: ItemPlan, key: string, rng: Rng): number {
-  const k = key.toLowerCase();
-  const meaning = STAT_NAMES.find(([pattern]) => pattern.test(k))?.[1];
-  const own = plan.stats.find((s) => s.name === meaning)?.value;
-  const share = own ?? Math.max(1, Math.round((plan.budget / 3) * rng.range(0.8, 1.2)));
-  return share;
+function statValue(plan: ItemPlan, key: string, fields: number): number {
+  const meaning = STAT_NAMES.find(([pattern]) => pattern.test(key.toLowerCase()))?.[1];
+  const main = plan.stats[0]?.name === meaning ? 1.15 : 1;
+  // Jitter from the item and the field, not a random draw, so `damage.min` and `damage.max` share it.
+  const jitter = 0.9 + ((hashString(`${plan.name}:${key}`) % 1000) / 1000) * 0.2;
+  return Math.max(1, (plan.budget / Math.max(1, fields)) * main * jitter);
 }
 
 /** Maps a rising value into a bounded range along a saturating curve, so order survives the bounds. */
-function intoRange(value: number, node: JsonSchema, scale: number): number {
-  const lo =
-    typeof node.minimum === 'number'
-      ? node.minimum
-      : typeof node.exclusiveMinimum === 'number'
-        ? node.exclusiveMinimum
-        : undefined;
-  const hi =
-    typeof node.maximum === 'number'
-      ? node.maximum
-      : typeof node.exclusiveMaximum === 'number'
-        ? node.exclusiveMaximum
-        : undefined;
-  if (hi === undefined) return Math.max(lo ?? 0, value);
-  const from = lo ?? 0;
-  return from + (hi - from) * (1 - Math.exp(-value / scale));
+function intoRange(value: number, node: JsonSchema): number {
+  const bound = (a: unknown, b: unknown) =>
+    typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
+  const lo = bound(node.minimum, node.exclusiveMinimum) ?? 0;
+  const hi = bound(node.maximum, node.exclusiveMaximum);
+  if (hi === undefined) return Math.max(lo, value);
+  return lo + (hi - lo) * (1 - Math.exp(-value / (100 + hi - lo)));
 }
+
+/** A name field of the item itself, not of its enemy, place or maker. */
+const NAME_KEY = /(^|_)name$|[a-z]Name$|^title$/;
+const OTHER_NAME = /enemy|monster|boss|location|zone|area|player|owner|creator|author|npc|maker|set/i;
+export const isNameKey = (key: string) => NAME_KEY.test(key) && !OTHER_NAME.test(key);
 
 /** A value the plan suggests for a field, looked up by the field's name. */
 function planned(ctx: FillContext, key: string): unknown {
   const plan = ctx.plan;
   if (!plan) return undefined;
   const k = key.toLowerCase();
+  // A stat of the plan ({name, value}) under the schema's own names: {stat, amount}, {attribute, bonus}…
+  const stat = plan as unknown as { name: string; value: number; rarity?: string };
+  if (stat.rarity === undefined && typeof stat.value === 'number') {
+    if (/^(stat|attr|attribute|type|key|name|label)$/.test(k)) return stat.name;
+    if (/^(amount|value|val|bonus|points|modifier|mod|number|score)$/.test(k)) return stat.value;
+  }
   if (k in plan && k !== 'noun' && k !== 'budget') return plan[k as keyof ItemPlan];
-  if (k === 'title' || /^(item_?)?name$|^display_?name$/.test(k)) return plan.name;
+  if (isNameKey(key)) return plan.name;
+  if (/^(text|body|details|info|tooltip|effect_?text|card_?text|desc)$/.test(k)) return plan.description;
   if (/^(item_?type|kind|slot|category)$/.test(k)) return plan.type;
   if (/^(base|sub_?type|weapon_?type|armou?r_?type)$/.test(k)) return plan.subtype;
   if (/lore|story|history|flavou?r|backstory|legend/.test(k)) return plan.lore;
@@ -303,10 +308,10 @@ function numberGen(node: JsonSchema, integer: boolean): Gen {
       (isStatKey(key) ||
         (ctx.parent && isStatKey(ctx.parent) && /min|max|low|high|base|value|amount/.test(k)))
     ) {
-      const statKey = isStatKey(key) ? key : (ctx.parent as string);
+      const own = isStatKey(key);
+      const statKey = own ? key : (ctx.parent as string);
       const spread = /max|high/.test(k) ? 1.3 : /min|low/.test(k) ? 0.75 : 1;
-      // Chances and multipliers (a maximum of 1 or 2) take a fraction; other bounded stats a curve.
-      value = intoRange(statValue(plan, statKey, ctx.rng) * spread, node, Math.max(20, (hi - lo) * 0.6));
+      value = intoRange(statValue(plan, statKey, own ? (ctx.statFields ?? 1) : 1) * spread, node);
     } else value = lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
     // Non-integer numbers keep two decimals: a stat of 39.24, not 39.241659685854735.
     if (!integer && Math.abs(value) >= 1) value = Math.round(value * 100) / 100;
@@ -320,7 +325,7 @@ const ITEM_KEYS =
 /** An object that describes an item: a name, and a field an item has (rarity, type, …) or two stats. */
 function isItemLike(props: JsonSchema): boolean {
   const keys = Object.keys(props);
-  const named = keys.some((k) => /^(item_?)?name$|^title$|^display_?name$/i.test(k));
+  const named = keys.some(isNameKey);
   const statKeys = keys.filter(isStatKey).length;
   return named && (keys.some((k) => ITEM_KEYS.test(k)) || statKeys >= 2) && !('sensible' in props);
 }
@@ -445,6 +450,7 @@ class Compiler {
         ? planOptions(asSchema(this.itemProps(asSchema(props.item))))
         : {};
     const record = statRecord(node);
+    const statFields = Object.keys(props).filter(isStatKey).length;
     return (ctx, key) => {
       let inner = ctx;
       if (verdictLike && ctx.cues.combine) {
@@ -457,7 +463,7 @@ class Compiler {
       }
       const out: Record<string, unknown> = {};
       for (const [field, gen] of fields)
-        out[field] = gen({ ...inner, depth: inner.depth + 1, parent: key }, field);
+        out[field] = gen({ ...inner, depth: inner.depth + 1, parent: key, statFields }, field);
       // `stats: {type: object, additionalProperties: integer}`: the plan's stats by name.
       const stats = record && fields.length === 0 ? planned(ctx, key) : undefined;
       if (Array.isArray(stats))
