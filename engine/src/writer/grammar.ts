@@ -28,6 +28,9 @@ const PAIRED = new Set([
   'bolts',
   'rations',
   'scraps',
+  'warboots',
+  'legplates',
+  'mittens',
 ]);
 
 /** True when the noun phrase's head word is plural, as "iron greaves" or "leather scraps". */
@@ -70,11 +73,15 @@ export function agree(noun: string): {
     : { this: 'This', is: 'is', it: 'it', them: 'it', its: 'its', has: 'has' };
 }
 
+/** Place words that stay common nouns even capitalised: "the Dungeon", but "Ironhold". */
+const COMMON_PLACES =
+  /^(dungeon|cellar|crypt|cave|caves|cavern|forest|swamp|marsh|bog|castle|tower|temple|ruins|mine|mines|lair|desert|tundra|catacombs|sewers|keep|fortress|village|city|woods|jungle|mountains?|glacier|abyss|citadel|sanctum|library|shrine|graveyard|cemetery|harbou?r|island|wastes?|arena|vault|hall|forge|depths|pit)$/i;
+
 /** A place as it stands in a sentence: "the Ember Forge", "the Shrine of Whispers", but "Giant's Throne", "Ironhold". */
 export function placeName(location: string): string {
   const clean = location.replace(/^the\s+/i, '').trim();
   if (/^the\s/i.test(location)) return `the ${clean}`;
-  const proper = /^[A-Z]/.test(clean);
+  const proper = /^[A-Z]/.test(clean) && !COMMON_PLACES.test(clean);
   if (clean.includes("'") || (proper && !clean.includes(' '))) return clean;
   return `the ${clean}`;
 }

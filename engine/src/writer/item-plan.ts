@@ -203,6 +203,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   const named = itemName(
     {
       temperature,
+      type,
       element,
       subtype,
       material,

@@ -5,6 +5,7 @@ import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS }
 
 export interface NameRequest {
   temperature: number;
+  type?: string;
   element: Element;
   subtype: string;
   material: string;
@@ -86,13 +87,18 @@ export function itemName(request: NameRequest, rng: Rng): { name: string; noun: 
   const prefix = rng.pick(NAME_PREFIXES[element]);
   const suffix = rng.pick(NAME_SUFFIXES[element]);
   const simple = request.naming === 'simple' || request.naming === 'plain' || request.temperature < 0.3;
+  // Potions and ore get no heroic names: "Icemaw, the Patient Poultice" is not a thing anyone says.
+  const humble = request.type === 'CONSUMABLE' || request.type === 'MATERIAL';
   const forms: Array<[number, () => string | undefined]> = [
     [rarity <= 1 ? 2 : 1, () => (material.includes(' ') ? undefined : `${titleCase(material)} ${noun}`)],
     [3, () => `${prefix} ${noun}`],
     [simple ? 0 : 2, () => `${noun} ${suffix}`],
     [simple || rarity < 2 ? 0 : 2, () => `${prefix} ${noun} ${suffix}`],
-    [simple ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(element, rng)],
-    [simple || rarity < 2 ? 0 : 2, () => `${coin(element, rng)}, the ${rng.pick(EPITHETS)} ${noun}`],
+    [simple || humble ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(element, rng)],
+    [
+      simple || humble || rarity < 2 ? 0 : 2,
+      () => `${coin(element, rng)}, the ${rng.pick(EPITHETS)} ${noun}`,
+    ],
     [
       simple || !request.enemy ? 0 : 2,
       () =>
@@ -109,7 +115,7 @@ export function itemName(request: NameRequest, rng: Rng): { name: string; noun: 
           `${noun} ${ofPlace(request.location as string)}`,
         ),
     ],
-    [simple ? 0 : 1, () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`],
+    [simple || humble ? 0 : 1, () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`],
   ];
   if (request.temperature > 1.2) for (const f of forms.slice(2)) if (f[0]) f[0] += 1;
   const total = forms.reduce((sum, [w]) => sum + w, 0);
