@@ -250,6 +250,8 @@ function refuse(message: string, suggestions: string[]): Verdict {
 }
 
 const the = (ingredient: Ingredient) => `the ${ingredient.name}`;
+/** The head of a name: "Plate Boots of the Long Road" → "Plate Boots". */
+const headOf = (name: string) => name.split(/,| of /)[0] as string;
 
 /** Subtypes these ingredients could make at this station, most natural first. */
 function possible(parts: Part[], types: string[]): string[] {
@@ -271,6 +273,16 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
   const station = cues.combine?.station ?? 'this station';
   const names = listOf(parts.map((p) => p.ingredient.name));
   const out: string[] = [];
+  // A finished piece goes where pieces of its kind are made, with material of its kind.
+  const piece = parts.find((p) => p.finished);
+  if (piece?.finished) {
+    const at = stationsFor(piece.finished.type, cues).find((s) => s.toLowerCase() !== station.toLowerCase());
+    const need = needsOf(piece.finished.subtype)[0] as Stuff;
+    if (at)
+      out.push(
+        `Improve the ${piece.ingredient.name} at the ${at} with ${STUFF_EXAMPLES[need]} or an essence.`,
+      );
+  }
   const here = possible(parts, stationTypes(cues));
   if (here[0])
     out.push(`Ask the ${station} for ${withArticle(here[0])} instead: ${names} can make one here.`);
@@ -341,7 +353,7 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     return refuse(
       `${capitalise(the(x as Ingredient))} and ${the(y as Ingredient)} are finished pieces of different kinds; no craft makes one thing of them.`,
       [
-        `Combine ${the(x as Ingredient)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree((x as Ingredient).name).them}.`,
+        `Combine ${the(x as Ingredient)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree(headOf((x as Ingredient).name)).them}.`,
         `Combine ${the(y as Ingredient)} with a material of its own kind instead.`,
         `Craft from raw materials: ${STUFF_EXAMPLES.metal}, ${STUFF_EXAMPLES.wood} or ${STUFF_EXAMPLES.hide}.`,
       ],

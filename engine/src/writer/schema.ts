@@ -2,6 +2,7 @@ import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
 import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
+import { RARITY_ORDER } from './lexicon.ts';
 import { writeProse } from './prose.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -146,6 +147,11 @@ function planned(ctx: FillContext, key: string): unknown {
   }
   if (k in plan && k !== 'noun' && k !== 'budget') return plan[k as keyof ItemPlan];
   if (isNameKey(key)) return plan.name;
+  if (/^(id|slug|key|item_?id|code)$/.test(k))
+    return plan.name
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '_')
+      .replace(/^_|_$/g, '');
   if (/^(text|body|details|info|tooltip|effect_?text|card_?text|desc)$/.test(k)) return plan.description;
   if (/^(item_?type|kind|slot|category)$/.test(k)) return plan.type;
   if (/^(base|sub_?type|weapon_?type|armou?r_?type)$/.test(k)) return plan.subtype;
@@ -286,6 +292,10 @@ function enumGen(values: readonly unknown[]): Gen {
       if (bySubtype >= 0 && ctx.plan?.type === want) return values[bySubtype];
       const byType = values.findIndex((v) => typeOfValue(v) === want.toUpperCase());
       if (byType >= 0) return values[byType];
+      // A game's own rarity words ("poor" … "masterwork"), read as a ladder from low to high.
+      const rank = RARITY_ORDER.indexOf(want.toUpperCase() as (typeof RARITY_ORDER)[number]);
+      if (rank >= 0 && /rarity|quality|grade|tier|class/i.test(key))
+        return values[Math.round((rank / (RARITY_ORDER.length - 1)) * (values.length - 1))];
     }
     if (key === 'element' && lower.includes('none')) return values[lower.indexOf('none')];
     return ctx.rng.pick(values);
