@@ -182,6 +182,22 @@ const GENERIC_TYPES: Record<string, string> = {
   heal: 'CONSUMABLE',
 };
 
+/** What a purpose asks for, when the station can make it: "to keep me alive" is a potion. */
+const PURPOSE_TYPES: Record<string, string> = {
+  alive: 'CONSUMABLE',
+  survive: 'CONSUMABLE',
+  healthy: 'CONSUMABLE',
+  protect: 'CHEST',
+  protection: 'CHEST',
+  defend: 'SHIELD',
+  safe: 'CHEST',
+  fight: 'WEAPON',
+  kill: 'WEAPON',
+  slay: 'WEAPON',
+  hunt: 'WEAPON',
+  carry: 'CONTAINER',
+};
+
 /** Words an intent may use that name no thing: qualities, filler, elements. Anything else is a thing. */
 const PLAIN_WORDS = new Set(
   `a an the of with and or for to me my some something anything thing item one please make craft forge brew create build turn into new good better best great fine
@@ -374,7 +390,13 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
   // The intent: the thing it names, the element it asks for, and whether it names anything at all.
   const intent = (combine.intent ?? '').toLowerCase();
   const words = intent.match(/[a-z]+(?:-[a-z]+)*/g) ?? [];
-  const generic = words.map((w) => GENERIC_TYPES[w]).find(Boolean);
+  // "something to keep me alive", "anything for the cold": a purpose, not a thing; the craft picks the thing.
+  const purpose = /^(?:(?:a|an|some)\s+)?(?:something|anything|thing|item|gear|tool)\b|^(?:to|for)\s/.test(
+    intent.trim(),
+  );
+  const generic =
+    words.map((w) => GENERIC_TYPES[w]).find(Boolean) ??
+    (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined);
   const named = subtypeIn(intent);
   const unknown = words.filter(
     (w) =>
@@ -386,7 +408,7 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
       elementOf(w) === 'none' &&
       w.length > 2,
   );
-  if (words.length && !named && !generic && unknown.length) {
+  if (words.length && !named && !generic && !purpose && unknown.length) {
     return refuse(
       `The master of the ${station} shakes their head: nobody here knows how to make “${combine.intent?.slice(0, 60)}” from ${listOf(parts.map((p) => p.ingredient.name))}.`,
       adviceFor(parts, cues),

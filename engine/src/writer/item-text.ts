@@ -86,6 +86,17 @@ const FLAVOURS: Record<Element, readonly string[]> = {
   ],
 };
 
+/** What a crafting material lends the things made from it. */
+const USES: Record<Element, string> = {
+  none: 'honest, sturdy work',
+  fire: 'blades that burn',
+  frost: 'armour that turns the cold',
+  poison: 'edges that sicken',
+  shadow: 'work that hides in the dark',
+  holy: 'wards against the dead',
+  lightning: 'weapons that strike twice',
+};
+
 /** What a scroll does when read, by element; {n} is its strength. */
 const SPELLS: Record<Element, string> = {
   none: 'wards the reader against the next {n} damage',
@@ -162,7 +173,13 @@ export function describeItem(item: ItemFacts, cues: Cues, rng: Rng): string {
     return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} when drunk.`;
   }
   if (item.type === 'MATERIAL' || !main) {
-    return `${capitalise(withArticle(phrase))}${from}, worth ${item.value} gold to a crafter who knows ${isPlural(noun) ? 'their' : 'its'} use.`;
+    const crafters = rng.pick([
+      'crafters prize',
+      'smiths pay well for',
+      'alchemists hoard',
+      'every forge wants',
+    ]);
+    return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${USES[item.element]}.`;
   }
   const a = agree(noun);
   const stats = statPhrase(item.stats);
