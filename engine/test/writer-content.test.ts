@@ -153,6 +153,26 @@ describe('writer: writing worth reading', () => {
     }
   });
 
+  it('writes no number in an affix or description above the stat budget (the server refuses such items)', () => {
+    const multipliers = [1, 1.3, 1.7, 2.2, 3, 4];
+    const rarities = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'];
+    const types = ['WEAPON', 'CHEST', 'ACCESSORY', 'CONSUMABLE', 'BOOTS', 'SHIELD'];
+    for (let seed = 0; seed < 600; seed++) {
+      const level = 1 + (seed % 30);
+      const budget = Math.round((6 + 2 * level) * (multipliers[seed % 6] as number));
+      const item = drop(
+        'enemy: Frost Giant (tier 5, frost)',
+        `type ${types[seed % 6]}; rarity ${rarities[seed % 6]}; level ${level}; stat budget ${budget}`,
+        seed,
+      );
+      const texts = [item.description, ...item.affixes.map((a) => `${a.name} ${a.effect}`)];
+      for (const text of texts) {
+        const biggest = Math.max(0, ...(text.match(/\d+/g) ?? []).map(Number));
+        expect(biggest, text).toBeLessThanOrEqual(budget);
+      }
+    }
+  });
+
   it('tells how a crafted item was made, not where it was looted', () => {
     const v = verdict([
       'Combine: 2 × Iron Ore (MATERIAL, iron, none); 1 × Ember Essence (MATERIAL, essence, fire)',

@@ -42,6 +42,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 interface Dropped {
   item: Item;
   player: string;
+  playerLevel: number;
   enemy: string;
   enemyName: string;
   enemyElement?: string;
@@ -93,6 +94,7 @@ async function dropBags(server: Server) {
         drops.push({
           item,
           player,
+          playerLevel: level,
           enemy: enemy.id,
           enemyName: enemy.name,
           enemyElement: enemy.element,
@@ -434,9 +436,16 @@ async function main() {
   // The engine's chat with prompts it has never seen.
   const chatBags = groupBy(chat, (c) => c.client);
   const chatNames = uniqueNames(new Map([...chatBags].map(([k, v]) => [k, v.flatMap((c) => c.names)])));
+  // Prose only (descriptions, lore, card text): names are measured as names, and affix rules text
+  // ("Keen Edge: Critical hits deal 16% more damage.") repeats by design, so it is counted apart.
+  const affixLine = (x: string) => /^[A-Z][\w' -]{1,40}: /.test(x);
+  const prose = (c: ChatResult) =>
+    stringsOf(c.value).filter((x) => /[.!?]$/.test(x) && x.split(' ').length >= 6);
   const chatRepeats = [...chatBags.values()].map((bag) =>
-    // Prose only: names and short labels are measured as names.
-    repeatedSentences(bag.flatMap((c) => stringsOf(c.value).filter((s) => s.split(' ').length >= 6))),
+    repeatedSentences(bag.flatMap((c) => prose(c).filter((x) => !affixLine(x)))),
+  );
+  const affixRepeats = [...chatBags.values()].map((bag) =>
+    repeatedSentences(bag.flatMap((c) => prose(c).filter(affixLine))),
   );
   const schemaRows = SCHEMAS.map(({ name }) => {
     const rows = chat.filter((c) => c.schema === name);
@@ -454,7 +463,8 @@ async function main() {
     ];
   });
   const expected = crafts.filter((c) => c.asExpected).length;
-  const maxDropLevel = Math.max(...items.filter((d) => d.item.level <= 8 + 4).map((d) => d.item.level));
+  const chainLevel = 8;
+  const peers = items.filter((d) => d.playerLevel === chainLevel).map((d) => d.item.level);
 
   const sample = bags.values().next().value ?? [];
   const md = `# Content report
@@ -507,6 +517,8 @@ ${table(
     ],
   ],
 )}
+
+Sentences are those of descriptions, lore and other prose fields. Affix rules text is counted apart: in the unseen-prompt bags, ${affixRepeats.filter((r) => r.length).length} of ${affixRepeats.length} repeat an affix line word for word (two items with the same effect at the same strength).
 
 Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Consumables with on-hit effects: ${consumableProcs}.
 
@@ -595,7 +607,7 @@ ${table(
   ]),
 )}
 
-Crafting chain (each forged sword fed into the next, player level 8, crafting level 10): levels ${chain.join(' → ') || '(no craft succeeded)'}; the highest loot level dropped for players up to level 12 in this run: ${maxDropLevel}.
+Crafting chain (each forged sword fed into the next, player level ${chainLevel}, crafting level 10): levels ${chain.join(' → ') || '(no craft succeeded)'}; loot dropped to level-${chainLevel} players in this run reached level ${Math.max(...peers)} (${peers.length} items).
 
 ## Unseen prompts by form
 

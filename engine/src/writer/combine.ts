@@ -248,8 +248,12 @@ function stationTypes(cues: Cues): string[] {
 }
 
 /** Stations that make a type: the game's own when the request lists them, else the usual names. */
-function stationsFor(type: string, cues: Cues): string[] {
-  const listed = cues.combine?.otherStations?.filter((s) => s.types.includes(type)).map((s) => s.name);
+function stationsFor(type: string, cues: Cues, parts: Part[] = []): string[] {
+  // The station that can do most with these ingredients first: the forge for metal, not the workbench.
+  const listed = cues.combine?.otherStations
+    ?.filter((s) => s.types.includes(type))
+    .sort((a, b) => possible(parts, b.types).length - possible(parts, a.types).length)
+    .map((s) => s.name);
   if (listed?.length) return listed;
   if (cues.combine?.otherStations?.length) return [];
   return STATION_TYPES.filter(([, , types]) => types.includes(type)).map(([, name]) => name);
@@ -292,7 +296,9 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
   // A finished piece goes where pieces of its kind are made, with material of its kind.
   const piece = parts.find((p) => p.finished);
   if (piece?.finished) {
-    const at = stationsFor(piece.finished.type, cues).find((s) => s.toLowerCase() !== station.toLowerCase());
+    const at = stationsFor(piece.finished.type, cues, parts).find(
+      (s) => s.toLowerCase() !== station.toLowerCase(),
+    );
     const need = needsOf(piece.finished.subtype)[0] as Stuff;
     if (at)
       out.push(
@@ -304,7 +310,7 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
     out.push(`Ask the ${station} for ${withArticle(here[0])} instead: ${names} can make one here.`);
   if (wanted) {
     const type = typeOf(wanted);
-    const at = stationsFor(type, cues).filter((s) => s.toLowerCase() !== station.toLowerCase());
+    const at = stationsFor(type, cues, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());
     if (at[0] && !stationTypes(cues).includes(type))
       out.push(`Take them to the ${at[0]}, which makes ${TYPE_WORDS[type] ?? 'that'}.`);
     const have = new Set(parts.map((p) => p.stuff));
