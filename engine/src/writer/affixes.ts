@@ -18,16 +18,8 @@ export function affixCategory(type: string): AffixCategory {
   return 'guard';
 }
 
-/** Damage words and name roots per element; "none" is plain physical work. */
-const DAMAGE: Record<Element, string> = {
-  none: 'physical',
-  fire: 'fire',
-  frost: 'frost',
-  poison: 'poison',
-  shadow: 'shadow',
-  holy: 'holy',
-  lightning: 'lightning',
-};
+/** The damage word of an element ("none" is plain physical work), and name roots per element. */
+const damageOf = (element: Element) => (element === 'none' ? 'physical' : element);
 const ROOT: Record<Element, readonly string[]> = {
   none: ['Iron', 'Stalwart', 'Steady', 'Warden'],
   fire: ['Ember', 'Cinder', 'Flame', 'Pyre'],
@@ -76,7 +68,7 @@ const TEMPLATES: Record<Exclude<AffixCategory, 'strike'>, ReadonlyArray<readonly
 function fill(template: string, element: Element, n: number, s: number, root: string): string {
   return template
     .replaceAll('{R}', root)
-    .replaceAll('{d}', DAMAGE[element])
+    .replaceAll('{d}', damageOf(element))
     .replaceAll('{n}', String(n))
     .replaceAll('{s}', String(s));
 }
