@@ -418,7 +418,6 @@ async function main() {
   const byRarity = RARITIES.map((r) =>
     items.filter((d) => d.item.rarity === r).map((d) => statTotal(d.item)),
   );
-  const rarityMeans = byRarity.filter((xs) => xs.length).map(mean);
   const levelBands = [
     [1, 10],
     [11, 20],

@@ -72,7 +72,7 @@ export const crafterOf = (player: {
 });
 
 /** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
-function assertStationLevel(deps: LootDeps, st: Station, craftingLvl: number) {
+function assertStationLevel(st: Station, craftingLvl: number) {
   if (craftingLvl < st.min_level)
     throw reasonError(
       400,
@@ -110,7 +110,7 @@ export class CombinePlanner {
       throw new ApiError(400, 'invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
-    if (st) assertStationLevel(deps, st, skill);
+    if (st) assertStationLevel(st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
