@@ -260,6 +260,16 @@ describe('writer: the crafting judge', () => {
       result,
     ]);
     expect(shield.item).toMatchObject({ type: 'SHIELD', subtype: 'shield' });
+    // Improving a piece: what was added leads the element, and the piece stays what it is.
+    const keg = verdict([
+      'Combine: 1 × Plaguebound Powder Keg (CONSUMABLE, bomb, clay, poison); 2 × Ember Essence (MATERIAL, essence, ember, fire)',
+      'Station: Workbench (makes WEAPON, SHIELD, CONTAINER, CONSUMABLE, ACCESSORY)',
+      'Player intent: something to keep me alive down here',
+      result,
+    ]);
+    expect(keg.item).toMatchObject({ subtype: 'bomb', element: 'fire' });
+    expect(keg.item?.stats[0]?.name).toBe('attack');
+    expect(keg.item?.description).toMatch(new RegExp(`bursts for ${keg.item?.stats[0]?.value} damage`));
     const potion = verdict([
       'Combine: 2 × Healing Herb (MATERIAL, herb, healing, none)',
       'Station: Alchemy Table (makes CONSUMABLE, MATERIAL)',

@@ -490,7 +490,9 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     );
   }
 
-  const element: Element = elements[0] ?? 'none';
+  // What the player added leads: fire essence on a poisoned keg makes a fire keg.
+  const added = parts.find((p) => !p.finished && p.ingredient.element !== 'none')?.ingredient.element;
+  const element: Element = added ?? elements[0] ?? 'none';
   const main =
     parts.find((p) => p.finished)?.ingredient ??
     parts

@@ -137,6 +137,7 @@ export function allotStats(
     : undefined;
   add(focusStat);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
+  if (/bomb/.test(subtype)) add('attack');
   for (const s of PRIMARY_STATS[type] ?? PRIMARY_STATS.WEAPON ?? []) add(s);
   if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
     add(`${element}_resist`);

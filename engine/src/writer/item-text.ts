@@ -168,7 +168,7 @@ export function describeItem(item: ItemFacts, cues: Cues, rng: Rng): string {
     if (/bandage|poultice|salve/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} when bound to a wound.`;
     if (/bomb|grenade/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that bursts for ${amount.replace(/health|mana/, 'damage')} when thrown.`;
+      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage when thrown.`;
     const vessel = rng.pick(['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']);
     return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} when drunk.`;
   }
