@@ -285,7 +285,7 @@ describe('a hostile upstream against a production-mode server', () => {
       recipe: async () => tampered,
     });
     const chats = t.fake.calls.chat;
-    const plan = await planner.plan({ player_id: 'sam', ingredients }, 0);
+    const plan = await planner.plan({ player_id: 'sam', ingredients }, { xp: 0, level: 1 });
     expect(plan.kind).toBe('craft');
     if (plan.kind !== 'craft') return;
     expect(plan.item.rarity).toBe('COMMON');

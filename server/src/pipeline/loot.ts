@@ -86,7 +86,9 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     `Generate ${specs.length} item${specs.length > 1 ? 's' : ''}.`,
     contextLine({
       location: ctx.location,
-      enemy: enemy ? `${enemy.name} (tier ${enemy.tier})` : ctx.enemy,
+      enemy: enemy
+        ? `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`
+        : ctx.enemy,
       theme: ctx.theme ?? enemy?.element,
       'player level': playerLevel,
     }),
