@@ -1,0 +1,2 @@
+/** Whether the player mostly touches (a phone, a tablet): hints then speak of taps, not keys. */
+export const touchFirst = (): boolean => window.matchMedia('(hover: none) and (pointer: coarse)').matches;
