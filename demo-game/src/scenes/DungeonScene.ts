@@ -437,6 +437,7 @@ export class DungeonScene extends Phaser.Scene {
     if (!area) return;
     this.hud.setRoom(area.name);
     if (!this.fog.reveal(area.id)) return;
+    if (area.id === DOOR_AREA) this.door.showSign();
     if (area.id === BOSS_AREA) {
       this.cameras.main.shake(400, 0.008);
       this.toasts.show('warn', 'The Frost Giant wakes!', 'Wear your best gear; drink a potion when hurt.');

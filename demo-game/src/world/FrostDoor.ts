@@ -28,19 +28,28 @@ export class FrostDoor extends Phaser.GameObjects.Container {
       .setTint(0x5fb4ff)
       .setAlpha(0.35)
       .setBlendMode(Phaser.BlendModes.ADD);
+    // A sign above the fog, which still hides the throne room behind the door.
     this.#label = scene.add
-      .text(0, -62, `Frost Door · needs ${needs} attack`, {
+      .text(x, y - 52, `Frost Door\nneeds ${needs} attack`, {
         fontFamily: 'Georgia, serif',
         fontSize: '12px',
         color: '#bfe6ff',
+        align: 'center',
         stroke: '#0b0a10',
         strokeThickness: 4,
       })
-      .setOrigin(0.5);
-    this.add([glow, this.#ice, this.#label]);
+      .setOrigin(0.5, 1)
+      .setDepth(30_000)
+      .setVisible(false);
+    this.add([glow, this.#ice]);
     this.setSize(TILE * 1.6, TILE * 3.2).setInteractive({ useHandCursor: true });
     this.setDepth(y + TILE * 1.5);
     scene.add.existing(this);
+  }
+
+  /** Shows the sign once the hero has found the door. */
+  showSign() {
+    if (!this.open) this.#label.setVisible(true);
   }
 
   get open() {
@@ -72,6 +81,7 @@ export class FrostDoor extends Phaser.GameObjects.Container {
     sparkBurst(this.scene, this.x, this.y - TILE, 0xe8f7ff, 30);
     sparkBurst(this.scene, this.x, this.y + TILE, 0x9ff6ff, 30);
     this.disableInteractive();
+    this.#label.destroy();
     this.scene.tweens.add({
       targets: this,
       alpha: 0,

@@ -91,7 +91,7 @@ export const ENEMY_KINDS: Record<EnemyKindId, EnemyKind> = {
     id: 'frost_giant',
     xp: 90,
     name: 'Frost Giant',
-    hp: 90,
+    hp: 120,
     damage: [6, 9],
     attackEvery: 1400,
     element: 'frost',
