@@ -15,7 +15,7 @@ export type DropLimits = z.infer<typeof DropLimits>;
 /**
  * How far a player token is believed. `open`: players ask for drops themselves, within the limits, and
  * their level claims are checked against what the server recorded. `grant`: every player drop carries
- * a grant signed by the game server (see docs/security-loot.md).
+ * a grant signed by the game server (see docs/SECURITY.md).
  */
 export const LootAuthority = z.strictObject({
   mode: z.enum(['open', 'grant']),
@@ -66,6 +66,18 @@ export const GameDefinition = z.strictObject({
     rarity_multiplier: z.record(Rarity, z.number().positive()),
     tolerance: z.number().min(1),
   }),
+  /** Bounds on what a model writes beyond stats; every generated item is checked against them. */
+  item_limits: z
+    .strictObject({
+      /** Most gold an item is worth, per point of its stat budget. */
+      value_per_budget_point: z.number().positive(),
+      /** Most affixes an item of each rarity carries. */
+      affixes_by_rarity: z.record(Rarity, z.int().min(0).max(4)),
+    })
+    .default({
+      value_per_budget_point: 25,
+      affixes_by_rarity: { COMMON: 1, UNCOMMON: 1, RARE: 2, EPIC: 3, LEGENDARY: 4, MYTHIC: 4 },
+    }),
   primary_stats: z.partialRecord(ItemType, z.array(StatName).min(1)),
   max_item_level: z.int().min(1).max(100),
   stations: z

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Authenticator } from './auth.ts';
+import { Authenticator, bearerToken, safeEqual } from './auth.ts';
 import { registerCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerEquipmentRoutes } from './routes/equipment.ts';
 import { registerItemRoutes } from './routes/items.ts';
@@ -58,8 +59,22 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    // The last look before an answer leaves: whatever path put a secret in it, it does not go out.
+    if ((typeof payload === 'string' || Buffer.isBuffer(payload)) && services.secrets.leaks(payload)) {
+      request.log.error(
+        { route: request.routeOptions.url },
+        'an answer carried a server secret; sent 502 instead',
+      );
+      reply.status(502).type('application/json').removeHeader('content-length');
+      return JSON.stringify({
+        error: {
+          code: 'upstream_unavailable',
+          message: 'The content service gave an answer that cannot be passed on',
+        },
+      });
+    }
     return payload;
   });
 
@@ -69,6 +84,7 @@ export async function registerApi(app: FastifyInstance, services: Services) {
     metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
+  await registerSecurityHeaders(app);
   await registerCors(app, config);
   await registerDocs(app);
   await registerRateLimit(
@@ -83,9 +99,16 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   registerProxyRoutes(app, services);
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  // Metrics name routes, players' traffic and upstream failures: only for whoever holds a token for them.
+  const metricsReaders = [config.metricsToken, config.serverKey].filter((t): t is string => !!t);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const token = bearerToken(request.headers.authorization);
+    if (metricsReaders.length && !(token && metricsReaders.some((t) => safeEqual(token, t))))
+      throw new ApiError(401, 'unauthorized', 'Send `Authorization: Bearer <LOOTSMITH_METRICS_TOKEN>`');
+    if (!metricsReaders.length && config.production)
+      throw new ApiError(403, 'forbidden', 'Set LOOTSMITH_METRICS_TOKEN to read /metrics in production');
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   if (config.staticDir) {
     const { default: fastifyStatic } = await import('@fastify/static');

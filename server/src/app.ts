@@ -22,6 +22,8 @@ export async function buildStandaloneApp(
     logger: {
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
+      // The last look before a line is written: no secret leaves in a log, whatever was logged.
+      hooks: { streamWrite: (line) => (services.secrets.leaks(line) ? services.secrets.scrub(line) : line) },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: false,

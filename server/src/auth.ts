@@ -25,7 +25,7 @@ export class Authenticator {
 
   /** The principal of an Authorization header; 401 when it is missing, forged or expired. */
   principal(header: string | undefined): Principal {
-    const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim();
+    const token = bearerToken(header);
     if (!token) throw new ApiError(401, 'unauthorized', 'Send `Authorization: Bearer <player token>`');
     if (this.serverKey && safeEqual(token, this.serverKey)) return { kind: 'server' };
     try {
@@ -43,7 +43,10 @@ export class Authenticator {
   }
 }
 
-function safeEqual(a: string, b: string) {
+export const bearerToken = (header: string | undefined) => /^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim();
+
+/** Compares secrets in constant time. */
+export function safeEqual(a: string, b: string) {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -19,11 +19,14 @@ and names it):
   LOOTSMITH_UPSTREAM_KEY      its API key (never sent to players or logged)
   LOOTSMITH_FALLBACK_URL      a second /v1 service tried when the first is down
   LOOTSMITH_FALLBACK_KEY      its API key
-  LOOTSMITH_UPSTREAM_TIMEOUT_MS  per call to the /v1 service (default 30000)
+  LOOTSMITH_UPSTREAM_TIMEOUT_MS  one attempt at the /v1 service, to its last byte (default 30000);
+                              all attempts of a call (retries, fallback) get twice this in total
   LOOTSMITH_UPSTREAM_RETRIES  retries of a failed call (default 2)
   LOOTSMITH_PLAYER_SECRET     HS256 secret of player tokens (required when NODE_ENV=production)
   LOOTSMITH_TOKEN_TTL_S       lifetime of guest tokens in seconds (default 86400)
   LOOTSMITH_SERVER_KEY        credential of your game server (grant items, block players, budgets)
+  LOOTSMITH_METRICS_TOKEN     bearer token for GET /metrics (the server key works too); without
+                              either, /metrics is open outside production and off in production
   LOOTSMITH_DEV_LOGIN=1       guest logins at POST /api/v1/session (on unless NODE_ENV=production)
   LOOTSMITH_ALLOW_CHAT=1      forward raw /v1/chat/completions for players (off by default)
   LOOTSMITH_CORS_ORIGINS      origins of games served elsewhere, comma-separated

@@ -58,6 +58,7 @@ const OptionsSchema = z.strictObject({
   upstreamRetries: whole(0, 5).default(2),
   playerSecret: secret.optional(),
   serverKey: secret.optional(),
+  metricsToken: secret.optional(),
   devLogin: flag.optional(),
   allowChat: flag.default(false),
   tokenTtlSeconds: whole(60, 30 * 86_400).default(86_400),
@@ -89,6 +90,7 @@ export const ENV_NAMES = {
   upstreamRetries: 'LOOTSMITH_UPSTREAM_RETRIES',
   playerSecret: 'LOOTSMITH_PLAYER_SECRET',
   serverKey: 'LOOTSMITH_SERVER_KEY',
+  metricsToken: 'LOOTSMITH_METRICS_TOKEN',
   devLogin: 'LOOTSMITH_DEV_LOGIN',
   allowChat: 'LOOTSMITH_ALLOW_CHAT',
   tokenTtlSeconds: 'LOOTSMITH_TOKEN_TTL_S',
@@ -112,6 +114,8 @@ export interface Config {
   fallback?: { url: string; key: string };
   playerSecret: string;
   serverKey?: string;
+  /** Bearer token of `/metrics` (the server credential works too). */
+  metricsToken?: string;
   devLogin: boolean;
   allowChat: boolean;
   tokenTtlSeconds: number;
@@ -170,6 +174,7 @@ export function resolveConfig(
     // Without a configured secret tokens only live as long as this process: fine for development.
     playerSecret: o.playerSecret ?? randomBytes(32).toString('hex'),
     serverKey: o.serverKey,
+    metricsToken: o.metricsToken,
     devLogin: o.devLogin ?? !o.production,
     allowChat: o.allowChat,
     tokenTtlSeconds: o.tokenTtlSeconds,

@@ -57,17 +57,21 @@ export class IconService {
 
   /** Concurrent requests for one icon paint it once; the others find it in the store. */
   private async paint(id: string, prompt: string, clientId: string, signal?: AbortSignal) {
-    await this.coordination.singleFlight(`icon:${id}`, async () => {
-      if (await this.store.icon(id)) {
-        this.metrics?.cacheHits.inc({ cache: 'icon' });
+    await this.coordination.singleFlight(
+      `icon:${id}`,
+      async (shared) => {
+        if (await this.store.icon(id)) {
+          this.metrics?.cacheHits.inc({ cache: 'icon' });
+          return true;
+        }
+        const { image } = await this.upstream.image(
+          { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
+          shared,
+        );
+        await this.store.putIcon(id, prompt, Buffer.from(image, 'base64'));
         return true;
-      }
-      const { image } = await this.upstream.image(
-        { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
-        signal,
-      );
-      await this.store.putIcon(id, prompt, Buffer.from(image, 'base64'));
-      return true;
-    });
+      },
+      { signal },
+    );
   }
 }

@@ -9,6 +9,7 @@ import { loadGameDefinition } from './game/definition.ts';
 import { IconService } from './icons.ts';
 import { Lootsmith } from './lootsmith.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { Secrets } from './secrets.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
@@ -20,6 +21,8 @@ export interface Services {
   game: GameDefinition;
   lootsmith: Lootsmith;
   metrics: Metrics;
+  /** Keys and credentials that never leave in a response or a log line. */
+  secrets: Secrets;
   /** Shared Redis of several instances: rate limits live there. */
   redis?: Redis;
   /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
@@ -55,12 +58,20 @@ export async function startServices(config: Config, options: { store?: Store } =
   }
   if (!upstreamUrl || !upstreamKey) throw new Error('no upstream');
   const metrics = createMetrics();
+  const secrets = new Secrets([
+    upstreamKey,
+    config.fallback?.key,
+    config.serverKey,
+    config.metricsToken,
+    config.playerSecret,
+  ]);
   const upstream = new UpstreamClient({
     primary: { url: upstreamUrl, key: upstreamKey },
     fallback: config.fallback,
     timeoutMs: config.upstream.timeoutMs,
     retries: config.upstream.retries,
     metrics,
+    secrets,
   });
   const icons = new IconService(store, coordination, upstream, game, metrics);
   const lootsmith = new Lootsmith({
@@ -79,6 +90,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     game,
     lootsmith,
     metrics,
+    secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,
     upstreamUrl,
     embedded: engine !== undefined,

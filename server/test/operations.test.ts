@@ -73,7 +73,9 @@ describe('operations', () => {
     expect((await t.server.app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
     const token = await t.token('ana');
     await t.server.app.inject({ url: '/api/v1/player/ana/inventory', headers: auth(token) });
-    const metrics = await t.server.app.inject({ url: '/metrics' });
+    expect((await t.server.app.inject({ url: '/metrics' })).statusCode).toBe(401);
+    expect((await t.server.app.inject({ url: '/metrics', headers: auth(token) })).statusCode).toBe(401);
+    const metrics = await t.server.app.inject({ url: '/metrics', headers: auth(SERVER_KEY) });
     expect(metrics.body).toContain(
       'lootsmith_http_requests_total{method="GET",route="/api/v1/player/:player_id/inventory",status="200"} 1',
     );

@@ -181,6 +181,14 @@ const HTTP_FAULTS: Array<[HttpFault, string]> = [
   ['empty-200', 'upstream_unavailable'],
   ['reset', 'upstream_unavailable'],
   ['retry-after:3600', 'upstream_unavailable'],
+  ['echo-key', 'upstream_rejected'],
+  ['huge', 'upstream_unavailable'],
+  ['trickle', 'upstream_unavailable'],
+];
+/** An image service that answers with something that is not a valid image: only routes that paint. */
+const IMAGE_FAULTS: Array<[HttpFault, string]> = [
+  ['html-image', 'upstream_unavailable'],
+  ['keyed-image', 'upstream_unavailable'],
 ];
 
 describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
@@ -191,6 +199,11 @@ describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
   it.each(HTTP_FAULTS)('HTTP %s → 502 %s, nothing consumed, stored or charged', async (fault, code) => {
     await expectFault(route, () => (proxy.mode = fault), 502, code);
   });
+
+  if (route !== 'chat forward')
+    it.each(IMAGE_FAULTS)('HTTP %s → 502 %s, nothing stored or served', async (fault, code) => {
+      await expectFault(route, () => (proxy.mode = fault), 502, code);
+    });
 
   if (ROUTES[route]?.usesModel)
     it.each(MODEL_FAULTS)(

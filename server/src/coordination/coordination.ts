@@ -1,4 +1,5 @@
 import type { StoredResponse } from '../store/store.ts';
+import type { FlightOptions } from './flights.ts';
 
 /**
  * What several server instances must share beyond the database: idempotency records and locks,
@@ -14,9 +15,13 @@ export interface Coordination {
   hold(scope: string): Promise<() => Promise<void>>;
   /**
    * Runs `work` once for concurrent callers with the same key, across instances; results are JSON.
-   * With `reuseMs`, callers arriving that long after it finished get the same result.
+   * The work gets a signal of its own that fires only when every caller has hung up (see `Flights`).
    */
-  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs?: number): Promise<T>;
+  singleFlight<T>(
+    key: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    options?: FlightOptions,
+  ): Promise<T>;
   rememberIcon(id: string, prompt: string): Promise<void>;
   iconPrompt(id: string): Promise<string | null>;
   close(): Promise<void>;

@@ -1,10 +1,11 @@
 import type { Store } from '../store/store.ts';
 import type { Coordination } from './coordination.ts';
+import { type FlightOptions, Flights } from './flights.ts';
 
 /** One instance: locks and flights in memory, idempotency records in the store (they survive restarts). */
 export class LocalCoordination implements Coordination {
   private readonly held = new Map<string, Promise<void>>();
-  private readonly flights = new Map<string, Promise<unknown>>();
+  private readonly flights = new Flights();
   private readonly icons = new Map<string, string>();
 
   constructor(private readonly store: Store) {}
@@ -27,14 +28,12 @@ export class LocalCoordination implements Coordination {
     };
   }
 
-  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs = 0): Promise<T> {
-    const running = this.flights.get(key);
-    if (running) return running as Promise<T>;
-    const promise = work();
-    this.flights.set(key, promise);
-    const forget = () => this.flights.delete(key);
-    promise.then(() => (reuseMs ? setTimeout(forget, reuseMs).unref() : forget()), forget);
-    return promise;
+  singleFlight<T>(
+    key: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    options?: FlightOptions,
+  ): Promise<T> {
+    return this.flights.run(key, work, options);
   }
 
   async rememberIcon(id: string, prompt: string) {

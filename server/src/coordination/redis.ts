@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { StoredResponse } from '../store/store.ts';
 import type { Coordination } from './coordination.ts';
+import { type FlightOptions, Flights } from './flights.ts';
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
 const LOCK_TTL_MS = 120_000;
@@ -15,7 +16,7 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 /** Several instances: locks, idempotency records, flights and the icon index in one Redis. */
 export class RedisCoordination implements Coordination {
   readonly redis: Redis;
-  private readonly local = new Map<string, Promise<unknown>>();
+  private readonly local = new Flights();
 
   constructor(
     url: string,
@@ -56,16 +57,21 @@ export class RedisCoordination implements Coordination {
     return () => this.release(key, token);
   }
 
-  singleFlight<T>(key: string, work: () => Promise<T>, reuseMs = 0): Promise<T> {
-    const running = this.local.get(key);
-    if (running) return running as Promise<T>;
-    const promise = this.flight(key, work, reuseMs).finally(() => this.local.delete(key));
-    this.local.set(key, promise);
-    return promise;
+  singleFlight<T>(
+    key: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    options: FlightOptions = {},
+  ): Promise<T> {
+    return this.local.run(key, (signal) => this.flight(key, work, options.reuseMs ?? 0, signal), options);
   }
 
   /** The lock holder runs the work and publishes its result; the others wait for it (or for the lock to free). */
-  private async flight<T>(id: string, work: () => Promise<T>, reuseMs: number): Promise<T> {
+  private async flight<T>(
+    id: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    reuseMs: number,
+    signal: AbortSignal,
+  ): Promise<T> {
     const lock = this.key('flight', id);
     const result = this.key('result', id);
     const token = randomUUID();
@@ -78,7 +84,7 @@ export class RedisCoordination implements Coordination {
           // The holder before us may have published between our read and our lock.
           const late = await this.redis.get(result);
           if (late) return JSON.parse(late) as T;
-          const value = await work();
+          const value = await work(signal);
           // Waiters poll for the result, so it outlives the lock a little even without reuse.
           await this.redis.set(
             result,
@@ -92,6 +98,7 @@ export class RedisCoordination implements Coordination {
         }
       }
       if (Date.now() > deadline) throw new Error(`flight ${id} did not finish in time`);
+      signal.throwIfAborted();
       await sleep(POLL_MS);
     }
   }

@@ -2,6 +2,8 @@ import { type GameDefinition, type GeneratedItem, RARITIES, type Rarity } from '
 import { pickWeighted, type Random } from './random.ts';
 
 const rarityIndex = (r: Rarity) => RARITIES.indexOf(r);
+/** A rarity written as the game writes it, in capitals: text that claims a rarity the item does not have. */
+const RARITY_WORD = new RegExp(`\\b(${RARITIES.join('|')})\\b`);
 
 /** The enemy of the game definition with this id or name (any case). */
 export function findEnemy(game: GameDefinition, name: string | undefined) {
@@ -29,6 +31,11 @@ export function rollRarity(game: GameDefinition, tier: number, playerLevel: numb
 export function statBudget(game: GameDefinition, rarity: Rarity, level: number): number {
   const b = game.stat_budget;
   return Math.round((b.base + b.per_level * level) * b.rarity_multiplier[rarity]);
+}
+
+/** Most gold an item of this rarity and level is worth. */
+export function valueCap(game: GameDefinition, rarity: Rarity, level: number): number {
+  return Math.round(statBudget(game, rarity, level) * game.item_limits.value_per_budget_point);
 }
 
 export function clampLevel(game: GameDefinition, level: number): number {
@@ -59,6 +66,25 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   for (const s of item.stats) {
     if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
     names.add(s.name);
+  }
+  const cap = valueCap(game, want.rarity, want.level);
+  if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
+  const affixes = game.item_limits.affixes_by_rarity[want.rarity];
+  if (item.affixes.length > affixes)
+    problems.push(`a ${want.rarity} item has at most ${affixes} affixes, not ${item.affixes.length}`);
+  const texts = [
+    ['description', item.description],
+    ...item.affixes.map((a, i) => [`affixes.${i}`, `${a.name} ${a.effect}`]),
+  ];
+  for (const [where, text] of texts as Array<[string, string]>) {
+    const biggest = Math.max(
+      0,
+      ...(text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
+    );
+    if (biggest > budget) problems.push(`${where}: ${biggest} is more than the stat budget of ${budget}`);
+    const named = RARITY_WORD.exec(text)?.[0];
+    if (named && named !== want.rarity)
+      problems.push(`${where}: names the rarity ${named}; leave rarity out`);
   }
   return problems;
 }

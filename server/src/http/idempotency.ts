@@ -26,7 +26,14 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
     } catch {
       return;
     }
-    const scope = `${who.kind === 'server' ? 'server' : who.playerId}|${request.routeOptions.url}|${request.url}|${key}`;
+    // Kind and id as separate fields: no player id, whatever it spells, shares the server's scope.
+    const scope = JSON.stringify([
+      who.kind,
+      who.kind === 'player' ? who.playerId : '',
+      request.routeOptions.url,
+      request.url,
+      key,
+    ]);
     const release = await coordination.hold(scope);
     const stored = await coordination.idempotent(scope);
     if (stored) {

@@ -25,6 +25,24 @@ export interface AskJsonOptions<T> {
 }
 
 const MAX_REASKS = 2;
+/** Longest answer repeated back to the model with a re-ask; a longer one is described, not repeated. */
+const ECHO_LIMIT = 32_000;
+
+/** Text a model wrote, as items may hold it: NFC, no control, format (bidi) or private-use characters. */
+export function cleanText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}\s]+/gu, ' ')
+    .trim();
+}
+
+function cleanStrings(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (Array.isArray(value)) return value.map(cleanStrings);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanStrings(v)]));
+  return value;
+}
 
 /**
  * Asks the model for JSON matching `schema`: json_schema response format plus the schema in the
@@ -61,7 +79,10 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     if ('value' in result) return result.value;
     problems = result.problems;
     messages.push(
-      { role: 'assistant', content },
+      {
+        role: 'assistant',
+        content: content.length <= ECHO_LIMIT ? content : `(an answer of ${content.length} characters)`,
+      },
       {
         role: 'user',
         content: `That answer was rejected:\n- ${problems.join('\n- ')}\nAnswer again with corrected JSON only.`,
@@ -89,11 +110,13 @@ function parseAnswer<T>(
   if (finish === 'length') return fail('the answer was cut off by max_tokens: write shorter text');
   if (finish === 'content_filter') return fail('the answer was withheld by a content filter');
   if (!/[{[]/.test(content)) return fail('the answer contained no JSON (a refusal is not an answer)');
+  if (content.length > ECHO_LIMIT)
+    return fail(`the answer was ${content.length} characters long; every field must be short`);
   let json: unknown;
   try {
-    json = JSON.parse(jsonrepair(content));
-  } catch (err) {
-    return fail(`the answer is not JSON: ${(err as Error).message}`);
+    json = cleanStrings(JSON.parse(jsonrepair(content)));
+  } catch {
+    return fail('the answer is not JSON');
   }
   const parsed = o.schema.safeParse(json);
   if (!parsed.success)

@@ -81,32 +81,36 @@ export class CombinePlanner {
       throw new ApiError(400, 'invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const ingredients = await ingredientsOf(deps, stacks);
-    const kinds = ingredients
-      .map((i) => `${i.item.type === 'MATERIAL' ? i.item_id : i.item.name.toLowerCase()}×${i.quantity}`)
-      .sort();
     const tool = body.crafting_tool?.toLowerCase() ?? null;
+    const rarity = craftedRarity(
+      ingredients.map((i) => i.item.rarity),
+      stacks.reduce((a, s) => a + s.quantity, 0),
+    );
+    const level = clampLevel(
+      deps.game,
+      Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
+    );
+    // What went in by identity (a material's definition id, an item's own id), never by a name a
+    // model wrote; and what comes out, so a recipe is only reused for the same rarity and level.
+    const identities = ingredients
+      .map((i) => `${i.item_id}:${i.item.rarity}:${i.item.level}×${i.quantity}`)
+      .sort();
     const key = createHash('sha256')
-      .update(JSON.stringify([kinds, st?.id ?? null, tool]))
+      .update(JSON.stringify([identities, st?.id ?? null, tool, rarity, level]))
       .digest('hex')
       .slice(0, 24);
     const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
+    const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level });
 
     const result = await deps.coordination.singleFlight<CombineVerdict>(
       `combine:${key}`,
-      async () => {
-        const known = await deps.recipe(key);
-        if (known) {
+      async (shared) => {
+        const known = GeneratedItem.safeParse(await deps.recipe(key));
+        // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
+        if (known.success && !check(known.data).length) {
           deps.metrics?.cacheHits.inc({ cache: 'recipe' });
-          return { sensible: true, message: '', suggestions: [], item: GeneratedItem.parse(known) };
+          return { sensible: true, message: '', suggestions: [], item: known.data };
         }
-        const rarity = craftedRarity(
-          ingredients.map((i) => i.item.rarity),
-          stacks.reduce((a, s) => a + s.quantity, 0),
-        );
-        const level = clampLevel(
-          deps.game,
-          Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
-        );
         const budget = statBudget(deps.game, rarity, level);
         const user = [
           `Combine: ${ingredients.map(describe).join('; ')}`,
@@ -129,15 +133,15 @@ export class CombinePlanner {
           model: deps.textModel,
           metrics: deps.metrics,
           kind: 'combine',
-          signal,
+          signal: shared,
           check: (v) => {
             if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
             if (!v.item) return ['item is required when sensible is true'];
-            return checkItem(deps.game, v.item, { rarity, level }).map((p) => `item: ${p}`);
+            return check(v.item).map((p) => `item: ${p}`);
           },
         });
       },
-      RECIPE_FLIGHT_REUSE_MS,
+      { reuseMs: RECIPE_FLIGHT_REUSE_MS, signal },
     );
 
     if (!result.sensible || !result.item)

@@ -6,6 +6,7 @@ export function systemPrompt(game: GameDefinition, task: string): string {
     task,
     'Names are short and evocative; descriptions say what the item does; lore is one or two sentences of history.',
     'Stats are whole numbers; their positive values together must stay within each item’s stat budget.',
+    `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description or affixes exceeds its stat budget.`,
   ].join('\n');
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { CSP } from '../http/security-headers.ts';
 
 /** OpenAPI at `/docs`, from the routes' JSON Schemas (themselves derived from the protocol's zod schemas). */
 export async function registerDocs(app: FastifyInstance) {
@@ -15,5 +16,9 @@ export async function registerDocs(app: FastifyInstance) {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI adds one inline <style>; its pages alone allow that.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: { ...CSP, 'style-src': ["'self'", "'unsafe-inline'"] },
+  });
 }

@@ -15,6 +15,7 @@ import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
 import { CREATE_ITEM_LIMIT } from '../lootsmith.ts';
 import type { Services } from '../services.ts';
+import { imageType } from '../upstream/image.ts';
 import { docs } from './schemas.ts';
 
 export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services) {
@@ -98,7 +99,11 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
       const id = /^([0-9a-f]{32})\.png$/.exec((request.params as { file: string }).file)?.[1];
       const png = id ? await lootsmith.deps.icons.png(id) : null;
       if (!png) throw new ApiError(404, 'not_found', 'No such icon');
-      return reply.type('image/png').header('cache-control', 'public, max-age=31536000, immutable').send(png);
+      // Stored icons were checked when painted; the type still comes from the bytes, never assumed.
+      return reply
+        .type(imageType(png) ?? 'application/octet-stream')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(png);
     },
   );
 }

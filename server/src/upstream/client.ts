@@ -4,10 +4,11 @@ import {
   ImageGenerationRequest,
   ImageGenerationResponse,
 } from '@lootsmith/protocol';
-import { Pool } from 'undici';
-import type { ZodType } from 'zod';
+import { type Dispatcher, Pool } from 'undici';
 import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
+import { Secrets } from '../secrets.ts';
+import { checkImage } from './image.ts';
 
 export interface UpstreamTarget {
   url: string;
@@ -17,8 +18,11 @@ export interface UpstreamTarget {
 export interface UpstreamOptions {
   primary: UpstreamTarget;
   fallback?: UpstreamTarget;
+  /** Deadline of one attempt, from sending to the last byte; a call's attempts get twice this in all. */
   timeoutMs: number;
   retries: number;
+  /** Every secret of the server: none of them leaves in anything that came from upstream. */
+  secrets?: Secrets;
   metrics?: Metrics;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
@@ -43,11 +47,57 @@ interface Target extends UpstreamTarget {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Largest answers read: a chat completion, an image (768² RGBA as PNG, in base64, with room), an error. */
+export const BODY_LIMITS = { chat: 4 * 1024 * 1024, image: 8 * 1024 * 1024, error: 64 * 1024 };
+/** Longest piece of an upstream error message passed on to a player. */
+const MESSAGE_LIMIT = 200;
+
+/** Reads a body up to `max` bytes; a longer one is cut off and the attempt fails. */
+async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new AttemptFailed(`answer larger than ${max} bytes`, false);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Only the fields the protocol defines, so nothing else an upstream adds (headers it echoes…) is passed on. */
+function chatFields(res: ChatCompletionResponse, scrub: (text: string) => string): ChatCompletionResponse {
+  return {
+    id: scrub(res.id),
+    object: 'chat.completion',
+    created: res.created,
+    model: scrub(res.model),
+    choices: res.choices.map((c) => ({
+      index: c.index,
+      message: { role: 'assistant', content: c.message.content === null ? null : scrub(c.message.content) },
+      finish_reason: c.finish_reason,
+    })),
+    ...(res.usage
+      ? {
+          usage: {
+            prompt_tokens: res.usage.prompt_tokens,
+            completion_tokens: res.usage.completion_tokens,
+            total_tokens: res.usage.total_tokens,
+          },
+        }
+      : {}),
+  };
+}
+
 /** The `/v1` service client: keep-alive pool, timeouts, retries with jitter and Retry-After, fallback. */
 export class UpstreamClient {
   private readonly targets: Target[];
+  readonly secrets: Secrets;
 
   constructor(private readonly options: UpstreamOptions) {
+    this.secrets = options.secrets ?? new Secrets([options.primary.key, options.fallback?.key]);
     this.targets = [options.primary, options.fallback]
       .filter((t): t is UpstreamTarget => !!t)
       .map((t, i) => {
@@ -61,22 +111,46 @@ export class UpstreamClient {
       });
   }
 
-  chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+  /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
+  async chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+    const scrub = (text: string) => this.secrets.scrub(text);
     return this.call(
       '/v1/chat/completions',
       ChatCompletionRequest.parse(body),
-      ChatCompletionResponse,
+      BODY_LIMITS.chat,
       signal,
+      (json) => {
+        const parsed = ChatCompletionResponse.safeParse(json);
+        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+        return chatFields(parsed.data, scrub);
+      },
     );
   }
 
-  image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
+  /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
+  async image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
     return this.call(
       '/v1/image/generations',
       ImageGenerationRequest.parse(rest),
-      ImageGenerationResponse,
+      BODY_LIMITS.image,
       signal,
+      (json) => {
+        const parsed = ImageGenerationResponse.safeParse(json);
+        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+        const { image } = parsed.data;
+        if (image.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(image))
+          throw new AttemptFailed('image is not base64', true);
+        const bytes = Buffer.from(image, 'base64');
+        try {
+          checkImage(bytes);
+        } catch (err) {
+          throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
+        }
+        if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
+          throw new AttemptFailed('image carries a secret', false);
+        return { image };
+      },
     );
   }
 
@@ -84,12 +158,31 @@ export class UpstreamClient {
     await Promise.all(this.targets.map((t) => t.pool.close()));
   }
 
-  private async call<T>(path: string, body: unknown, schema: ZodType<T>, signal?: AbortSignal): Promise<T> {
+  private async call<T>(
+    path: string,
+    body: unknown,
+    maxBytes: number,
+    signal: AbortSignal | undefined,
+    accept: (json: unknown) => T,
+  ): Promise<T> {
     let refused = false;
+    // Attempts together get twice the timeout; waits a Retry-After asks for (each capped) come on top.
+    let left = 2 * this.options.timeoutMs;
     for (const target of this.targets) {
-      for (let attempt = 0; attempt <= this.options.retries; attempt++) {
+      for (let attempt = 0; attempt <= this.options.retries && left > 0; attempt++) {
+        const started = Date.now();
         try {
-          const result = await this.attempt(target, path, body, schema, signal);
+          const json = await this.attempt(
+            target,
+            path,
+            body,
+            maxBytes,
+            Math.min(left, this.options.timeoutMs),
+            signal,
+          ).finally(() => {
+            left -= Date.now() - started;
+          });
+          const result = accept(json);
           this.count(target, path, 'ok');
           return result;
         } catch (err) {
@@ -115,31 +208,40 @@ export class UpstreamClient {
     throw new ApiError(502, 'upstream_unavailable', 'The content service is unavailable; try again shortly');
   }
 
-  private async attempt<T>(
+  /** One request with a deadline on the whole exchange (a trickling answer cannot hold it open). */
+  private async attempt(
     target: Target,
     path: string,
     body: unknown,
-    schema: ZodType<T>,
+    maxBytes: number,
+    deadlineMs: number,
     signal?: AbortSignal,
-  ) {
-    let res: Awaited<ReturnType<Pool['request']>>;
+  ): Promise<unknown> {
+    const deadline = AbortSignal.timeout(deadlineMs);
+    let res: Dispatcher.ResponseData;
     try {
       res = await target.pool.request({
         path: target.basePath + path,
         method: 'POST',
         headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        signal,
+        headersTimeout: deadlineMs,
+        bodyTimeout: deadlineMs,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       });
     } catch (err) {
-      throw new AttemptFailed(`network: ${(err as Error).message}`, true);
+      throw this.failure(err, deadline, deadlineMs, 'network');
     }
-    const text = await res.body.text().catch(() => {
-      throw new AttemptFailed('body read failed', true);
-    });
     const status = res.statusCode;
+    const declared = Number(res.headers['content-length']);
+    const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
+    if (declared > limit) {
+      res.body.destroy();
+      throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
+    }
+    const text = await readLimited(res.body, limit).catch((err) => {
+      throw this.failure(err, deadline, deadlineMs, 'body read');
+    });
     if (status === 401 || status === 403) throw new AttemptFailed(`status ${status}`, false, undefined, true);
     if (status === 429 || status >= 500) {
       const header = res.headers['retry-after'];
@@ -150,22 +252,31 @@ export class UpstreamClient {
         Number.isFinite(seconds) ? seconds * 1000 : undefined,
       );
     }
-    if (status >= 400) {
-      let message = `The content service rejected the request (status ${status})`;
-      try {
-        message = JSON.parse(text).error.message ?? message;
-      } catch {}
-      throw new ApiError(502, 'upstream_rejected', message);
-    }
-    let json: unknown;
+    if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
     try {
-      json = JSON.parse(text);
+      return JSON.parse(text);
     } catch {
       throw new AttemptFailed('response is not JSON', true);
     }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-    return parsed.data;
+  }
+
+  /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
+  private failure(err: unknown, deadline: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
+    if (err instanceof AttemptFailed) return err;
+    if (deadline.aborted) return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
+    return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
+  }
+
+  /** What a player is told of a 4xx: the upstream's own message, short, printable and scrubbed of secrets. */
+  private rejection(status: number, text: string): string {
+    const said = `The content service rejected the request (status ${status})`;
+    let message: unknown;
+    try {
+      message = JSON.parse(text).error.message;
+    } catch {}
+    if (typeof message !== 'string') return said;
+    const clean = this.secrets.scrub(message.replace(/[^\P{C}]+/gu, ' ').trim()).slice(0, MESSAGE_LIMIT);
+    return clean ? `${said}: ${clean}` : said;
   }
 
   private count(target: Target, path: string, outcome: string) {

@@ -45,7 +45,7 @@ export const TINY_PNG = (() => {
 })();
 
 /** Writes items that obey the "Item N:" lines of the pipeline's prompt, as a well-behaved model would. */
-function itemsFor(prompt: string, call: number) {
+export function itemsFor(prompt: string, call: number) {
   const lines = [...prompt.matchAll(/Item \d+: (.*)/g)].map((m) => m[1] as string);
   const resultLine = /Result: rarity (\w+); level (\d+); stat budget (\d+)/.exec(prompt);
   const specs = lines.length
@@ -67,9 +67,34 @@ function itemsFor(prompt: string, call: number) {
       description: 'A plain test blade.',
       lore: 'Forged for a test suite.',
       stats: [{ name: 'attack', value: Math.max(1, Math.floor(budget * 0.9)) }],
-      affixes: [],
+      affixes: [] as Array<{ name: string; effect: string }>,
       value: 10,
     };
+  });
+}
+
+/** What a hostile upstream sends instead of the scripted answer; `trickle` drips a body a byte at a time. */
+export type HostileAnswer =
+  | { status: number; body: string | Buffer; headers?: Record<string, string> }
+  | { trickle: string; everyMs: number };
+
+/** The request a hostile answer is chosen for. */
+export interface SeenRequest {
+  path: string;
+  authorization: string;
+  body: { messages?: Array<{ role: string; content: string }>; [key: string]: unknown };
+}
+
+/** A chat completion whose one message is `content`, with `extra` fields beside the standard ones. */
+export function completion(content: string, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    id: 'chatcmpl-hostile',
+    object: 'chat.completion',
+    created: 1,
+    model: 'fake',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    ...extra,
   });
 }
 
@@ -82,6 +107,10 @@ export interface FakeUpstream {
   script: FakeMode[];
   calls: { chat: number; image: number };
   lastAuth?: string;
+  /** When set and it returns an answer, that answer is sent instead (a misbehaving model or service). */
+  hostile?: (request: SeenRequest) => HostileAnswer | undefined;
+  /** Writes the items of a well-behaved answer: change a field to test one rule at a time. */
+  itemsFor: typeof itemsFor;
   close(): Promise<void>;
 }
 
@@ -92,6 +121,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     delayMs: 0,
     script: [],
     calls: { chat: 0, image: 0 },
+    itemsFor,
     close: async () => {},
   };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -99,6 +129,27 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     for await (const chunk of req) raw += chunk;
     state.lastAuth = req.headers.authorization;
     const body = JSON.parse(raw || '{}');
+    const hostile = state.hostile?.({
+      path: req.url ?? '',
+      authorization: req.headers.authorization ?? '',
+      body,
+    });
+    if (hostile && 'trickle' in hostile) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let at = 0;
+      const drip = setInterval(() => {
+        if (at >= hostile.trickle.length || res.destroyed) {
+          clearInterval(drip);
+          res.end();
+        } else res.write(hostile.trickle[at++]);
+      }, hostile.everyMs);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
+    if (hostile) {
+      res.writeHead(hostile.status, { 'content-type': 'application/json', ...hostile.headers });
+      return res.end(hostile.body);
+    }
     const current = state.script.shift() ?? state.mode;
     if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
@@ -119,7 +170,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     const prompt = (body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
     const combining = prompt.includes('Combine:');
     let content: string;
-    const items = itemsFor(prompt, state.calls.chat);
+    const items = state.itemsFor(prompt, state.calls.chat);
     if (current === 'garbage') content = 'lorem ipsum }{ not json at all';
     else if (current === 'refuse') content = 'I cannot help with that request.';
     else if (current === 'invalid') content = JSON.stringify({ items: [{ name: 'x' }] });

@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TINY_PNG } from '../../../server/test/support/fake-upstream.ts';
 
 /**
  * Faults at the HTTP level that the scripted fake does not make: non-JSON and schema-violating 200s,
- * a body cut off mid-JSON, and 429 with a chosen Retry-After. Anything else is passed to `target`.
+ * a body cut off mid-JSON, 429 with a chosen Retry-After, and a hostile service's: an error quoting
+ * the key it was sent, a 10 MB answer, a body trickled a byte at a time, an "image" that is HTML or
+ * carries the key. Anything else is passed to `target`.
  */
 export type HttpFault =
   | 'pass'
@@ -13,7 +16,12 @@ export type HttpFault =
   | 'empty-200'
   | `retry-after:${number}`
   | `delay:${number}`
-  | 'reset';
+  | 'reset'
+  | 'echo-key'
+  | 'huge'
+  | 'trickle'
+  | 'html-image'
+  | 'keyed-image';
 
 export interface FaultUpstream {
   url: string;
@@ -70,6 +78,31 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
           isImage ? { images: ['x'], image: 42 } : { object: 'chat.completion', choices: 'none', id: 7 },
         ),
       );
+    }
+    if (fault === 'echo-key') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({ error: { message: `Refused: you sent ${req.headers.authorization}` } }),
+      );
+    }
+    if (fault === 'huge') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(`{"image":"${'A'.repeat(10 * 1024 * 1024)}"}`);
+    }
+    if (fault === 'trickle') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 300);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
+    const image = req.url?.includes('image');
+    if (image && (fault === 'html-image' || fault === 'keyed-image')) {
+      const bytes =
+        fault === 'html-image'
+          ? Buffer.from('<html><script>alert(1)</script></html>')
+          : Buffer.concat([TINY_PNG, Buffer.from(req.headers.authorization ?? '')]);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ image: bytes.toString('base64') }));
     }
     if (fault.startsWith('retry-after:')) {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': fault.slice(12) });
