@@ -3,7 +3,7 @@ import { damageRange } from './hero-stats.ts';
 import type { PlayerState } from './player-state.ts';
 import type { DungeonScene } from './scenes/DungeonScene.ts';
 import type { Toasts } from './ui/Toasts.ts';
-import { STATIONS, TILE } from './world/dungeon-map.ts';
+import { AREAS, STATIONS, TILE } from './world/dungeon-map.ts';
 import { findPath } from './world/pathfinding.ts';
 
 interface Point {
@@ -113,8 +113,20 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
       }));
     },
     stations() {
-      return STATIONS.map((s) => ({ id: s.id, page: page({ x: s.x * TILE, y: s.y * TILE }) }));
+      return STATIONS.map((s) => ({
+        id: s.id,
+        x: s.x * TILE,
+        y: s.y * TILE,
+        page: page({ x: s.x * TILE, y: s.y * TILE }),
+      }));
     },
+    /** "E — use the Forge" above the station the hero stands at, and the station names it hides. */
+    stationPrompt() {
+      const prompt = dungeon()?.stationPrompt;
+      return prompt && { ...prompt, page: page(prompt) };
+    },
+    /** Every area's name (rooms and corridors). */
+    areaNames: AREAS.map((a) => a.name),
     /** Map pixels → page pixels, to aim a click. */
     toPage: page,
     /** The walk from the hero to a map point, as page points (empty when it cannot be reached). */

@@ -66,10 +66,16 @@ const serverWorn = async (playerId: string) =>
 it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
   const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleMessages = recordConsole(page);
+  // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
+  const dropPlaces: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/v1/generate/items'))
+      dropPlaces.push(JSON.parse(request.postData() ?? '{}').generation_context?.location);
+  });
   await openGame(page, rig.server.url);
   const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
   await page.waitForTimeout(700);
-  await screenshot(page, 'adventure-01-start');
+  await screenshot(page, 'adventure-00-start');
 
   // Only the Crafters' Hall is lit; the boss is nowhere to be seen.
   expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toEqual(['hall']);
@@ -79,10 +85,24 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(giant?.visible).toBe(false);
   expect(await goal(page)).toMatch(/Defeat monsters/);
 
+  // At a station, its prompt stands above it in place of its name (which the hero would cover).
+  const forgeStation = (await page.evaluate(() => window.__lootsmithDemo.stations())).find(
+    (s) => s.id === 'forge',
+  );
+  if (!forgeStation) throw new Error('no forge');
+  await walkTo(page, { x: forgeStation.x, y: forgeStation.y + TILE }, 8);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'adventure-01-station-prompt');
+  const prompt = await page.evaluate(() => window.__lootsmithDemo.stationPrompt());
+  expect(prompt).toMatchObject({ visible: true, text: 'E — use the Forge', namesHidden: ['forge'] });
+  expect(prompt?.y).toBeLessThan(forgeStation.y);
+  expect(prompt?.y).toBeLessThan((await hero(page)).y - TILE);
+
   // Bare-handed, every hit is the base attack's (doubled on a critical hit).
   const bare = await hero(page);
   expect(bare.attack).toBe(2);
   await killEnemy(page, 'slime');
+  expect(dropPlaces).toEqual([await page.textContent('.room-name')]);
   await pickUpLoot(page);
   const bareHits = await page.evaluate(() => window.__lootsmithDemo.hits());
   expect(bareHits.length).toBeGreaterThan(0);
@@ -220,5 +240,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(await page.textContent('#win-panel')).toContain('The gear that won it');
   expect(await page.$$('#win-panel .win-gear li')).not.toHaveLength(0);
 
+  const areaNames = await page.evaluate(() => window.__lootsmithDemo.areaNames);
+  for (const place of dropPlaces) expect(areaNames).toContain(place);
   expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
 }, 300_000);

@@ -124,6 +124,10 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   expect(await page.textContent('#forge-panel .failure')).toMatch(/level 1/i);
   await screenshot(page, '04-skill-too-low');
   await page.keyboard.press('Escape');
+  // Opened again, the Forge starts clean: the last attempt's message went with it.
+  await page.keyboard.press('f');
+  expect(await page.$$('#forge-panel .result > *')).toHaveLength(0);
+  await page.keyboard.press('Escape');
 
   // Craft: the dropped item with both of a starting essence, and an intent in the player's words.
   const essence = drop.itemId === 'ember_essence' ? 'frost_shard' : 'ember_essence';

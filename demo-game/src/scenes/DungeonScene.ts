@@ -157,6 +157,13 @@ export class DungeonScene extends Phaser.Scene {
     this.#collectLoot();
   }
 
+  /** The station prompt and which station names show, for the test hook. */
+  get stationPrompt() {
+    const prompt = this.#stationPrompt;
+    const hidden = [...this.#stationLabels].filter(([, label]) => !label.visible).map(([id]) => id);
+    return { visible: prompt.visible, text: prompt.text, x: prompt.x, y: prompt.y, namesHidden: hidden };
+  }
+
   /** What the HUD and panels show of the hero. */
   get heroView() {
     return { stats: this.hero.stats, hp: this.hero.hp, level: this.progress.level };

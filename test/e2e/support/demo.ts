@@ -64,7 +64,11 @@ export interface DemoHook {
     textureLoaded: boolean;
     page: PagePoint;
   }>;
-  stations(): Array<{ id: string; page: PagePoint }>;
+  stations(): Array<{ id: string; x: number; y: number; page: PagePoint }>;
+  stationPrompt():
+    | { visible: boolean; text: string; x: number; y: number; namesHidden: string[]; page: PagePoint }
+    | undefined;
+  areaNames: string[];
   toPage(p: Point): PagePoint;
   route(x: number, y: number): PagePoint[];
   inventory(): Array<{
