@@ -30,7 +30,12 @@ export class InventoryPanel extends Panel {
     const entries = state.items.toSorted(bagOrder);
     if (!entries.some((e) => e.item.id === this.#chosen)) this.#chosen = entries[0]?.item.id;
     const details = h('div', { class: 'details' });
+    // Hovering back and forth repaints only when the card changes, so its buttons stay put.
+    let showing: string | undefined;
     const show = (id: string | undefined) => {
+      const key = `${id}:${id === this.#chosen}`;
+      if (key === showing) return;
+      showing = key;
       const item = id ? state.item(id) : undefined;
       if (!item) return fill(details, h('p', { class: 'hint' }, 'Defeat monsters: their loot lands here.'));
       fill(

@@ -3,7 +3,7 @@ import { isClear } from './dungeon-map.ts';
 import type { EnemyKind } from './enemy-kinds.ts';
 
 let spawned = 0;
-const BOSS_REGEN_PER_SECOND = 4;
+const BOSS_REGEN_PER_SECOND = 1.5;
 
 /** One monster: wanders near its spawn, chases the hero once provoked, flashes and falls when hit. */
 export class Enemy extends Phaser.GameObjects.Container {
@@ -92,7 +92,7 @@ export class Enemy extends Phaser.GameObjects.Container {
       const [min, max] = this.kind.damage;
       return Phaser.Math.Between(min, max);
     }
-    // A boss left alone gets its breath back, so it cannot be worn down one knock-out at a time.
+    // A boss left alone gets its breath back: bare fists cannot wear it down one knock-out at a time.
     if (this.kind.boss && !this.provoked && this.hp < this.kind.hp) {
       this.hp = Math.min(this.kind.hp, this.hp + (BOSS_REGEN_PER_SECOND * delta) / 1000);
       this.#drawBar();
