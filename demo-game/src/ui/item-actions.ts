@@ -6,16 +6,32 @@ import type { Services } from './services.ts';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `−${-n}`);
 
-/** How wearing `item` instead of `worn` changes each stat, e.g. "+3 Attack · −1 Defense". */
-export function statChange(item: Item, worn: Item | undefined): string {
+/** How wearing `item` instead of `worn` changes each stat (the ones that change). */
+function statDiffs(item: Item, worn: Item | undefined) {
   const names = new Set([...item.stats, ...(worn?.stats ?? [])].map((s) => s.name));
   const value = (of: Item | undefined, name: string) => of?.stats.find((s) => s.name === name)?.value ?? 0;
-  return (
-    [...names]
-      .map((name) => ({ name, diff: value(item, name) - value(worn, name) }))
-      .filter((d) => d.diff !== 0)
-      .map((d) => `${signed(d.diff)} ${titleCase(d.name)}`)
-      .join(' · ') || 'no change'
+  return [...names]
+    .map((name) => ({ name, diff: value(item, name) - value(worn, name) }))
+    .filter((d) => d.diff !== 0);
+}
+
+/** The change as text, e.g. "+3 Attack · −1 Defense". */
+export function statChange(item: Item, worn: Item | undefined): string {
+  const diffs = statDiffs(item, worn);
+  return diffs.map((d) => `${signed(d.diff)} ${titleCase(d.name)}`).join(' · ') || 'no change';
+}
+
+/** The change with gains and losses in their colours. */
+function statChangeView(item: Item, worn: Item | undefined) {
+  const diffs = statDiffs(item, worn);
+  if (!diffs.length) return h('span', { class: 'muted' }, 'no change');
+  return h(
+    'span',
+    {},
+    ...diffs.flatMap((d, i) => [
+      i > 0 ? ' · ' : '',
+      h('b', { class: d.diff > 0 ? 'gain' : 'loss' }, `${signed(d.diff)} ${titleCase(d.name)}`),
+    ]),
   );
 }
 
@@ -57,7 +73,7 @@ export function itemActions(item: Item, s: Services): HTMLElement | undefined {
         'span',
         { class: 'compare small' },
         worn ? `vs your ${worn.name}: ` : `${titleCase(item.type)} slot is empty: `,
-        h('b', { class: 'change' }, statChange(item, worn)),
+        statChangeView(item, worn),
       ),
     );
   }
