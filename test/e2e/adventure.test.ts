@@ -1,29 +1,20 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type DemoRig,
   hero,
   killEnemy,
   openGame,
   pickUpLoot,
   recordConsole,
   screenshot,
-  startDemo,
+  useDemoRig,
   walkTo,
 } from './support/demo.ts';
 
 // The demo as a new player finishes it, with real mouse and keyboard input: fight bare-handed,
 // forge and wear a weapon (and see the hits grow), brew a potion and drink it, shatter the Frost
 // Door, beat the Frost Giant, see the victory screen — checking the server's store along the way.
-let rig: DemoRig;
-
-beforeAll(async () => {
-  rig = await startDemo();
-});
-
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = useDemoRig();
 
 const TILE = 32;
 const panel = (page: Page) => page.evaluate(() => window.__lootsmithDemo.panel);
@@ -80,10 +71,10 @@ async function wearBest(page: Page) {
 }
 
 const serverWorn = async (playerId: string) =>
-  (await rig.server.lootsmith.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
+  (await rig().server.lootsmith.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
 
 it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
-  const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleMessages = recordConsole(page);
   // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
   const dropPlaces: string[] = [];
@@ -91,7 +82,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     if (request.url().endsWith('/v1/generate/items'))
       dropPlaces.push(JSON.parse(request.postData() ?? '{}').generation_context?.location);
   });
-  await openGame(page, rig.server.url);
+  await openGame(page, rig().server.url);
   const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
   await page.waitForTimeout(700);
   await screenshot(page, 'adventure-00-start');
@@ -158,8 +149,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(armedHits.length).toBeGreaterThan(0);
   for (const hit of armedHits) expect(hit).toBeGreaterThanOrEqual(armed.damage[0]);
 
-  // A shield from the Workbench and a potion from the Alchemy Table; wear the shield and any loot
-  // that fills an empty slot.
+  // A shield from the Workbench and two potions from the Alchemy Table.
   const shieldId = await forge(page, {
     station: 'workbench',
     type: 'SHIELD',
@@ -167,20 +157,17 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     description: 'a round oak shield',
     focus: 'defense',
   });
-  await forge(page, {
-    station: 'alchemy_table',
-    type: 'CONSUMABLE',
-    materials: ['healing_herb', 'healing_herb'],
-    description: 'a healing potion',
-    focus: 'health',
-  });
-  await forge(page, {
-    station: 'alchemy_table',
-    type: 'CONSUMABLE',
-    materials: ['healing_herb', 'leather_scraps'],
-    description: 'a bitter tonic',
-    focus: 'health',
-  });
+  for (const [materials, description] of [
+    [['healing_herb', 'healing_herb'], 'a healing potion'],
+    [['healing_herb', 'leather_scraps'], 'a bitter tonic'],
+  ] as const)
+    await forge(page, {
+      station: 'alchemy_table',
+      type: 'CONSUMABLE',
+      materials: [...materials],
+      description,
+      focus: 'health',
+    });
   await wear(page, shieldId);
   await page.keyboard.press('Escape');
 
@@ -236,7 +223,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
         timeout: 10_000,
       });
       if (!drank) {
-        const stored = await rig.server.lootsmith.inventory(playerId);
+        const stored = await rig().server.lootsmith.inventory(playerId);
         const potionsOf = (entries: Array<{ quantity: number; type?: string; item?: { type: string } }>) =>
           entries
             .filter((e) => (e.type ?? e.item?.type) === 'CONSUMABLE')

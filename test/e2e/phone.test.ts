@@ -1,28 +1,19 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type DemoRig,
   drops,
   enemies,
   openGame,
   pickUpLoot,
   recordConsole,
   screenshot,
-  startDemo,
+  useDemoRig,
 } from './support/demo.ts';
 
 // The demo on phones in portrait, by touch: the interface spans the screen, every primary button
 // can be tapped (it is inside the viewport and nothing covers its centre), the item card shows,
 // and the hints speak of taps.
-let rig: DemoRig;
-
-beforeAll(async () => {
-  rig = await startDemo();
-});
-
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = useDemoRig();
 
 const RULE_REFUSAL = /^Failed to load resource: the server responded with a status of (400|429)/;
 
@@ -60,14 +51,14 @@ for (const [width, height] of [
   [360, 740],
 ] as const) {
   it(`plays and crafts by touch at ${width}×${height}`, async () => {
-    const context = await rig.browser.newContext({
+    const context = await rig().browser.newContext({
       viewport: { width, height },
       isMobile: true,
       hasTouch: true,
     });
     const page = await context.newPage();
     const consoleMessages = recordConsole(page);
-    await openGame(page, rig.server.url);
+    await openGame(page, rig().server.url);
     await page.waitForTimeout(700);
     const name = `phone-${width}`;
     await screenshot(page, `${name}-01-dungeon`);

@@ -1,27 +1,18 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type DemoRig,
   drops,
   killEnemy,
   openGame,
   recordConsole,
   screenshot,
-  startDemo,
   UPSTREAM_KEY,
+  useDemoRig,
 } from './support/demo.ts';
 
 // A whole session with real mouse and keyboard input: fight, loot, pick up, craft, meet the skill
 // check, missing materials and the rate limit, reload — checking the page and the server's store.
-let rig: DemoRig;
-
-beforeAll(async () => {
-  rig = await startDemo();
-});
-
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = useDemoRig();
 
 const RULE_REASONS = ['skill_too_low', 'insufficient_materials', 'rate_limit_exceeded'];
 
@@ -53,7 +44,7 @@ const bagCount = (page: Page, id: string) =>
   page.evaluate((id) => window.__lootsmithDemo.inventory().find((e) => e.id === id)?.quantity ?? 0, id);
 
 async function serverInventory(playerId: string) {
-  const stored = await rig.server.lootsmith.inventory(playerId);
+  const stored = await rig().server.lootsmith.inventory(playerId);
   const quantities = new Map<string, number>(
     stored.items.map((e: { item: { id: string }; quantity: number }) => [e.item.id, e.quantity]),
   );
@@ -67,10 +58,10 @@ async function serverInventory(playerId: string) {
 }
 
 it('plays through fighting, looting, crafting, forging and a reload', async () => {
-  const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleMessages = recordConsole(page);
   const received = recordResponses(page);
-  await openGame(page, rig.server.url);
+  await openGame(page, rig().server.url);
   const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
   await page.waitForTimeout(600);
   await screenshot(page, '01-dungeon');

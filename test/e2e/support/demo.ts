@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import { launchChromium } from '../../support/browser.ts';
@@ -124,6 +125,21 @@ export async function startDemo(): Promise<DemoRig> {
     await close();
     throw e;
   }
+}
+
+/** Starts a demo rig before the file's tests and closes it after them; the result reads it. */
+export function useDemoRig(): () => DemoRig {
+  let rig: DemoRig | undefined;
+  beforeAll(async () => {
+    rig = await startDemo();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+  return () => {
+    if (!rig) throw new Error('the demo rig did not start');
+    return rig;
+  };
 }
 
 /** Console messages of one page, kept for assertions. */
