@@ -1,7 +1,8 @@
-import { type Item, type ItemType, type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
+import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
 import Phaser from 'phaser';
+import { HeroGear } from '../hero-gear.ts';
 import type { HeroProgress } from '../hero-progress.ts';
-import { damageTaken, healingOf, heroStats, rollDamage } from '../hero-stats.ts';
+import { damageTaken, heroStats, rollDamage } from '../hero-stats.ts';
 import { objective } from '../objective.ts';
 import { forgetPlayer } from '../player-id.ts';
 import type { PlayerState } from '../player-state.ts';
@@ -13,9 +14,8 @@ import { ForgePanel } from '../ui/ForgePanel.ts';
 import { Hud } from '../ui/Hud.ts';
 import { IconSource } from '../ui/IconSource.ts';
 import { InventoryPanel } from '../ui/InventoryPanel.ts';
-import { statChange } from '../ui/item-actions.ts';
 import { PanelHost } from '../ui/Panel.ts';
-import type { GearActions, Services } from '../ui/services.ts';
+import type { Services } from '../ui/services.ts';
 import type { Toasts } from '../ui/Toasts.ts';
 import { touchFirst } from '../ui/touch.ts';
 import { WinPanel } from '../ui/WinPanel.ts';
@@ -82,6 +82,7 @@ export class DungeonScene extends Phaser.Scene {
   crafting!: CraftingPanel;
   forge!: ForgePanel;
   win!: WinPanel;
+  gear!: HeroGear;
   /** The run so far, for the goal line and the victory screen. */
   run = { startedAt: 0, kills: 0, itemsTaken: 0, itemsMade: 0, won: false };
   /** The hero's last hits, newest last (for the test hook). */
@@ -242,7 +243,7 @@ export class DungeonScene extends Phaser.Scene {
     else this.crafting.openAt(id);
   }
 
-  #paintHealth() {
+  paintHealth() {
     this.hud.setHealth(this.hero.hp, this.hero.stats, this.progress.level);
   }
 
@@ -250,10 +251,11 @@ export class DungeonScene extends Phaser.Scene {
   #applyGear() {
     this.hero.setStats(heroStats(this.state.wornStats));
     this.hero.wear(this.state.slots);
-    this.#paintHealth();
+    this.paintHealth();
   }
 
   #createUi() {
+    this.gear = new HeroGear(this);
     this.panels = new PanelHost();
     this.icons = new IconSource(this.lootsmith, this.textures);
     const services: Services = {
@@ -261,7 +263,7 @@ export class DungeonScene extends Phaser.Scene {
       state: this.state,
       icons: this.icons,
       toasts: this.toasts,
-      gear: this.#gearActions(),
+      gear: this.gear,
     };
     this.inventory = new InventoryPanel(this.panels, services);
     this.character = new CharacterPanel(this.panels, services, () => this.heroView);
@@ -276,7 +278,7 @@ export class DungeonScene extends Phaser.Scene {
       hero: () => this.character.toggle(),
       crafting: () => (this.crafting.isOpen ? this.crafting.close() : this.crafting.openAt('workbench')),
       forge: () => (this.forge.isOpen ? this.forge.close() : this.forge.openAt('workbench')),
-      potion: () => void this.#drinkPotion(),
+      potion: () => void this.gear.drinkBest(),
     });
     this.lootsmith.on('craft', () => {
       this.run.itemsMade += 1;
@@ -291,55 +293,6 @@ export class DungeonScene extends Phaser.Scene {
       this.hud.root.remove();
       this.panels.root.remove();
     });
-  }
-
-  /** Wearing, taking off and using items: the server decides, then the hero shows it. */
-  #gearActions(): GearActions {
-    const refused = (e: unknown) => {
-      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-      if (error.code === 'aborted') return;
-      const { title, detail } = errorText(error, (id) => this.state.item(id)?.name ?? id);
-      this.toasts.show(error.reason ? 'warn' : 'error', title, detail);
-    };
-    return {
-      equip: async (item: Item) => {
-        const before = this.state.wornInSlotOf(item);
-        try {
-          this.state.setEquipment(await this.lootsmith.equipment.equip(item));
-          sparkBurst(this, this.hero.x, this.hero.y - 10, 0xf4d58d, 16);
-          this.toasts.show('success', `Wearing ${item.name}`, statChange(item, before), 'gear');
-        } catch (e) {
-          refused(e);
-        }
-      },
-      unequip: async (slot: ItemType) => {
-        try {
-          this.state.setEquipment(await this.lootsmith.equipment.unequip(slot));
-        } catch (e) {
-          refused(e);
-        }
-      },
-      use: async (item: Item) => {
-        try {
-          const { effects } = await this.lootsmith.inventory.use(item);
-          const healed = healingOf(effects);
-          this.hero.heal(healed);
-          floatingNumber(this, this.hero.x, this.hero.y - 30, `+${healed}`, '#5fd35a', true);
-          sparkBurst(this, this.hero.x, this.hero.y, 0x5fd35a, 14);
-          this.#paintHealth();
-          this.toasts.show('success', `You drink ${item.name}`, `+${healed} health`, 'drink');
-          await this.state.refresh(this.lootsmith);
-        } catch (e) {
-          refused(e);
-        }
-      },
-    };
-  }
-
-  async #drinkPotion() {
-    const best = this.state.consumables[0];
-    if (best) return this.#gearActions().use(best.item);
-    this.toasts.show('info', 'No potions', 'Brew one at the Alchemy Table from Healing Herbs.', 'drink');
   }
 
   #bindInput() {
@@ -365,7 +318,7 @@ export class DungeonScene extends Phaser.Scene {
       else if (k === 'c') this.crafting.isOpen ? this.crafting.close() : this.crafting.openAt('workbench');
       else if (k === 'f') this.forge.isOpen ? this.forge.close() : this.forge.openAt('workbench');
       else if (this.panels.current) return;
-      else if (k === 'q') void this.#drinkPotion();
+      else if (k === 'q') void this.gear.drinkBest();
       else if (k === ' ') {
         event.preventDefault();
         const enemy = this.#enemyInReach(12);
@@ -468,7 +421,7 @@ export class DungeonScene extends Phaser.Scene {
       this.#lastHurt = time;
       floatingNumber(this, this.hero.x, this.hero.y - 24, `-${damage}`, '#ff6b6b');
       this.cameras.main.shake(80, 0.004);
-      this.#paintHealth();
+      this.paintHealth();
       if (this.hero.hp === 0) this.#knockOut();
     }
   }
@@ -477,7 +430,7 @@ export class DungeonScene extends Phaser.Scene {
     if (time - this.#lastHurt < 4000 || time < this.#nextRegen || this.hero.hp === this.hero.maxHp) return;
     this.#nextRegen = time + 800;
     this.hero.heal(1);
-    this.#paintHealth();
+    this.paintHealth();
   }
 
   #knockOut() {
@@ -491,7 +444,7 @@ export class DungeonScene extends Phaser.Scene {
     this.hero.stop();
     this.hero.setPosition(HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
     this.hero.heal(this.hero.maxHp);
-    this.#paintHealth();
+    this.paintHealth();
     this.cameras.main.flash(300, 120, 0, 0);
   }
 
@@ -507,7 +460,7 @@ export class DungeonScene extends Phaser.Scene {
       this.toasts.show('success', `Hero level ${this.progress.level}!`, 'Fully healed; better loot awaits.');
       sparkBurst(this, this.hero.x, this.hero.y, 0xf4d58d, 30);
     }
-    this.#paintHealth();
+    this.paintHealth();
     this.tweens.add({
       targets: enemy,
       alpha: 0,
