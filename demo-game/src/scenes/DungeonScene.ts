@@ -516,9 +516,9 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   #collectLoot() {
-    const camera = this.cameras.main;
-    // Loot flies toward the Bag button's corner of the screen.
-    const bag = camera.getWorldPoint(camera.width - 80, 20);
+    // Loot flies toward the Bag button, wherever the layout put it (the canvas fills the window).
+    const button = this.hud.bag.getBoundingClientRect();
+    const bag = this.cameras.main.getWorldPoint(button.x + button.width / 2, button.y + button.height / 2);
     const taken = this.loot.pickUp(this.hero, bag);
     for (const item of taken) {
       this.run.itemsTaken += 1;

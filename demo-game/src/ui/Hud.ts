@@ -26,10 +26,19 @@ export interface HudActions {
   potion: () => void;
 }
 
-const button = (name: string, label: string, key: string, onclick: () => void) =>
+/** A HUD button; it lets go of the focus once clicked, so Space attacks rather than clicking it again. */
+const button = (name: string, label: string, key: string, action: () => void) =>
   h(
     'button',
-    { type: 'button', class: 'hud-button', name, onclick },
+    {
+      type: 'button',
+      class: 'hud-button',
+      name,
+      onclick: (event: Event) => {
+        (event.currentTarget as HTMLElement).blur();
+        action();
+      },
+    },
     h('span', {}, label),
     h('kbd', {}, key),
   );
