@@ -3,7 +3,9 @@ import { fill, h } from './dom.ts';
 import { itemCard, itemSlot } from './ItemCard.ts';
 import { itemActions } from './item-actions.ts';
 import { Panel, type PanelHost } from './Panel.ts';
+import { titleCase } from './rarity.ts';
 import type { Services } from './services.ts';
+import { pressWord } from './touch.ts';
 
 const GRID_SLOTS = 30;
 const RARITIES = ['MYTHIC', 'LEGENDARY', 'EPIC', 'RARE', 'UNCOMMON', 'COMMON'];
@@ -43,7 +45,7 @@ export class InventoryPanel extends Panel {
         itemCard(item, icons),
         id === this.#chosen
           ? itemActions(item, this.#s)
-          : h('p', { class: 'hint small' }, 'Click it to wear or use it.'),
+          : h('p', { class: 'hint small' }, `${titleCase(pressWord())} it to wear or use it.`),
       );
     };
     const slots = entries.map(({ item, quantity }) => {
