@@ -86,7 +86,9 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     `Generate ${specs.length} item${specs.length > 1 ? 's' : ''}.`,
     contextLine({
       location: ctx.location,
-      enemy: enemy ? `${enemy.name} (tier ${enemy.tier})` : ctx.enemy,
+      enemy: enemy
+        ? `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`
+        : ctx.enemy,
       theme: ctx.theme ?? enemy?.element,
       'player level': playerLevel,
     }),
@@ -130,14 +132,17 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   });
 
   const created_at = new Date().toISOString();
-  const items = await Promise.all(
-    batch.items.map(async (generated) => ({
-      ...generated,
-      id: newItemId(),
-      icon: await deps.icons.ensure(deps.icons.promptFor(generated), req.body.client_id, req.signal),
-      created_at,
-    })),
+  const icons = await deps.icons.ensureAll(
+    batch.items.map((generated) => deps.icons.promptFor(generated)),
+    req.body.client_id,
+    req.signal,
   );
+  const items = batch.items.map((generated, i) => ({
+    ...generated,
+    id: newItemId(),
+    icon: icons[i] as Item['icon'],
+    created_at,
+  }));
   deps.metrics?.generations.inc({ kind: 'loot', outcome: 'ok' });
   return { items, materials };
 }
