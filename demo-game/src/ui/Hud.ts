@@ -126,7 +126,7 @@ export class Hud {
   setHealth(hp: number, stats: HeroStats, level: number) {
     this.#hp.style.width = `${(100 * hp) / stats.maxHp}%`;
     this.#hpText.textContent = `${Math.ceil(hp)} / ${stats.maxHp} · level ${level}`;
-    this.#stats.textContent = `⚔ ${stats.attack} attack (hits ${hitText(stats.attack)}) · ♜ ${stats.defense} defence`;
+    this.#stats.textContent = `⚔ ${stats.attack} atk (hits ${hitText(stats.attack)}) · ♜ ${stats.defense} def`;
   }
 
   setRoom(name: string) {
