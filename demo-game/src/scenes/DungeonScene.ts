@@ -280,8 +280,8 @@ export class DungeonScene extends Phaser.Scene {
       forge: () => (this.forge.isOpen ? this.forge.close() : this.forge.openAt('workbench')),
       potion: () => void this.gear.drinkBest(),
     });
-    this.lootsmith.on('craft', () => {
-      this.run.itemsMade += 1;
+    this.lootsmith.on('craft', (e) => {
+      if (e.op === 'createItem' || e.result.success) this.run.itemsMade += 1;
     });
     this.uiRoot.prepend(this.hud.root, this.panels.root);
     const stopWatching = this.state.onChange(() => this.#applyGear());
