@@ -71,6 +71,16 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE TABLE drop_grants (id TEXT PRIMARY KEY, player_id TEXT NOT NULL, expires_at ${d.bigint} NOT NULL);
     CREATE INDEX drop_grants_expiry ON drop_grants (expires_at);
   `,
+  // Equipment: one owned item per player and slot.
+  () => `
+    CREATE TABLE equipment (
+      player_id TEXT NOT NULL,
+      slot TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      equipped_at TEXT NOT NULL,
+      PRIMARY KEY (player_id, slot)
+    );
+  `,
 ];
 
 export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {

@@ -106,6 +106,14 @@ export interface Store {
   release(reservation: Reservation): Promise<void>;
   /** Records a level served on the player's claim; the record only rises. */
   recordClaimedLevel(playerId: string, level: number): Promise<void>;
+  /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
+  equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
+  /**
+   * Puts an item the player owns in a slot, replacing what was there, in one transaction with the
+   * ownership check; throws InsufficientError when the player owns none.
+   */
+  equip(playerId: string, slot: string, itemId: string): Promise<void>;
+  unequip(playerId: string, slot: string): Promise<void>;
   idempotent(scope: string): Promise<StoredResponse | null>;
   saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
   /** Rate-limit counter for a fixed window; survives restarts. */
