@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { BEFORE_REV, type Profiles, profileServers, type RouteProfile } from './profile.ts';
 import type { BenchRow } from './row.ts';
 
 interface Section {
@@ -16,12 +17,23 @@ interface Section {
 
 const SECTIONS: Section[] = [
   {
+    title: 'Hot path against a bare hop',
+    file: './forward.ts',
+    alone: true,
+    run: 'benchForward',
+    about: [
+      'Goals from issue 16, held against what a user would otherwise deploy: a bare key-holding hop (Fastify with `@fastify/reply-from`, one static bearer token, the upstream key swapped in) over the same instant upstream, measured side by side in one run. Forwarded image call: added p50 ≤ 1.5× the bare hop’s, added p99 ≤ 2× the bare hop’s, throughput ≥ 0.8× the bare hop’s. Inventory route: ≥ 0.6× a bare Fastify route sending the same JSON; over PostgreSQL + Redis ≥ 0.4×.',
+      '',
+      'Every server is a process of its own, started as a user starts it (`lootsmith` with info logging to a file); the upstream is another process answering every image call at once with the same 64×64 PNG of the embedded painter; the load generator is this process. Lootsmith’s figures include everything it does on the path: player token, body validation, the per-player image limit and daily budget reserved in the store, the upstream answer read, checked as a PNG (CRCs, inflate) and for secrets, the last secret check on the answer, one log line.',
+    ].join('\n'),
+  },
+  {
     title: 'Server',
     file: './server.ts',
     alone: true,
     run: 'benchServer',
     about:
-      'Goals from the server issue: added latency over calling the upstream directly (loopback, fast upstream) p50 under 1 ms and p99 under 5 ms; a crafting transaction p99 under 5 ms with 10,000 players of 100 items each in the store.',
+      'Goal from the server issue: a crafting transaction p99 under 5 ms with 10,000 players of 100 items each in the store.',
   },
   {
     title: 'Engine',
@@ -53,6 +65,45 @@ function ofGoal(row: BenchRow): string {
   if (!m) return '';
   const goal = Number((m[2] as string).replaceAll(',', ''));
   return goal ? `${(row.value / goal).toFixed(2)}×` : '';
+}
+
+function profileTable(profile: RouteProfile): string[] {
+  return [
+    `${profile.route}: ${profile.requests.toLocaleString('en')} requests profiled, ${profile.usPerRequest} µs of busy CPU each (the profiler’s own cost included).`,
+    '',
+    '| self time | function |',
+    '|---|---|',
+    ...profile.top.map((e) => `| ${e.percent}% | ${cell(e.frame)} |`),
+    '',
+  ];
+}
+
+function profileSection(profiles: Profiles | { error: string }): string[] {
+  const md = [
+    '## Profiles',
+    '',
+    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle. “Before” is the server of commit `' +
+      BEFORE_REV +
+      '` (where issue 16 started), checked out from git into a scratch directory and profiled in this same run; “after” is this checkout.',
+    '',
+    `Command: \`npm run bench\` (this section alone: \`npx tsx --conditions=@lootsmith/source test/bench/profile.ts\`)${'seconds' in profiles ? `; took ${profiles.seconds.toFixed(0)} s` : ''}.`,
+    '',
+  ];
+  if ('error' in profiles) return [...md, `Not measured in this run: ${cell(profiles.error)}`, ''];
+  const before = 'error' in profiles.before ? undefined : profiles.before;
+  for (const after of profiles.after) {
+    const old = before?.find((b) => b.route === after.route);
+    md.push(`### ${after.route}`, '');
+    md.push(
+      'Before:',
+      '',
+      ...(old
+        ? profileTable(old)
+        : [`Not measured: ${'error' in profiles.before ? profiles.before.error : 'no such route'}`, '']),
+    );
+    md.push('After:', '', ...profileTable(after));
+  }
+  return md;
 }
 
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en') : String(n));
@@ -99,6 +150,9 @@ for (const section of SECTIONS) {
       `  ${row.ok ? 'ok ' : 'MISS'} ${row.name}: ${fmt(row.value)} ${row.unit}${row.goal ? `  (goal ${row.goal}, ${ofGoal(row)})` : ''}`,
     );
 }
+
+console.log('\nProfiles…');
+const profiles = await profileServers().catch((err: Error) => ({ error: err.message }));
 
 const goals = results.flatMap((r) =>
   r.rows.filter((row) => row.goal).map((row) => ({ ...row, section: r.section.title })),
@@ -156,6 +210,7 @@ for (const { section, rows, error, seconds } of results) {
     );
   md.push('');
 }
+md.push(...profileSection(profiles));
 const out = fileURLToPath(new URL('../../docs/BENCHMARKS.md', import.meta.url));
 writeFileSync(out, `${md.join('\n')}\n`);
 console.log(`\nWrote ${out}`);
