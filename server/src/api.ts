@@ -25,8 +25,11 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= BODY_LIMIT;
   });
+  // Authenticated once per request, however many hooks and handlers ask.
+  app.decorateRequest('verifiedPrincipal', null);
   app.decorateRequest('principal', function (this: FastifyRequest) {
-    return auth.principal(this.headers.authorization);
+    this.verifiedPrincipal ??= auth.principal(this.headers.authorization);
+    return this.verifiedPrincipal;
   });
   // zod validates; the JSON Schemas on routes are for the OpenAPI document only.
   app.setValidatorCompiler(() => () => true);

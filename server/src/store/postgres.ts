@@ -6,6 +6,7 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
   type Reservation,
@@ -17,6 +18,15 @@ import {
 } from './store.ts';
 
 type Client = pg.PoolClient;
+
+const PLAYER = 'SELECT * FROM players WHERE id = $1';
+
+/** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
+const INVENTORY = `SELECT p.*,
+  (SELECT COALESCE(json_agg(json_build_object('item_id', s.item_id, 'quantity', s.quantity, 'data', i.data)
+     ORDER BY s.ctid), '[]') FROM inventory s LEFT JOIN items i ON i.id = s.item_id WHERE s.player_id = p.id) AS stacks,
+  (SELECT COALESCE(json_agg(r ORDER BY r.created_at), '[]') FROM (${RECIPES_OF_PLAYER.replace('$1', 'p.id')}) r) AS recipes
+  FROM players p WHERE p.id = $1`;
 
 const MIGRATION_LOCK = 74_211_009;
 
@@ -135,7 +145,7 @@ export class PostgresStore implements Store {
   }
 
   async getPlayer(id: string) {
-    const { rows } = await this.pool.query<PlayerRow>('SELECT * FROM players WHERE id = $1', [id]);
+    const { rows } = await this.pool.query<PlayerRow>({ name: 'player', text: PLAYER, values: [id] });
     return rows[0] ? toPlayer(rows[0]) : null;
   }
 
@@ -164,6 +174,17 @@ export class PostgresStore implements Store {
       [playerId],
     );
     return rows;
+  }
+
+  async inventory(playerId: string): Promise<InventoryRead | null> {
+    const { rows } = await this.pool.query<PlayerRow & { stacks: InventoryRead['stacks']; recipes: RecipeRow[] }>({
+      name: 'inventory',
+      text: INVENTORY,
+      values: [playerId],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    return { player: toPlayer(row), stacks: row.stacks, recipes: row.recipes.map(toRecipe) };
   }
 
   async getItems(ids: string[]): Promise<Item[]> {
@@ -273,6 +294,13 @@ export class PostgresStore implements Store {
     return this.tx(async (c) => {
       const { playerId, day, usage, grant } = request;
       const k = usage.kind;
+      let limit = usage.limit;
+      if (limit === 'recorded') {
+        const { rows } = await c.query<PlayerRow>({ name: 'reserve-player', text: PLAYER, values: [playerId] });
+        const player = rows[0];
+        if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
+        limit = k === 'items' ? player.daily_items : player.daily_images;
+      }
       await c.query(
         'INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING',
         [playerId, day],
@@ -281,14 +309,14 @@ export class PostgresStore implements Store {
         `UPDATE daily_usage SET ${k} = ${k} + $3
          WHERE player_id = $1 AND day = $2 AND ($4::int IS NULL OR ${k} + $3 <= $4::int)
          RETURNING ${k} AS used`,
-        [playerId, day, usage.n, usage.limit],
+        [playerId, day, usage.n, limit],
       );
       if (taken.rowCount === 0) {
         const { rows } = await c.query<{ used: number }>(
           `SELECT ${k} AS used FROM daily_usage WHERE player_id = $1 AND day = $2`,
           [playerId, day],
         );
-        throw new ReservationRefused({ kind: 'budget', used: rows[0]?.used ?? 0, limit: usage.limit ?? 0 });
+        throw new ReservationRefused({ kind: 'budget', used: rows[0]?.used ?? 0, limit: limit ?? 0 });
       }
       const windows: Reservation['windows'] = [];
       for (const w of [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1))) {
@@ -341,6 +369,7 @@ export class PostgresStore implements Store {
         [r.playerId, r.day],
       );
       for (const w of [...r.windows].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+        if (w.kept) continue;
         await c.query(
           'UPDATE rate_limits SET count = count - 1 WHERE key = $1 AND reset_at = $2 AND count > 0',
           [w.key, w.resetAt],

@@ -10,6 +10,7 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
   type Reservation,
@@ -34,9 +35,45 @@ setInterval(() => {
 `;
 const CHECKPOINT_INTERVAL_MS = 200;
 
+type UsageKind = ReservationRequest['usage']['kind'];
+const usageStatements = (db: Database.Database, k: UsageKind) => ({
+  take: db.prepare(
+    `UPDATE daily_usage SET ${k} = ${k} + ? WHERE player_id = ? AND day = ? AND (? IS NULL OR ${k} + ? <= ?)`,
+  ),
+  give: db.prepare(`UPDATE daily_usage SET ${k} = ${k} - ? WHERE player_id = ? AND day = ? AND ${k} >= ?`),
+});
+
+// Every statement of the request paths is compiled once: compiling SQL costs more than running it.
 function prepareStatements(db: Database.Database) {
   return {
     player: db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE id = ?'),
+    insertPlayer: db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)'),
+    stacks: db.prepare<[string], Stack & { data: string | null }>(
+      `SELECT s.item_id, s.quantity, i.data FROM inventory s LEFT JOIN items i ON i.id = s.item_id
+       WHERE s.player_id = ? ORDER BY s.rowid`,
+    ),
+    recipes: db.prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?')),
+    usageRow: db.prepare('INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)'),
+    usage: db.prepare<[string, string], { items: number; images: number }>(
+      'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
+    ),
+    dropEmptyUsage: db.prepare(
+      'DELETE FROM daily_usage WHERE player_id = ? AND day = ? AND items = 0 AND images = 0',
+    ),
+    items: usageStatements(db, 'items'),
+    images: usageStatements(db, 'images'),
+    window: db.prepare<[string], { count: number; reset_at: number }>(
+      'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+    ),
+    openWindow: db.prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)'),
+    countWindow: db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?'),
+    uncountWindow: db.prepare(
+      'UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0',
+    ),
+    dropEmptyWindow: db.prepare('DELETE FROM rate_limits WHERE key = ? AND count = 0'),
+    expireGrants: db.prepare('DELETE FROM drop_grants WHERE expires_at <= ?'),
+    spendGrant: db.prepare('INSERT OR IGNORE INTO drop_grants (id, player_id, expires_at) VALUES (?, ?, ?)'),
+    returnGrant: db.prepare('DELETE FROM drop_grants WHERE id = ?'),
     stack: db.prepare<[string, string], { quantity: number }>(
       'SELECT quantity FROM inventory WHERE player_id = ? AND item_id = ?',
     ),
@@ -58,6 +95,10 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly checkpointer?: Worker;
   private readonly stmts: ReturnType<typeof prepareStatements>;
+  private readonly reserveTx: (request: ReservationRequest, at: number) => Reservation;
+  private readonly releaseTx: (reservation: Reservation) => void;
+  private readonly inventoryTx: (playerId: string) => InventoryRead | null;
+  private readonly hitTx: (key: string, windowMs: number, at: number) => { count: number; resetAt: number };
 
   constructor(dataDir: string | ':memory:') {
     if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
@@ -81,6 +122,23 @@ export class SqliteStore implements Store {
     }
     this.migrate();
     this.stmts = prepareStatements(this.db);
+    // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
+    const reserve = this.db.transaction((request: ReservationRequest, at: number) => this.take(request, at));
+    this.reserveTx = (request, at) => reserve.immediate(request, at);
+    this.releaseTx = this.db.transaction((reservation: Reservation) => this.giveBack(reservation));
+    this.hitTx = this.db.transaction((key: string, windowMs: number, at: number) =>
+      this.hitWindow(key, windowMs, at),
+    );
+    // One snapshot, even with another instance writing to the same file.
+    this.inventoryTx = this.db.transaction((playerId: string) => {
+      const row = this.stmts.player.get(playerId);
+      if (!row) return null;
+      return {
+        player: toPlayer(row),
+        stacks: this.stmts.stacks.all(playerId),
+        recipes: this.stmts.recipes.all(playerId).map(toRecipe),
+      };
+    });
   }
 
   private migrate() {
@@ -122,10 +180,13 @@ export class SqliteStore implements Store {
   }
 
   async ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord> {
+    // Players are never deleted: one found needs no write transaction.
+    const known = this.stmts.player.get(id);
+    if (known) return toPlayer(known);
     return this.db.transaction(() => {
       const found = this.stmts.player.get(id);
       if (found) return toPlayer(found);
-      this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      this.stmts.insertPlayer.run(id, now());
       for (const s of starting) this.applyStack(id, s.item_id, s.quantity, 'starting');
       return toPlayer(this.stmts.player.get(id) as PlayerRow);
     })();
@@ -138,8 +199,7 @@ export class SqliteStore implements Store {
 
   async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
     return this.db.transaction(() => {
-      if (!this.stmts.player.get(id))
-        this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      if (!this.stmts.player.get(id)) this.stmts.insertPlayer.run(id, now());
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -152,9 +212,11 @@ export class SqliteStore implements Store {
   }
 
   async stacks(playerId: string): Promise<Stack[]> {
-    return this.db
-      .prepare<[string], Stack>('SELECT item_id, quantity FROM inventory WHERE player_id = ? ORDER BY rowid')
-      .all(playerId);
+    return this.stmts.stacks.all(playerId).map(({ item_id, quantity }) => ({ item_id, quantity }));
+  }
+
+  async inventory(playerId: string) {
+    return this.inventoryTx(playerId);
   }
 
   async getItems(ids: string[]): Promise<Item[]> {
@@ -236,10 +298,7 @@ export class SqliteStore implements Store {
   }
 
   async recipes(playerId: string): Promise<Recipe[]> {
-    return this.db
-      .prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?'))
-      .all(playerId)
-      .map(toRecipe);
+    return this.stmts.recipes.all(playerId).map(toRecipe);
   }
 
   async icon(id: string) {
@@ -253,94 +312,70 @@ export class SqliteStore implements Store {
       .run(id, prompt, png, now());
   }
 
-  private usage(playerId: string, day: string) {
-    const row = this.db
-      .prepare<[string, string], { items: number; images: number }>(
-        'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
-      )
-      .get(playerId, day);
-    return row ?? { items: 0, images: 0 };
-  }
-
   async dailyUsage(playerId: string, day: string) {
-    return this.usage(playerId, day);
+    return this.stmts.usage.get(playerId, day) ?? { items: 0, images: 0 };
   }
 
   async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
-    return this.db
-      .transaction((): Reservation => {
-        const { playerId, day, usage, grant } = request;
-        this.db
-          .prepare('INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)')
-          .run(playerId, day);
-        const taken = this.db
-          .prepare(
-            `UPDATE daily_usage SET ${usage.kind} = ${usage.kind} + ?
-             WHERE player_id = ? AND day = ? AND (? IS NULL OR ${usage.kind} + ? <= ?)`,
-          )
-          .run(usage.n, playerId, day, usage.limit, usage.n, usage.limit);
-        if (taken.changes === 0)
-          throw new ReservationRefused({
-            kind: 'budget',
-            used: this.usage(playerId, day)[usage.kind],
-            limit: usage.limit ?? 0,
-          });
-        const windows = (request.windows ?? []).map((w) => {
-          const row = this.db
-            .prepare<[string], { count: number; reset_at: number }>(
-              'SELECT count, reset_at FROM rate_limits WHERE key = ?',
-            )
-            .get(w.key);
-          if (!row || row.reset_at <= at) {
-            this.db
-              .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
-              .run(w.key, at + w.windowMs);
-            return { ...w, resetAt: at + w.windowMs };
-          }
-          if (row.count >= w.max)
-            throw new ReservationRefused({
-              kind: 'window',
-              key: w.key,
-              max: w.max,
-              windowMs: w.windowMs,
-              resetAt: row.reset_at,
-            });
-          this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(w.key);
-          return { ...w, resetAt: row.reset_at };
+    return this.reserveTx(request, at);
+  }
+
+  /** The body of `reserve`, inside its transaction: a refusal throws and rolls everything back. */
+  private take(request: ReservationRequest, at: number): Reservation {
+    const { playerId, day, usage, grant } = request;
+    let limit = usage.limit;
+    if (limit === 'recorded') {
+      const player = this.stmts.player.get(playerId);
+      if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
+      limit = usage.kind === 'items' ? player.daily_items : player.daily_images;
+    }
+    this.stmts.usageRow.run(playerId, day);
+    if (this.stmts[usage.kind].take.run(usage.n, playerId, day, limit, usage.n, limit).changes === 0)
+      throw new ReservationRefused({
+        kind: 'budget',
+        used: this.stmts.usage.get(playerId, day)?.[usage.kind] ?? 0,
+        limit: limit ?? 0,
+      });
+    const windows = (request.windows ?? []).map((w) => {
+      const row = this.stmts.window.get(w.key);
+      if (!row || row.reset_at <= at) {
+        this.stmts.openWindow.run(w.key, at + w.windowMs);
+        return { ...w, resetAt: at + w.windowMs };
+      }
+      if (row.count >= w.max)
+        throw new ReservationRefused({
+          kind: 'window',
+          key: w.key,
+          max: w.max,
+          windowMs: w.windowMs,
+          resetAt: row.reset_at,
         });
-        if (grant) {
-          this.db.prepare('DELETE FROM drop_grants WHERE expires_at <= ?').run(at);
-          const fresh = this.db
-            .prepare('INSERT OR IGNORE INTO drop_grants (id, player_id, expires_at) VALUES (?, ?, ?)')
-            .run(grant.id, grant.playerId, grant.expiresAt);
-          if (fresh.changes === 0) throw new ReservationRefused({ kind: 'grant_used' });
-        }
-        return { ...request, windows };
-      })
-      .immediate();
+      this.stmts.countWindow.run(w.key);
+      return { ...w, resetAt: row.reset_at };
+    });
+    if (grant) {
+      this.stmts.expireGrants.run(at);
+      if (this.stmts.spendGrant.run(grant.id, grant.playerId, grant.expiresAt).changes === 0)
+        throw new ReservationRefused({ kind: 'grant_used' });
+    }
+    return { ...request, windows };
   }
 
   async release(r: Reservation) {
-    this.db.transaction(() => {
-      const { kind, n } = r.usage;
-      this.db
-        .prepare(
-          `UPDATE daily_usage SET ${kind} = ${kind} - ? WHERE player_id = ? AND day = ? AND ${kind} >= ?`,
-        )
-        .run(n, r.playerId, r.day, n);
-      // Rows that only this reservation made go, so a failed request leaves the store as it found it.
-      this.db
-        .prepare('DELETE FROM daily_usage WHERE player_id = ? AND day = ? AND items = 0 AND images = 0')
-        .run(r.playerId, r.day);
-      for (const w of r.windows) {
-        this.db
-          .prepare('UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0')
-          .run(w.key, w.resetAt);
-        this.db.prepare('DELETE FROM rate_limits WHERE key = ? AND count = 0').run(w.key);
-      }
-      if (r.grant) this.db.prepare('DELETE FROM drop_grants WHERE id = ?').run(r.grant.id);
-    })();
+    this.releaseTx(r);
+  }
+
+  private giveBack(r: Reservation) {
+    const { kind, n } = r.usage;
+    this.stmts[kind].give.run(n, r.playerId, r.day, n);
+    // Rows that only this reservation made go, so a failed request leaves the store as it found it.
+    this.stmts.dropEmptyUsage.run(r.playerId, r.day);
+    for (const w of r.windows) {
+      if (w.kept) continue;
+      this.stmts.uncountWindow.run(w.key, w.resetAt);
+      this.stmts.dropEmptyWindow.run(w.key);
+    }
+    if (r.grant) this.stmts.returnGrant.run(r.grant.id);
   }
 
   async recordClaimedLevel(playerId: string, level: number) {
@@ -364,21 +399,17 @@ export class SqliteStore implements Store {
   }
 
   async hit(key: string, windowMs: number, at: number) {
-    return this.db.transaction(() => {
-      const row = this.db
-        .prepare<[string], { count: number; reset_at: number }>(
-          'SELECT count, reset_at FROM rate_limits WHERE key = ?',
-        )
-        .get(key);
-      if (!row || row.reset_at <= at) {
-        this.db
-          .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
-          .run(key, at + windowMs);
-        return { count: 1, resetAt: at + windowMs };
-      }
-      this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(key);
-      return { count: row.count + 1, resetAt: row.reset_at };
-    })();
+    return this.hitTx(key, windowMs, at);
+  }
+
+  private hitWindow(key: string, windowMs: number, at: number) {
+    const row = this.stmts.window.get(key);
+    if (!row || row.reset_at <= at) {
+      this.stmts.openWindow.run(key, at + windowMs);
+      return { count: 1, resetAt: at + windowMs };
+    }
+    this.stmts.countWindow.run(key);
+    return { count: row.count + 1, resetAt: row.reset_at };
   }
 
   async close() {
