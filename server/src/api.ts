@@ -86,7 +86,7 @@ export async function registerApi(app: FastifyInstance, services: Services) {
     metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerCors(app, config);
   await registerDocs(app);
   await registerRateLimit(

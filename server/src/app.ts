@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import pino from 'pino';
 import { registerApi } from './api.ts';
 import { type Config, type LootsmithOptions, resolveConfig } from './config.ts';
 import { type Services, startServices } from './services.ts';
@@ -24,8 +25,11 @@ export async function buildStandaloneApp(
       redact: { paths: REDACT, censor: '[redacted]' },
       // The last look before a line is written: no secret leaves in a log, whatever was logged.
       hooks: { streamWrite: (line) => (services.secrets.leaks(line) ? services.secrets.scrub(line) : line) },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Written by the event loop when it is free, not while a request waits (flushed on exit).
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
+    // One line per request, below, instead of Fastify's two.
+    disableRequestLogging: true,
     trustProxy: false,
     return503OnClosing: false,
     // A URL that cannot be decoded is refused before routing; it still gets the one error body.
@@ -35,6 +39,19 @@ export async function buildStandaloneApp(
         .send({ error: { code: 'bad_url', message: err.message } }),
   });
   app.addHook('onClose', () => services.close());
+  // After the answer has gone: the line costs the request nothing. The message is Fastify's own, which
+  // log searches already look for.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        req: { method: request.method, url: request.url },
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
+      'incoming request',
+    );
+    done();
+  });
   await registerApi(app, services);
   return app;
 }

@@ -11,7 +11,7 @@ import { ROOT, startChild } from './processes.ts';
 export const BEFORE_REV = process.env.LOOTSMITH_BENCH_BEFORE ?? '653fc2c';
 const PROFILE_MS = process.env.LOOTSMITH_BENCH_QUICK === '1' ? 2_000 : 5_000;
 const CONNECTIONS = 32;
-const TOP = 15;
+const TOP = Number(process.env.TOP ?? 15);
 
 export interface ProfileEntry {
   /** Function and where it is, e.g. `verify (node_modules/fast-jwt/src/verifier.js:340)`. */
@@ -80,7 +80,7 @@ function selfTimes(profile: CpuProfile, root: string, window: [number, number]) 
 }
 
 /** Profiles one route of a Lootsmith server (this checkout's, or `tree`'s) under CONNECTIONS closed loops. */
-async function profileRoute(
+export async function profileRoute(
   upstreamUrl: string,
   route: 'image' | 'inventory',
   tree: string,

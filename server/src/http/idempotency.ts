@@ -44,14 +44,19 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
     scopes.set(request, { scope, release });
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks: a request without the header passes them without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const entry = scopes.get(request);
-    if (entry && remembered(reply.statusCode) && typeof payload === 'string')
-      await coordination.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload });
-    return payload;
+    if (!entry || !remembered(reply.statusCode) || typeof payload !== 'string') return done(null, payload);
+    coordination.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload }).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
 
-  app.addHook('onResponse', async (request) => {
-    await scopes.get(request)?.release();
+  app.addHook('onResponse', (request, _reply, done) => {
+    const entry = scopes.get(request);
+    if (!entry) return done();
+    entry.release().then(() => done(), done);
   });
 }

@@ -97,7 +97,6 @@ export class SqliteStore implements Store {
   private readonly stmts: ReturnType<typeof prepareStatements>;
   private readonly reserveTx: (request: ReservationRequest, at: number) => Reservation;
   private readonly releaseTx: (reservation: Reservation) => void;
-  private readonly inventoryTx: (playerId: string) => InventoryRead | null;
   private readonly hitTx: (key: string, windowMs: number, at: number) => { count: number; resetAt: number };
 
   constructor(dataDir: string | ':memory:') {
@@ -129,16 +128,6 @@ export class SqliteStore implements Store {
     this.hitTx = this.db.transaction((key: string, windowMs: number, at: number) =>
       this.hitWindow(key, windowMs, at),
     );
-    // One snapshot, even with another instance writing to the same file.
-    this.inventoryTx = this.db.transaction((playerId: string) => {
-      const row = this.stmts.player.get(playerId);
-      if (!row) return null;
-      return {
-        player: toPlayer(row),
-        stacks: this.stmts.stacks.all(playerId),
-        recipes: this.stmts.recipes.all(playerId).map(toRecipe),
-      };
-    });
   }
 
   private migrate() {
@@ -215,8 +204,15 @@ export class SqliteStore implements Store {
     return this.stmts.stacks.all(playerId).map(({ item_id, quantity }) => ({ item_id, quantity }));
   }
 
-  async inventory(playerId: string) {
-    return this.inventoryTx(playerId);
+  async inventory(playerId: string): Promise<InventoryRead | null> {
+    // Three reads without a transaction: a write between them (another instance) changes nothing they promise.
+    const row = this.stmts.player.get(playerId);
+    if (!row) return null;
+    return {
+      player: toPlayer(row),
+      stacks: this.stmts.stacks.all(playerId),
+      recipes: this.stmts.recipes.all(playerId).map(toRecipe),
+    };
   }
 
   async getItems(ids: string[]): Promise<Item[]> {

@@ -1,7 +1,7 @@
 import {
-  ChatCompletionRequest,
+  type ChatCompletionRequest,
   ChatCompletionResponse,
-  ImageGenerationRequest,
+  type ImageGenerationRequest,
   ImageGenerationResponse,
 } from '@lootsmith/protocol';
 import { type Dispatcher, Pool } from 'undici';
@@ -46,6 +46,8 @@ interface Target extends UpstreamTarget {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The abort reason of an attempt that ran out of time (a caller hanging up has its own). */
+const deadlineExceeded = new Error('deadline exceeded');
 
 /** Largest answers read: a chat completion, an image (768² RGBA as PNG, in base64, with room), an error. */
 export const BODY_LIMITS = { chat: 4 * 1024 * 1024, image: 8 * 1024 * 1024, error: 64 * 1024 };
@@ -116,7 +118,7 @@ export class UpstreamClient {
     const scrub = (text: string) => this.secrets.scrub(text);
     return this.call(
       '/v1/chat/completions',
-      ChatCompletionRequest.parse(body),
+      body,
       BODY_LIMITS.chat,
       signal,
       (json) => {
@@ -130,28 +132,22 @@ export class UpstreamClient {
   /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
   async image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
-    return this.call(
-      '/v1/image/generations',
-      ImageGenerationRequest.parse(rest),
-      BODY_LIMITS.image,
-      signal,
-      (json) => {
-        const parsed = ImageGenerationResponse.safeParse(json);
-        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-        const { image } = parsed.data;
-        if (image.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(image))
-          throw new AttemptFailed('image is not base64', true);
-        const bytes = Buffer.from(image, 'base64');
-        try {
-          checkImage(bytes);
-        } catch (err) {
-          throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
-        }
-        if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
-          throw new AttemptFailed('image carries a secret', false);
-        return { image };
-      },
-    );
+    return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, (json) => {
+      const parsed = ImageGenerationResponse.safeParse(json);
+      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+      const { image } = parsed.data;
+      const bytes = Buffer.from(image, 'base64');
+      // Canonical base64 only: Node's decoder skips what it cannot read, so encoding back tells.
+      if (bytes.toString('base64') !== image) throw new AttemptFailed('image is not base64', true);
+      try {
+        checkImage(bytes);
+      } catch (err) {
+        throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
+      }
+      if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
+        throw new AttemptFailed('image carries a secret', false);
+      return { image };
+    });
   }
 
   async close() {
@@ -217,7 +213,28 @@ export class UpstreamClient {
     deadlineMs: number,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    // One controller for the deadline and the caller (AbortSignal.timeout and .any cost far more).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(deadlineExceeded), deadlineMs);
+    const hangUp = () => controller.abort(signal?.reason);
+    if (signal?.aborted) hangUp();
+    signal?.addEventListener('abort', hangUp, { once: true });
+    try {
+      return await this.exchange(target, path, body, maxBytes, deadlineMs, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', hangUp);
+    }
+  }
+
+  private async exchange(
+    target: Target,
+    path: string,
+    body: unknown,
+    maxBytes: number,
+    deadlineMs: number,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     let res: Dispatcher.ResponseData;
     try {
       res = await target.pool.request({
@@ -227,10 +244,10 @@ export class UpstreamClient {
         body: JSON.stringify(body),
         headersTimeout: deadlineMs,
         bodyTimeout: deadlineMs,
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+        signal,
       });
     } catch (err) {
-      throw this.failure(err, deadline, deadlineMs, 'network');
+      throw this.failure(err, signal, deadlineMs, 'network');
     }
     const status = res.statusCode;
     const declared = Number(res.headers['content-length']);
@@ -239,8 +256,9 @@ export class UpstreamClient {
       res.body.destroy();
       throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
     }
-    const text = await readLimited(res.body, limit).catch((err) => {
-      throw this.failure(err, deadline, deadlineMs, 'body read');
+    // A declared length within the limit bounds the body (undici holds the server to it).
+    const text = await (declared >= 0 ? res.body.text() : readLimited(res.body, limit)).catch((err) => {
+      throw this.failure(err, signal, deadlineMs, 'body read');
     });
     if (status === 401 || status === 403) throw new AttemptFailed(`status ${status}`, false, undefined, true);
     if (status === 429 || status >= 500) {
@@ -261,9 +279,10 @@ export class UpstreamClient {
   }
 
   /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
-  private failure(err: unknown, deadline: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
+  private failure(err: unknown, signal: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
     if (err instanceof AttemptFailed) return err;
-    if (deadline.aborted) return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
+    if (signal.reason === deadlineExceeded)
+      return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
     return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
   }
 
