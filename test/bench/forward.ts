@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Call, inParallel, mean, Pool, percentile, round, throughput, timed } from './load.ts';
+import { type Call, inParallel, load, mean, Pool, percentile, round, timed } from './load.ts';
 import { type StoreKind, startLootsmith, UPSTREAM_KEY } from './lootsmith.ts';
 import { type Child, startChild } from './processes.ts';
 import type { BenchRow } from './row.ts';
@@ -19,6 +19,12 @@ const HOP_TOKEN = 'bench-hop-static-token-0123456789';
 const IMAGE_BODY = JSON.stringify({ prompt: 'an iron sword, game item, fantasy', width: 64, height: 64 });
 const INVENTORY_PLAYER = 'bench-inventory';
 
+type Rate = Awaited<ReturnType<typeof load>>;
+const meanRate = (rates: Rate[]) => mean(rates.map((r) => r.rate));
+const meanCpu = (rates: Rate[]) => Math.round(mean(rates.map((r) => r.cpuUs)));
+const cpuHow =
+  'CPU time (user + system, from /proc) of the server process during the throughput rounds, divided by the requests it answered';
+
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const imageCall = (authorization: string, body = IMAGE_BODY): Call => ({
   method: 'POST',
@@ -29,6 +35,7 @@ const imageCall = (authorization: string, body = IMAGE_BODY): Call => ({
 
 interface Target {
   name: string;
+  pid: number;
   store: StoreKind;
   pool: Pool;
   image: () => Call;
@@ -67,6 +74,7 @@ async function lootsmithTarget(server: Child & { store: StoreKind }, players: nu
   const { token } = (await session.json()) as { token: string };
   return {
     name: server.store === 'sqlite' ? 'Lootsmith (SQLite)' : 'Lootsmith (PostgreSQL + Redis)',
+    pid: server.pid,
     store: server.store,
     pool: new Pool(server.url, { connections: CONNECTIONS }),
     image: await imageCalls(server.url, players),
@@ -143,19 +151,19 @@ export async function benchForward(): Promise<BenchRow[]> {
     }
     // Throughput: interleaved rounds of CONNECTIONS closed loops, after one warm-up round each.
     const rates = {
-      hopImage: [] as number[],
-      bareInventory: [] as number[],
-      image: targets.map(() => [] as number[]),
-      inventory: targets.map(() => [] as number[]),
+      hopImage: [] as Rate[],
+      bareInventory: [] as Rate[],
+      image: targets.map(() => [] as Rate[]),
+      inventory: targets.map(() => [] as Rate[]),
     };
     for (let r = 0; r <= ROUNDS; r++) {
       const keep = <T>(list: T[] | undefined, value: T) => r > 0 && list?.push(value);
-      keep(rates.hopImage, await throughput(hopPool, () => hopCall, CONNECTIONS, ROUND_MS));
+      keep(rates.hopImage, await load(hopPool, () => hopCall, CONNECTIONS, ROUND_MS, hop.pid));
       for (const [k, t] of targets.entries())
-        keep(rates.image[k], await throughput(t.pool, t.image, CONNECTIONS, ROUND_MS));
-      keep(rates.bareInventory, await throughput(hopPool, () => bareInventory, CONNECTIONS, ROUND_MS));
+        keep(rates.image[k], await load(t.pool, t.image, CONNECTIONS, ROUND_MS, t.pid));
+      keep(rates.bareInventory, await load(hopPool, () => bareInventory, CONNECTIONS, ROUND_MS, hop.pid));
       for (const [k, t] of targets.entries())
-        keep(rates.inventory[k], await throughput(t.pool, () => t.inventory, CONNECTIONS, ROUND_MS));
+        keep(rates.inventory[k], await load(t.pool, () => t.inventory, CONNECTIONS, ROUND_MS, t.pid));
     }
 
     const rows: BenchRow[] = [];
@@ -170,20 +178,22 @@ export async function benchForward(): Promise<BenchRow[]> {
     row('bare hop: added latency, p99', round(hopAdded.p99), 'ms', latencyHow);
     const throughputHow = (what: string) =>
       `${what}, ${CONNECTIONS} keep-alive connections (undici), mean of ${ROUNDS} rounds of ${ROUND_MS / 1000} s interleaved with the other servers' (after a warm-up round); every server a process of its own, load generator and upstream on the same 2 cores`;
-    const hopRate = mean(rates.hopImage);
-    const bareRate = mean(rates.bareInventory);
+    const hopRate = meanRate(rates.hopImage);
+    const bareRate = meanRate(rates.bareInventory);
     row(
       'bare hop: image forwards',
       Math.round(hopRate),
       'req/s',
       throughputHow('POST /v1/image/generations'),
     );
+    row('bare hop: CPU per image forward', meanCpu(rates.hopImage), 'µs', cpuHow);
     row(
       'bare route: inventory JSON',
       Math.round(bareRate),
       'req/s',
       throughputHow(`GET of the same ${inventoryJson.length}-byte inventory JSON from a bare Fastify route`),
     );
+    row('bare route: CPU per inventory read', meanCpu(rates.bareInventory), 'µs', cpuHow);
     for (const [k, t] of targets.entries()) {
       const goals = t.store === 'sqlite';
       const mine = latency.lootsmith[k] as number[];
@@ -210,13 +220,14 @@ export async function benchForward(): Promise<BenchRow[]> {
         goals ? '≤ 2 ×' : '',
         !goals || p99Ratio <= 2,
       );
-      const imageRate = mean(rates.image[k] as number[]);
+      const imageRate = meanRate(rates.image[k] as Rate[]);
       row(
         `${t.name}: image forwards`,
         Math.round(imageRate),
         'req/s',
         throughputHow('POST /v1/image/generations, a new player every 25 calls'),
       );
+      row(`${t.name}: CPU per image forward`, meanCpu(rates.image[k] as Rate[]), 'µs', cpuHow);
       const imageRatio = round(imageRate / hopRate, 2);
       row(
         `${t.name} ÷ bare hop: image throughput`,
@@ -226,13 +237,14 @@ export async function benchForward(): Promise<BenchRow[]> {
         goals ? '≥ 0.8 ×' : '',
         !goals || imageRatio >= 0.8,
       );
-      const inventoryRate = mean(rates.inventory[k] as number[]);
+      const inventoryRate = meanRate(rates.inventory[k] as Rate[]);
       row(
         `${t.name}: GET inventory`,
         Math.round(inventoryRate),
         'req/s',
         throughputHow('GET /api/v1/player/{id}/inventory with a player token'),
       );
+      row(`${t.name}: CPU per inventory read`, meanCpu(rates.inventory[k] as Rate[]), 'µs', cpuHow);
       const inventoryRatio = round(inventoryRate / bareRate, 2);
       const inventoryGoal = t.store === 'sqlite' ? 0.6 : 0.4;
       row(

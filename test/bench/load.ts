@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
 export type Call = Parameters<Pool['request']>[0];
@@ -26,6 +27,12 @@ export async function timed(pool: Pool, call: Call): Promise<number> {
 
 /** Requests per second of `connections` closed loops for `ms`; `next` gives each request. */
 export async function throughput(pool: Pool, next: () => Call, connections: number, ms: number) {
+  return (await load(pool, next, connections, ms)).rate;
+}
+
+/** Closed loops as `throughput`, also telling the CPU the process `pid` used for each request (µs). */
+export async function load(pool: Pool, next: () => Call, connections: number, ms: number, pid?: number) {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const deadline = Date.now() + ms;
   let done = 0;
   const began = performance.now();
@@ -37,7 +44,8 @@ export async function throughput(pool: Pool, next: () => Call, connections: numb
       }
     }),
   );
-  return done / ((performance.now() - began) / 1000);
+  const rate = done / ((performance.now() - began) / 1000);
+  return { rate, cpuUs: pid ? ((cpuMs(pid) - cpuBefore) * 1000) / done : 0 };
 }
 
 /** Runs `work` over `items` with at most `width` in flight. */
@@ -49,5 +57,16 @@ export async function inParallel<T>(items: T[], width: number, work: (item: T) =
     }),
   );
 }
+
+/** CPU time a process has used, user and system, in ms (Linux `/proc`; 0 elsewhere). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+const TICKS_PER_SECOND = 100;
 
 export { Pool };
