@@ -90,12 +90,21 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
+interface PendingReservation {
+  request: ReservationRequest;
+  at: number;
+  resolve(reservation: Reservation): void;
+  reject(err: unknown): void;
+}
+
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly checkpointer?: Worker;
   private readonly stmts: ReturnType<typeof prepareStatements>;
-  private readonly reserveTx: (request: ReservationRequest, at: number) => Reservation;
+  private readonly reserveBatch: (batch: PendingReservation[]) => Array<Reservation | ReservationRefused>;
+  /** Reservations waiting for the next group commit. */
+  private pending: PendingReservation[] = [];
   private readonly releaseTx: (reservation: Reservation) => void;
   private readonly hitTx: (key: string, windowMs: number, at: number) => { count: number; resetAt: number };
 
@@ -121,9 +130,20 @@ export class SqliteStore implements Store {
     }
     this.migrate();
     this.stmts = prepareStatements(this.db);
+    // Each reservation in a savepoint of its own, so a refused one takes nothing and the others stand.
+    const reserveOne = this.db.transaction((request: ReservationRequest, at: number) => this.take(request, at));
     // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
-    const reserve = this.db.transaction((request: ReservationRequest, at: number) => this.take(request, at));
-    this.reserveTx = (request, at) => reserve.immediate(request, at);
+    const reserveAll = this.db.transaction((batch: PendingReservation[]) =>
+      batch.map(({ request, at }) => {
+        try {
+          return reserveOne(request, at);
+        } catch (err) {
+          if (err instanceof ReservationRefused) return err;
+          throw err;
+        }
+      }),
+    );
+    this.reserveBatch = (batch) => reserveAll.immediate(batch);
     this.releaseTx = this.db.transaction((reservation: Reservation) => this.giveBack(reservation));
     this.hitTx = this.db.transaction((key: string, windowMs: number, at: number) =>
       this.hitWindow(key, windowMs, at),
@@ -312,8 +332,32 @@ export class SqliteStore implements Store {
     return this.stmts.usage.get(playerId, day) ?? { items: 0, images: 0 };
   }
 
-  async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    return this.reserveTx(request, at);
+  /**
+   * Group commit: the reservations made while the event loop is busy are taken in one transaction at
+   * its next turn, each as exactly as alone (in order, each in its savepoint), and none is answered
+   * before that transaction has committed. One commit serves many concurrent requests.
+   */
+  reserve(request: ReservationRequest, at: number): Promise<Reservation> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ request, at, resolve, reject }) === 1) setImmediate(() => this.commitPending());
+    });
+  }
+
+  private commitPending() {
+    const batch = this.pending;
+    this.pending = [];
+    let outcomes: Array<Reservation | ReservationRefused>;
+    try {
+      outcomes = this.reserveBatch(batch);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const outcome = outcomes[i] as Reservation | ReservationRefused;
+      if (outcome instanceof ReservationRefused) p.reject(outcome);
+      else p.resolve(outcome);
+    });
   }
 
   /** The body of `reserve`, inside its transaction: a refusal throws and rolls everything back. */
