@@ -21,6 +21,7 @@ import { CombinePlanner, type CraftingDeps, mergeStacks, planCreateItem } from '
 import { generateLoot } from './pipeline/loot.ts';
 import {
   InsufficientError,
+  type InventoryRead,
   type PlayerRecord,
   type Reservation,
   ReservationRefused,
@@ -52,6 +53,7 @@ export interface LootsmithDeps {
 export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
 /** Players known to exist, so a forward needs no read to create them (players are never deleted). */
 const KNOWN_PLAYERS = 100_000;
+const KEPT_INVENTORIES = 10_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
 const blocked = (id: string) => new ApiError(403, 'player_blocked', `Player ${id} is blocked by the game`);
@@ -69,6 +71,8 @@ export class Lootsmith {
   /** Each material's JSON, written once: inventories are assembled from JSON text, never re-serialised. */
   private readonly materialJson: Map<string, string>;
   private readonly known = new Set<string>();
+  /** Assembled inventories by player, with the version each was made from (oldest dropped first). */
+  private readonly inventories = new Map<string, { version: number; json: string }>();
   private readonly planner: CombinePlanner;
   private readonly crafting: CraftingDeps;
   private readonly grants: DropGrantVerifier;
@@ -118,11 +122,30 @@ export class Lootsmith {
     return JSON.parse(await this.inventoryJson(playerId));
   }
 
-  /** The inventory as the JSON the route sends, from one read and the items' stored JSON text. */
+  /**
+   * The inventory as the JSON the route sends. The JSON is kept per player with the store's inventory
+   * version it was made from; each call reads that version (one indexed read), so a change made on any
+   * instance is seen at once, and only a changed inventory is read and assembled again.
+   */
   async inventoryJson(playerId: string): Promise<string> {
-    const read = (await this.deps.store.inventory(playerId)) ?? (await this.player(playerId), await this.deps.store.inventory(playerId));
+    const { store } = this.deps;
+    const current = await store.inventoryVersion(playerId);
+    if (current?.blocked) throw blocked(playerId);
+    const kept = this.inventories.get(playerId);
+    if (kept && current && kept.version === current.version) return kept.json;
+    const read =
+      (await store.inventory(playerId)) ?? (await this.player(playerId), await store.inventory(playerId));
     if (!read) throw new Error(`player ${playerId} was not stored`);
     if (read.player.blocked) throw blocked(playerId);
+    const json = this.assemble(playerId, read);
+    if (this.inventories.size >= KEPT_INVENTORIES)
+      this.inventories.delete(this.inventories.keys().next().value as string);
+    this.inventories.set(playerId, { version: read.version, json });
+    return json;
+  }
+
+  /** The response from the items' stored JSON text: nothing parsed and written again. */
+  private assemble(playerId: string, read: InventoryRead): string {
     const items: string[] = [];
     for (const s of read.stacks) {
       const item = s.data ?? this.materialJson.get(s.item_id);

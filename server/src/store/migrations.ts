@@ -71,6 +71,8 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE TABLE drop_grants (id TEXT PRIMARY KEY, player_id TEXT NOT NULL, expires_at ${d.bigint} NOT NULL);
     CREATE INDEX drop_grants_expiry ON drop_grants (expires_at);
   `,
+  // Rises with every change to what a player's inventory shows, so a copy of it can be checked cheaply.
+  () => 'ALTER TABLE players ADD COLUMN inventory_version INTEGER NOT NULL DEFAULT 0;',
 ];
 
 export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {

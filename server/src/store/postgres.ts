@@ -20,6 +20,7 @@ import {
 type Client = pg.PoolClient;
 
 const PLAYER = 'SELECT * FROM players WHERE id = $1';
+const BUMP_VERSION = 'UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $1';
 
 /** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
 const INVENTORY = `SELECT p.*,
@@ -155,6 +156,7 @@ export class PostgresStore implements Store {
         id,
         now(),
       ]);
+      await c.query(BUMP_VERSION, [id]);
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -177,14 +179,31 @@ export class PostgresStore implements Store {
   }
 
   async inventory(playerId: string): Promise<InventoryRead | null> {
-    const { rows } = await this.pool.query<PlayerRow & { stacks: InventoryRead['stacks']; recipes: RecipeRow[] }>({
+    const { rows } = await this.pool.query<
+      PlayerRow & { stacks: InventoryRead['stacks']; recipes: RecipeRow[] }
+    >({
       name: 'inventory',
       text: INVENTORY,
       values: [playerId],
     });
     const row = rows[0];
     if (!row) return null;
-    return { player: toPlayer(row), stacks: row.stacks, recipes: row.recipes.map(toRecipe) };
+    return {
+      version: row.inventory_version,
+      player: toPlayer(row),
+      stacks: row.stacks,
+      recipes: row.recipes.map(toRecipe),
+    };
+  }
+
+  async inventoryVersion(playerId: string) {
+    const { rows } = await this.pool.query<{ inventory_version: number; blocked: number }>({
+      name: 'inventory-version',
+      text: 'SELECT inventory_version, blocked FROM players WHERE id = $1',
+      values: [playerId],
+    });
+    const row = rows[0];
+    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
   }
 
   async getItems(ids: string[]): Promise<Item[]> {
@@ -209,6 +228,7 @@ export class PostgresStore implements Store {
         await this.applyStack(c, playerId, item.id, 1, reason);
       }
       for (const s of stacks) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+      await c.query(BUMP_VERSION, [playerId]);
     });
   }
 
@@ -220,6 +240,7 @@ export class PostgresStore implements Store {
       await this.spend(c, playerId, removals, reason);
       for (const s of changes)
         if (s.quantity > 0) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+      await c.query(BUMP_VERSION, [playerId]);
     });
   }
 
@@ -250,7 +271,10 @@ export class PostgresStore implements Store {
         discovered = found.rowCount === 1;
       }
       const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
-      await c.query('UPDATE players SET crafting_xp = crafting_xp + $1 WHERE id = $2', [xpEarned, playerId]);
+      await c.query(
+        'UPDATE players SET crafting_xp = crafting_xp + $1, inventory_version = inventory_version + 1 WHERE id = $2',
+        [xpEarned, playerId],
+      );
       return { discovered, xpEarned };
     });
   }
@@ -296,7 +320,11 @@ export class PostgresStore implements Store {
       const k = usage.kind;
       let limit = usage.limit;
       if (limit === 'recorded') {
-        const { rows } = await c.query<PlayerRow>({ name: 'reserve-player', text: PLAYER, values: [playerId] });
+        const { rows } = await c.query<PlayerRow>({
+          name: 'reserve-player',
+          text: PLAYER,
+          values: [playerId],
+        });
         const player = rows[0];
         if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
         limit = k === 'items' ? player.daily_items : player.daily_images;

@@ -48,12 +48,18 @@ function prepareStatements(db: Database.Database) {
   return {
     player: db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE id = ?'),
     insertPlayer: db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)'),
+    inventoryVersion: db.prepare<[string], { inventory_version: number; blocked: number }>(
+      'SELECT inventory_version, blocked FROM players WHERE id = ?',
+    ),
+    bumpVersion: db.prepare('UPDATE players SET inventory_version = inventory_version + 1 WHERE id = ?'),
     stacks: db.prepare<[string], Stack & { data: string | null }>(
       `SELECT s.item_id, s.quantity, i.data FROM inventory s LEFT JOIN items i ON i.id = s.item_id
        WHERE s.player_id = ? ORDER BY s.rowid`,
     ),
     recipes: db.prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?')),
-    usageRow: db.prepare('INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)'),
+    usageRow: db.prepare(
+      'INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)',
+    ),
     usage: db.prepare<[string, string], { items: number; images: number }>(
       'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
     ),
@@ -131,7 +137,9 @@ export class SqliteStore implements Store {
     this.migrate();
     this.stmts = prepareStatements(this.db);
     // Each reservation in a savepoint of its own, so a refused one takes nothing and the others stand.
-    const reserveOne = this.db.transaction((request: ReservationRequest, at: number) => this.take(request, at));
+    const reserveOne = this.db.transaction((request: ReservationRequest, at: number) =>
+      this.take(request, at),
+    );
     // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
     const reserveAll = this.db.transaction((batch: PendingReservation[]) =>
       batch.map(({ request, at }) => {
@@ -201,6 +209,11 @@ export class SqliteStore implements Store {
     })();
   }
 
+  async inventoryVersion(playerId: string) {
+    const row = this.stmts.inventoryVersion.get(playerId);
+    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
+  }
+
   async getPlayer(id: string) {
     const row = this.stmts.player.get(id);
     return row ? toPlayer(row) : null;
@@ -209,6 +222,7 @@ export class SqliteStore implements Store {
   async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
     return this.db.transaction(() => {
       if (!this.stmts.player.get(id)) this.stmts.insertPlayer.run(id, now());
+      this.stmts.bumpVersion.run(id);
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -229,6 +243,7 @@ export class SqliteStore implements Store {
     const row = this.stmts.player.get(playerId);
     if (!row) return null;
     return {
+      version: row.inventory_version,
       player: toPlayer(row),
       stacks: this.stmts.stacks.all(playerId),
       recipes: this.stmts.recipes.all(playerId).map(toRecipe),
@@ -259,6 +274,7 @@ export class SqliteStore implements Store {
         this.applyStack(playerId, item.id, 1, reason);
       }
       for (const s of stacks) this.applyStack(playerId, s.item_id, s.quantity, reason);
+      this.stmts.bumpVersion.run(playerId);
     })();
   }
 
@@ -270,6 +286,7 @@ export class SqliteStore implements Store {
         reason,
       );
       for (const c of changes) if (c.quantity > 0) this.applyStack(playerId, c.item_id, c.quantity, reason);
+      this.stmts.bumpVersion.run(playerId);
     })();
   }
 
@@ -300,7 +317,9 @@ export class SqliteStore implements Store {
       }
       const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
       this.db
-        .prepare('UPDATE players SET crafting_xp = crafting_xp + ? WHERE id = ?')
+        .prepare(
+          'UPDATE players SET crafting_xp = crafting_xp + ?, inventory_version = inventory_version + 1 WHERE id = ?',
+        )
         .run(xpEarned, playerId);
       return { discovered, xpEarned };
     })();

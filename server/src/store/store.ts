@@ -35,6 +35,8 @@ export interface CraftResult {
 }
 
 export interface InventoryRead {
+  /** Rises with every change to the stacks, items, recipes or crafting XP of the player. */
+  version: number;
   player: PlayerRecord;
   stacks: Array<Stack & { data: string | null }>;
   recipes: Recipe[];
@@ -112,6 +114,8 @@ export interface Store {
    * player never seen.
    */
   inventory(playerId: string): Promise<InventoryRead | null>;
+  /** The player's inventory version and whether it is blocked; null for a player never seen. */
+  inventoryVersion(playerId: string): Promise<{ version: number; blocked: boolean } | null>;
   playerItemNames(playerId: string): Promise<string[]>;
   /** Stores new items and grants one of each, plus stacks of existing ones (materials), in one transaction. */
   grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string): Promise<void>;

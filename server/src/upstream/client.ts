@@ -116,17 +116,11 @@ export class UpstreamClient {
   /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
   async chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.secrets.scrub(text);
-    return this.call(
-      '/v1/chat/completions',
-      body,
-      BODY_LIMITS.chat,
-      signal,
-      (json) => {
-        const parsed = ChatCompletionResponse.safeParse(json);
-        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-        return chatFields(parsed.data, scrub);
-      },
-    );
+    return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, (json) => {
+      const parsed = ChatCompletionResponse.safeParse(json);
+      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+      return chatFields(parsed.data, scrub);
+    });
   }
 
   /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
