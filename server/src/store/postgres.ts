@@ -19,11 +19,31 @@ import {
 
 type Client = pg.PoolClient;
 
-const PLAYER = 'SELECT * FROM players WHERE id = $1';
+export const PLAYER = 'SELECT * FROM players WHERE id = $1';
+export const INVENTORY_VERSION = 'SELECT inventory_version, blocked FROM players WHERE id = $1';
+/**
+ * Takes `n` of a daily budget in one statement, the row made when it is the day's first: the upsert
+ * locks the row and checks the limit against its latest value, so concurrent takes queue.
+ */
+export const TAKE_USAGE = Object.fromEntries(
+  (['items', 'images'] as const).map((k) => [
+    k,
+    `INSERT INTO daily_usage AS u (player_id, day, ${k}) SELECT $1, $2, $3 WHERE $4::int IS NULL OR $3 <= $4::int
+     ON CONFLICT (player_id, day) DO UPDATE SET ${k} = u.${k} + excluded.${k}
+     WHERE $4::int IS NULL OR u.${k} + excluded.${k} <= $4::int
+     RETURNING u.${k} AS used`,
+  ]),
+) as Record<'items' | 'images', string>;
+export const TAKE_WINDOW = `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
+    reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
+  WHERE rate_limits.reset_at <= $3 OR rate_limits.count < $4
+  RETURNING reset_at`;
 const BUMP_VERSION = 'UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $1';
 
 /** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
-const INVENTORY = `SELECT p.*,
+export const INVENTORY = `SELECT p.*,
   (SELECT COALESCE(json_agg(json_build_object('item_id', s.item_id, 'quantity', s.quantity, 'data', i.data)
      ORDER BY s.ctid), '[]') FROM inventory s LEFT JOIN items i ON i.id = s.item_id WHERE s.player_id = p.id) AS stacks,
   (SELECT COALESCE(json_agg(r ORDER BY r.created_at), '[]') FROM (${RECIPES_OF_PLAYER.replace('$1', 'p.id')}) r) AS recipes
@@ -199,7 +219,7 @@ export class PostgresStore implements Store {
   async inventoryVersion(playerId: string) {
     const { rows } = await this.pool.query<{ inventory_version: number; blocked: number }>({
       name: 'inventory-version',
-      text: 'SELECT inventory_version, blocked FROM players WHERE id = $1',
+      text: INVENTORY_VERSION,
       values: [playerId],
     });
     const row = rows[0];
@@ -329,16 +349,11 @@ export class PostgresStore implements Store {
         if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
         limit = k === 'items' ? player.daily_items : player.daily_images;
       }
-      await c.query(
-        'INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING',
-        [playerId, day],
-      );
-      const taken = await c.query<{ used: number }>(
-        `UPDATE daily_usage SET ${k} = ${k} + $3
-         WHERE player_id = $1 AND day = $2 AND ($4::int IS NULL OR ${k} + $3 <= $4::int)
-         RETURNING ${k} AS used`,
-        [playerId, day, usage.n, limit],
-      );
+      const taken = await c.query<{ used: number }>({
+        name: `reserve-${k}`,
+        text: TAKE_USAGE[k],
+        values: [playerId, day, usage.n, limit],
+      });
       if (taken.rowCount === 0) {
         const { rows } = await c.query<{ used: number }>(
           `SELECT ${k} AS used FROM daily_usage WHERE player_id = $1 AND day = $2`,
@@ -348,15 +363,11 @@ export class PostgresStore implements Store {
       }
       const windows: Reservation['windows'] = [];
       for (const w of [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1))) {
-        const { rows } = await c.query<{ reset_at: string }>(
-          `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
-             reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
-           WHERE rate_limits.reset_at <= $3 OR rate_limits.count < $4
-           RETURNING reset_at`,
-          [w.key, at + w.windowMs, at, w.max],
-        );
+        const { rows } = await c.query<{ reset_at: string }>({
+          name: 'reserve-window',
+          text: TAKE_WINDOW,
+          values: [w.key, at + w.windowMs, at, w.max],
+        });
         if (!rows[0]) {
           const full = await c.query<{ reset_at: string }>(
             'SELECT reset_at FROM rate_limits WHERE key = $1',
