@@ -133,8 +133,12 @@ export class Lootsmith {
     if (current?.blocked) throw blocked(playerId);
     const kept = this.inventories.get(playerId);
     if (kept && current && kept.version === current.version) return kept.json;
-    const read =
-      (await store.inventory(playerId)) ?? (await this.player(playerId), await store.inventory(playerId));
+    let read = await store.inventory(playerId);
+    // First sight: the player is made with the starting materials, then read.
+    if (!read) {
+      await this.player(playerId);
+      read = await store.inventory(playerId);
+    }
     if (!read) throw new Error(`player ${playerId} was not stored`);
     if (read.player.blocked) throw blocked(playerId);
     const json = this.assemble(playerId, read);

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { type Plan, queryPlans } from './plans.ts';
 import { BEFORE_REV, type Profiles, profileServers, type RouteProfile } from './profile.ts';
 import type { BenchRow } from './row.ts';
 
@@ -65,6 +66,41 @@ function ofGoal(row: BenchRow): string {
   if (!m) return '';
   const goal = Number((m[2] as string).replaceAll(',', ''));
   return goal ? `${(row.value / goal).toFixed(2)}×` : '';
+}
+
+/** Where the hot path keeps per-player state, and what a crash can lose: the design, not a measurement. */
+const STATE_SECTION = [
+  '## Per-player state: what is kept in memory, and what a crash can lose',
+  '',
+  'What must not be lost or be wrong across instances is written in one store transaction before the work it pays for; what is kept in memory is a copy that is checked, or a fact that cannot change:',
+  '',
+  '| state | where | a crash loses | why that is acceptable |',
+  '|---|---|---|---|',
+  '| daily budgets (`daily_items`, `daily_images`), drop limits, the image (30/min) and chat (10/min) limits, spent drop grants | the store, in **one transaction per request, before the model call** (`Store.reserve`): on SQLite the reservations made while the event loop is busy share one `BEGIN IMMEDIATE` commit (group commit), each in its own savepoint; on PostgreSQL one transaction of row-locking upserts; the limit is read from the player’s record inside it | nothing: no request is answered before its reservation has committed | budgets and limits must be exact under concurrency and across instances sharing SQLite or PostgreSQL (`races`, `multi-instance`, `security-loot`); a commit per group of requests costs little, a count kept in memory could not be exact on two instances |',
+  '| create-item limit (5/h) | the store (`@fastify/rate-limit` over it), or Redis with several instances (one script call) | nothing | as before this issue |',
+  '| verified player tokens | memory, up to 50,000, each until its `exp` (fast-jwt’s cache) | nothing (it is a cache) | a token is valid or not by its signature and expiry alone |',
+  '| players known to exist | memory, up to 100,000 ids | nothing | players are never deleted; blocking is read from the record inside each reservation |',
+  '| assembled inventory JSON | memory, up to 10,000 players, each with the `inventory_version` it was made from | nothing | every read checks the version in the store (one indexed read); every change to stacks, items, recipes or XP raises it in the same transaction, so a change on any instance is seen at once |',
+  '| log lines | memory, up to 4 KB or 100 ms | the last ≤ 100 ms of log lines | logs are for people; no guarantee rests on them |',
+  '| metrics | memory | the counters since start | Prometheus counters restart from zero by design |',
+  '',
+  'Nothing is written behind: the one kind of count that could be (the per-minute image limit) is reserved in the same transaction as the daily image budget, which must be exact across instances, so keeping it apart would add work rather than save it.',
+  '',
+];
+
+function planSection(plans: Plan[] | { error: string }): string[] {
+  const md = [
+    '## Query plans of the hot statements',
+    '',
+    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run.',
+    '',
+  ];
+  if ('error' in plans) return [...md, `Not measured in this run: ${cell(plans.error)}`, ''];
+  md.push('| store | statement | plan |', '|---|---|---|');
+  for (const p of plans)
+    md.push(`| ${p.store} | \`${cell(p.statement)}\` | ${cell(p.plan) || '(no read: an insert)'} |`);
+  md.push('');
+  return md;
 }
 
 function profileTable(profile: RouteProfile): string[] {
@@ -153,6 +189,8 @@ for (const section of SECTIONS) {
 
 console.log('\nProfiles…');
 const profiles = await profileServers().catch((err: Error) => ({ error: err.message }));
+console.log('\nQuery plans…');
+const plans = await queryPlans().catch((err: Error) => ({ error: err.message }));
 
 const goals = results.flatMap((r) =>
   r.rows.filter((row) => row.goal).map((row) => ({ ...row, section: r.section.title })),
@@ -210,7 +248,7 @@ for (const { section, rows, error, seconds } of results) {
     );
   md.push('');
 }
-md.push(...profileSection(profiles));
+md.push(...profileSection(profiles), ...STATE_SECTION, ...planSection(plans));
 const out = fileURLToPath(new URL('../../docs/BENCHMARKS.md', import.meta.url));
 writeFileSync(out, `${md.join('\n')}\n`);
 console.log(`\nWrote ${out}`);

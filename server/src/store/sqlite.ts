@@ -107,7 +107,7 @@ interface PendingReservation {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly checkpointer?: Worker;
-  private readonly stmts: ReturnType<typeof prepareStatements>;
+  private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly reserveBatch: (batch: PendingReservation[]) => Array<Reservation | ReservationRefused>;
   /** Reservations waiting for the next group commit. */
   private pending: PendingReservation[] = [];
@@ -135,7 +135,7 @@ export class SqliteStore implements Store {
       this.checkpointer.unref();
     }
     this.migrate();
-    this.stmts = prepareStatements(this.db);
+    this.statements = prepareStatements(this.db);
     // Each reservation in a savepoint of its own, so a refused one takes nothing and the others stand.
     const reserveOne = this.db.transaction((request: ReservationRequest, at: number) =>
       this.take(request, at),
@@ -158,6 +158,20 @@ export class SqliteStore implements Store {
     );
   }
 
+  /** The SQL of the statements on the request paths, by name (the benchmark EXPLAINs them). */
+  hotStatements(): Record<string, string> {
+    const { player, inventoryVersion, stacks, recipes, usageRow, images, window } = this.statements;
+    return {
+      player: player.source,
+      inventoryVersion: inventoryVersion.source,
+      stacks: stacks.source,
+      recipes: recipes.source,
+      usageRow: usageRow.source,
+      takeImages: images.take.source,
+      window: window.source,
+    };
+  }
+
   private migrate() {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     const row = this.db.prepare('SELECT version FROM schema_version').get() as
@@ -173,14 +187,14 @@ export class SqliteStore implements Store {
   }
 
   private applyStack(playerId: string, itemId: string, delta: number, reason: string) {
-    if (delta > 0) this.stmts.upsertStack.run(playerId, itemId, delta);
+    if (delta > 0) this.statements.upsertStack.run(playerId, itemId, delta);
     else {
-      const have = this.stmts.stack.get(playerId, itemId)?.quantity ?? 0;
+      const have = this.statements.stack.get(playerId, itemId)?.quantity ?? 0;
       if (have < -delta) throw new InsufficientError([{ item_id: itemId, have, need: -delta }]);
-      if (have === -delta) this.stmts.deleteStack.run(playerId, itemId);
-      else this.stmts.setStack.run(have + delta, playerId, itemId);
+      if (have === -delta) this.statements.deleteStack.run(playerId, itemId);
+      else this.statements.setStack.run(have + delta, playerId, itemId);
     }
-    this.stmts.ledger.run(playerId, itemId, delta, reason, now());
+    this.statements.ledger.run(playerId, itemId, delta, reason, now());
   }
 
   /** Checks every removal first so the error lists all that is missing, then applies. */
@@ -188,7 +202,7 @@ export class SqliteStore implements Store {
     const missing = stacks
       .map((s) => ({
         item_id: s.item_id,
-        have: this.stmts.stack.get(playerId, s.item_id)?.quantity ?? 0,
+        have: this.statements.stack.get(playerId, s.item_id)?.quantity ?? 0,
         need: s.quantity,
       }))
       .filter((m) => m.have < m.need);
@@ -198,31 +212,31 @@ export class SqliteStore implements Store {
 
   async ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord> {
     // Players are never deleted: one found needs no write transaction.
-    const known = this.stmts.player.get(id);
+    const known = this.statements.player.get(id);
     if (known) return toPlayer(known);
     return this.db.transaction(() => {
-      const found = this.stmts.player.get(id);
+      const found = this.statements.player.get(id);
       if (found) return toPlayer(found);
-      this.stmts.insertPlayer.run(id, now());
+      this.statements.insertPlayer.run(id, now());
       for (const s of starting) this.applyStack(id, s.item_id, s.quantity, 'starting');
-      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+      return toPlayer(this.statements.player.get(id) as PlayerRow);
     })();
   }
 
   async inventoryVersion(playerId: string) {
-    const row = this.stmts.inventoryVersion.get(playerId);
+    const row = this.statements.inventoryVersion.get(playerId);
     return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
   }
 
   async getPlayer(id: string) {
-    const row = this.stmts.player.get(id);
+    const row = this.statements.player.get(id);
     return row ? toPlayer(row) : null;
   }
 
   async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
     return this.db.transaction(() => {
-      if (!this.stmts.player.get(id)) this.stmts.insertPlayer.run(id, now());
-      this.stmts.bumpVersion.run(id);
+      if (!this.statements.player.get(id)) this.statements.insertPlayer.run(id, now());
+      this.statements.bumpVersion.run(id);
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -230,23 +244,23 @@ export class SqliteStore implements Store {
           .prepare(`UPDATE players SET ${col} = ? WHERE id = ?`)
           .run(typeof value === 'boolean' ? Number(value) : value, id);
       }
-      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+      return toPlayer(this.statements.player.get(id) as PlayerRow);
     })();
   }
 
   async stacks(playerId: string): Promise<Stack[]> {
-    return this.stmts.stacks.all(playerId).map(({ item_id, quantity }) => ({ item_id, quantity }));
+    return this.statements.stacks.all(playerId).map(({ item_id, quantity }) => ({ item_id, quantity }));
   }
 
   async inventory(playerId: string): Promise<InventoryRead | null> {
     // Three reads without a transaction: a write between them (another instance) changes nothing they promise.
-    const row = this.stmts.player.get(playerId);
+    const row = this.statements.player.get(playerId);
     if (!row) return null;
     return {
       version: row.inventory_version,
       player: toPlayer(row),
-      stacks: this.stmts.stacks.all(playerId),
-      recipes: this.stmts.recipes.all(playerId).map(toRecipe),
+      stacks: this.statements.stacks.all(playerId),
+      recipes: this.statements.recipes.all(playerId).map(toRecipe),
     };
   }
 
@@ -270,11 +284,11 @@ export class SqliteStore implements Store {
   async grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string) {
     this.db.transaction(() => {
       for (const item of items) {
-        this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+        this.statements.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
         this.applyStack(playerId, item.id, 1, reason);
       }
       for (const s of stacks) this.applyStack(playerId, s.item_id, s.quantity, reason);
-      this.stmts.bumpVersion.run(playerId);
+      this.statements.bumpVersion.run(playerId);
     })();
   }
 
@@ -286,7 +300,7 @@ export class SqliteStore implements Store {
         reason,
       );
       for (const c of changes) if (c.quantity > 0) this.applyStack(playerId, c.item_id, c.quantity, reason);
-      this.stmts.bumpVersion.run(playerId);
+      this.statements.bumpVersion.run(playerId);
     })();
   }
 
@@ -294,7 +308,7 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const { playerId, item, recipe } = input;
       this.spend(playerId, input.consume, input.reason);
-      this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+      this.statements.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
       this.applyStack(playerId, item.id, 1, input.reason);
       let discovered = false;
       if (recipe) {
@@ -333,7 +347,7 @@ export class SqliteStore implements Store {
   }
 
   async recipes(playerId: string): Promise<Recipe[]> {
-    return this.stmts.recipes.all(playerId).map(toRecipe);
+    return this.statements.recipes.all(playerId).map(toRecipe);
   }
 
   async icon(id: string) {
@@ -348,7 +362,7 @@ export class SqliteStore implements Store {
   }
 
   async dailyUsage(playerId: string, day: string) {
-    return this.stmts.usage.get(playerId, day) ?? { items: 0, images: 0 };
+    return this.statements.usage.get(playerId, day) ?? { items: 0, images: 0 };
   }
 
   /**
@@ -384,21 +398,21 @@ export class SqliteStore implements Store {
     const { playerId, day, usage, grant } = request;
     let limit = usage.limit;
     if (limit === 'recorded') {
-      const player = this.stmts.player.get(playerId);
+      const player = this.statements.player.get(playerId);
       if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
       limit = usage.kind === 'items' ? player.daily_items : player.daily_images;
     }
-    this.stmts.usageRow.run(playerId, day);
-    if (this.stmts[usage.kind].take.run(usage.n, playerId, day, limit, usage.n, limit).changes === 0)
+    this.statements.usageRow.run(playerId, day);
+    if (this.statements[usage.kind].take.run(usage.n, playerId, day, limit, usage.n, limit).changes === 0)
       throw new ReservationRefused({
         kind: 'budget',
-        used: this.stmts.usage.get(playerId, day)?.[usage.kind] ?? 0,
+        used: this.statements.usage.get(playerId, day)?.[usage.kind] ?? 0,
         limit: limit ?? 0,
       });
     const windows = (request.windows ?? []).map((w) => {
-      const row = this.stmts.window.get(w.key);
+      const row = this.statements.window.get(w.key);
       if (!row || row.reset_at <= at) {
-        this.stmts.openWindow.run(w.key, at + w.windowMs);
+        this.statements.openWindow.run(w.key, at + w.windowMs);
         return { ...w, resetAt: at + w.windowMs };
       }
       if (row.count >= w.max)
@@ -409,12 +423,12 @@ export class SqliteStore implements Store {
           windowMs: w.windowMs,
           resetAt: row.reset_at,
         });
-      this.stmts.countWindow.run(w.key);
+      this.statements.countWindow.run(w.key);
       return { ...w, resetAt: row.reset_at };
     });
     if (grant) {
-      this.stmts.expireGrants.run(at);
-      if (this.stmts.spendGrant.run(grant.id, grant.playerId, grant.expiresAt).changes === 0)
+      this.statements.expireGrants.run(at);
+      if (this.statements.spendGrant.run(grant.id, grant.playerId, grant.expiresAt).changes === 0)
         throw new ReservationRefused({ kind: 'grant_used' });
     }
     return { ...request, windows };
@@ -426,15 +440,15 @@ export class SqliteStore implements Store {
 
   private giveBack(r: Reservation) {
     const { kind, n } = r.usage;
-    this.stmts[kind].give.run(n, r.playerId, r.day, n);
+    this.statements[kind].give.run(n, r.playerId, r.day, n);
     // Rows that only this reservation made go, so a failed request leaves the store as it found it.
-    this.stmts.dropEmptyUsage.run(r.playerId, r.day);
+    this.statements.dropEmptyUsage.run(r.playerId, r.day);
     for (const w of r.windows) {
       if (w.kept) continue;
-      this.stmts.uncountWindow.run(w.key, w.resetAt);
-      this.stmts.dropEmptyWindow.run(w.key);
+      this.statements.uncountWindow.run(w.key, w.resetAt);
+      this.statements.dropEmptyWindow.run(w.key);
     }
-    if (r.grant) this.stmts.returnGrant.run(r.grant.id);
+    if (r.grant) this.statements.returnGrant.run(r.grant.id);
   }
 
   async recordClaimedLevel(playerId: string, level: number) {
@@ -462,12 +476,12 @@ export class SqliteStore implements Store {
   }
 
   private hitWindow(key: string, windowMs: number, at: number) {
-    const row = this.stmts.window.get(key);
+    const row = this.statements.window.get(key);
     if (!row || row.reset_at <= at) {
-      this.stmts.openWindow.run(key, at + windowMs);
+      this.statements.openWindow.run(key, at + windowMs);
       return { count: 1, resetAt: at + windowMs };
     }
-    this.stmts.countWindow.run(key);
+    this.statements.countWindow.run(key);
     return { count: row.count + 1, resetAt: row.reset_at };
   }
 
