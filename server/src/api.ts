@@ -11,6 +11,13 @@ import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import type { Services } from './services.ts';
 
+const LEAK_REPLACEMENT = JSON.stringify({
+  error: {
+    code: 'upstream_unavailable',
+    message: 'The content service gave an answer that cannot be passed on',
+  },
+});
+
 /** Largest request body any route accepts. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -61,7 +68,8 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks on every answer: nothing here waits, so no promise is made.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     // The last look before an answer leaves: whatever path put a secret in it, it does not go out.
     if ((typeof payload === 'string' || Buffer.isBuffer(payload)) && services.secrets.leaks(payload)) {
@@ -70,20 +78,19 @@ export async function registerApi(app: FastifyInstance, services: Services) {
         'an answer carried a server secret; sent 502 instead',
       );
       reply.status(502).type('application/json').removeHeader('content-length');
-      return JSON.stringify({
-        error: {
-          code: 'upstream_unavailable',
-          message: 'The content service gave an answer that cannot be passed on',
-        },
-      });
+      return done(null, LEAK_REPLACEMENT);
     }
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
-    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime,
+    );
+    done();
   });
 
   registerSecurityHeaders(app);
