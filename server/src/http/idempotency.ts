@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Coordination } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
@@ -12,9 +12,14 @@ const remembered = (status: number) => status >= 200 && status < 300;
 export function registerIdempotency(app: FastifyInstance, coordination: Coordination) {
   const scopes = new WeakMap<object, { scope: string; release: () => Promise<void> }>();
 
-  app.addHook('preHandler', async (request, reply) => {
+  // A request without the header passes without a promise; one with it is looked up (and may be answered).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    replayOrHold(request, reply).then(() => done(), done);
+  });
+
+  async function replayOrHold(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined) return;
     if (typeof key !== 'string' || !KEY.test(key))
       return reply.status(400).send({
         error: { code: 'invalid_request', message: 'Idempotency-Key: 8–128 letters, digits and _ . : -' },
@@ -42,7 +47,7 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       return reply.status(stored.status).type('application/json').send(stored.body);
     }
     scopes.set(request, { scope, release });
-  });
+  }
 
   // Callback hooks: a request without the header passes them without a promise.
   app.addHook('onSend', (request, reply, payload, done) => {
