@@ -169,7 +169,7 @@ export async function benchForward(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     const row = (name: string, value: number, unit: string, how: string, goal = '', ok = true) =>
       rows.push({ name, value, unit, goal, ok, how });
-    const latencyHow = `${LATENCY_CALLS} POST /v1/image/generations (64×64 PNG of ${'the painter'}) one at a time over loopback keep-alive (undici) after ${WARMUP_CALLS} warm-up, straight to the instant upstream, through the bare hop and through each Lootsmith in turn; added = the p50 (p99) of each call's time less that of the direct call made just before it`;
+    const latencyHow = `${LATENCY_CALLS} POST /v1/image/generations (a 64×64 PNG of the embedded painter) one at a time over loopback keep-alive (undici) after ${WARMUP_CALLS} warm-up, straight to the instant upstream, through the bare hop and through each Lootsmith in turn; added = the p50 (p99) of each call's time less that of the direct call made just before it`;
     // Paired: each call less the direct call made just before it, so a stall of the machine that hits
     // one call is not subtracted from another.
     const added = (xs: number[], p: number) =>
