@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,8 @@ import { type Call, inParallel, Pool, throughput } from './load.ts';
 import { startLootsmith } from './lootsmith.ts';
 import { ROOT, startChild } from './processes.ts';
 
-/** The commit issue 16 started from: its server is profiled beside this one, in the same run. */
-export const BEFORE_REV = process.env.LOOTSMITH_BENCH_BEFORE ?? '653fc2c';
+/** The commit issue 16 started from. */
+const BEFORE_REV = '653fc2c';
 const PROFILE_MS = process.env.LOOTSMITH_BENCH_QUICK === '1' ? 2_000 : 5_000;
 const CONNECTIONS = 32;
 const TOP = Number(process.env.TOP ?? 15);
@@ -162,42 +162,66 @@ function checkout(rev: string): { tree: string; remove(): void } {
   return { tree, remove: () => rmSync(tree, { recursive: true, force: true }) };
 }
 
+/** The profiles of the server issue 16 started from, recorded once with `--record-before` (see below). */
+const BEFORE_FILE = fileURLToPath(new URL('./profile-before.json', import.meta.url));
+
+export interface RecordedProfiles {
+  rev: string;
+  recordedAt: string;
+  routes: RouteProfile[];
+}
+
 export interface Profiles {
-  before: RouteProfile[] | { error: string };
+  before: RecordedProfiles | { error: string };
   after: RouteProfile[];
   seconds: number;
 }
 
-/** CPU profiles (`node --cpu-prof`) of the image forward and the inventory read, before and after. */
-export async function profileServers(): Promise<Profiles> {
-  const started = performance.now();
+async function profileTree(tree: string): Promise<RouteProfile[]> {
   const upstream = await startChild(fileURLToPath(new URL('./instant-upstream.ts', import.meta.url)), {});
   try {
-    let before: Profiles['before'];
-    try {
-      const old = checkout(BEFORE_REV);
-      try {
-        before = [
-          await profileRoute(upstream.url, 'image', old.tree),
-          await profileRoute(upstream.url, 'inventory', old.tree),
-        ];
-      } finally {
-        old.remove();
-      }
-    } catch (err) {
-      before = { error: `${BEFORE_REV}: ${(err as Error).message.split('\n')[0]}` };
-    }
-    const after = [
-      await profileRoute(upstream.url, 'image', ROOT),
-      await profileRoute(upstream.url, 'inventory', ROOT),
+    return [
+      await profileRoute(upstream.url, 'image', tree),
+      await profileRoute(upstream.url, 'inventory', tree),
     ];
-    return { before, after, seconds: (performance.now() - started) / 1000 };
   } finally {
     await upstream.stop();
   }
 }
 
+/**
+ * CPU profiles (`node --cpu-prof`) of the image forward and the inventory read: this checkout's,
+ * measured now, and the recorded ones of the server before issue 16 (whose dependencies, such as
+ * `@fastify/helmet`, this checkout no longer installs, so it cannot run here again).
+ */
+export async function profileServers(): Promise<Profiles> {
+  const started = performance.now();
+  let before: Profiles['before'];
+  try {
+    before = JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as RecordedProfiles;
+  } catch (err) {
+    before = { error: `no recorded profile: ${(err as Error).message}` };
+  }
+  const after = await profileTree(ROOT);
+  return { before, after, seconds: (performance.now() - started) / 1000 };
+}
+
+// `npx tsx --conditions=@lootsmith/source test/bench/profile.ts --record-before [rev]`: profiles the
+// server of `rev` (its dependencies must be installed) and records it for the report.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await profileServers(), null, 2));
+  if (process.argv[2] === '--record-before') {
+    const rev = process.argv[3] ?? BEFORE_REV;
+    const old = checkout(rev);
+    try {
+      const recorded: RecordedProfiles = {
+        rev,
+        recordedAt: new Date().toISOString(),
+        routes: await profileTree(old.tree),
+      };
+      writeFileSync(BEFORE_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+    } finally {
+      old.remove();
+    }
+  } else console.log(JSON.stringify(await profileServers(), null, 2));
   process.exit(0);
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Plan, queryPlans } from './plans.ts';
-import { BEFORE_REV, type Profiles, profileServers, type RouteProfile } from './profile.ts';
+import { type Profiles, profileServers, type RouteProfile } from './profile.ts';
 import type { BenchRow } from './row.ts';
 
 interface Section {
@@ -118,25 +118,23 @@ function profileSection(profiles: Profiles | { error: string }): string[] {
   const md = [
     '## Profiles',
     '',
-    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle. “Before” is the server of commit `' +
-      BEFORE_REV +
-      '` (where issue 16 started), checked out from git into a scratch directory and profiled in this same run; “after” is this checkout.',
-    '',
-    `Command: \`npm run bench\` (this section alone: \`npx tsx --conditions=@lootsmith/source test/bench/profile.ts\`)${'seconds' in profiles ? `; took ${profiles.seconds.toFixed(0)} s` : ''}.`,
+    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle.',
     '',
   ];
   if ('error' in profiles) return [...md, `Not measured in this run: ${cell(profiles.error)}`, ''];
   const before = 'error' in profiles.before ? undefined : profiles.before;
+  md.push(
+    before
+      ? `“After” is this checkout, profiled in this run. “Before” is the server of commit \`${before.rev}\` (where issue 16 started), profiled by the same harness on the same machine on ${before.recordedAt} and kept in \`test/bench/profile-before.json\` (\`npx tsx --conditions=@lootsmith/source test/bench/profile.ts --record-before\` with that commit's dependencies installed): its server needs packages this checkout no longer installs. Compare the shares of each profile; its µs per request were taken under that day's load.`
+      : `“Before” is missing: ${cell((profiles.before as { error: string }).error)}.`,
+    '',
+    `Command: \`npm run bench\` (this section alone: \`npx tsx --conditions=@lootsmith/source test/bench/profile.ts\`); took ${profiles.seconds.toFixed(0)} s.`,
+    '',
+  );
   for (const after of profiles.after) {
-    const old = before?.find((b) => b.route === after.route);
+    const old = before?.routes.find((b) => b.route === after.route);
     md.push(`### ${after.route}`, '');
-    md.push(
-      'Before:',
-      '',
-      ...(old
-        ? profileTable(old)
-        : [`Not measured: ${'error' in profiles.before ? profiles.before.error : 'no such route'}`, '']),
-    );
+    if (old) md.push('Before:', '', ...profileTable(old));
     md.push('After:', '', ...profileTable(after));
   }
   return md;
