@@ -141,16 +141,19 @@ export class SqliteStore implements Store {
       this.take(request, at),
     );
     // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
-    const reserveAll = this.db.transaction((batch: PendingReservation[]) =>
-      batch.map(({ request, at }) => {
+    const reserveAll = this.db.transaction((batch: PendingReservation[]) => {
+      // Alone, a reservation needs no savepoint: its refusal rolls back the whole transaction.
+      const [only] = batch;
+      if (batch.length === 1 && only) return [this.take(only.request, only.at)];
+      return batch.map(({ request, at }) => {
         try {
           return reserveOne(request, at);
         } catch (err) {
           if (err instanceof ReservationRefused) return err;
           throw err;
         }
-      }),
-    );
+      });
+    });
     this.reserveBatch = (batch) => reserveAll.immediate(batch);
     this.releaseTx = this.db.transaction((reservation: Reservation) => this.giveBack(reservation));
     this.hitTx = this.db.transaction((key: string, windowMs: number, at: number) =>
