@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Coordination } from '../coordination/coordination.ts';
+import type { Coordination, IdempotencyClaim } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
 // Only successes are remembered: a refused or failed request changed nothing, so a retry may run it.
@@ -10,7 +10,7 @@ const remembered = (status: number) => status >= 200 && status < 300;
  * gets it back unchanged, and a replay that arrives while the first is running waits for it.
  */
 export function registerIdempotency(app: FastifyInstance, coordination: Coordination) {
-  const scopes = new WeakMap<object, { scope: string; release: () => Promise<void> }>();
+  const scopes = new WeakMap<object, IdempotencyClaim>();
 
   // A request without the header passes without a promise; one with it is looked up (and may be answered).
   app.addHook('preHandler', (request, reply, done) => {
@@ -39,29 +39,31 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       request.url,
       key,
     ]);
-    const release = await coordination.hold(scope);
-    const stored = await coordination.idempotent(scope);
-    if (stored) {
-      await release();
+    const claim = await coordination.claimIdempotent(scope);
+    if (claim.stored) {
+      await claim.finish();
       reply.header('idempotent-replayed', 'true');
-      return reply.status(stored.status).type('application/json').send(stored.body);
+      return reply.status(claim.stored.status).type('application/json').send(claim.stored.body);
     }
-    scopes.set(request, { scope, release });
+    scopes.set(request, claim);
   }
 
-  // Callback hooks: a request without the header passes them without a promise.
+  // Callback hooks: a request without the header passes them without a promise. A success is stored
+  // and the scope let go in one step; anything else only lets go, when the answer has gone.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const entry = scopes.get(request);
-    if (!entry || !remembered(reply.statusCode) || typeof payload !== 'string') return done(null, payload);
-    coordination.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload }).then(
+    const claim = scopes.get(request);
+    if (!claim || !remembered(reply.statusCode) || typeof payload !== 'string') return done(null, payload);
+    scopes.delete(request);
+    claim.finish({ status: reply.statusCode, body: payload }).then(
       () => done(null, payload),
       (err: Error) => done(err),
     );
   });
 
   app.addHook('onResponse', (request, _reply, done) => {
-    const entry = scopes.get(request);
-    if (!entry) return done();
-    entry.release().then(() => done(), done);
+    const claim = scopes.get(request);
+    if (!claim) return done();
+    scopes.delete(request);
+    claim.finish().then(() => done(), done);
   });
 }
