@@ -76,7 +76,7 @@ const STATE_SECTION = [
   '',
   '| state | where | a crash loses | why that is acceptable |',
   '|---|---|---|---|',
-  '| daily budgets (`daily_items`, `daily_images`), drop limits, the image (30/min) and chat (10/min) limits, spent drop grants | the store, in **one transaction per request, before the model call** (`Store.reserve`): on SQLite the reservations made while the event loop is busy share one `BEGIN IMMEDIATE` commit (group commit), each in its own savepoint; on PostgreSQL one transaction of row-locking upserts; the limit is read from the player’s record inside it | nothing: no request is answered before its reservation has committed | budgets and limits must be exact under concurrency and across instances sharing SQLite or PostgreSQL (`races`, `multi-instance`, `security-loot`); a commit per group of requests costs little, a count kept in memory could not be exact on two instances |',
+  '| daily budgets (`daily_items`, `daily_images`), drop limits, the image (30/min) and chat (10/min) limits, spent drop grants | the store, in **one transaction per request, before the model call** (`Store.reserve`): on SQLite the reservations made while the event loop is busy share one `BEGIN IMMEDIATE` commit (group commit), each in its own savepoint; on PostgreSQL one call of the `lootsmith_reserve` function (one statement, one round trip) whose upserts lock their rows and check the limit against the latest value; the limit is read from the player’s record inside it | nothing: no request is answered before its reservation has committed | budgets and limits must be exact under concurrency and across instances sharing SQLite or PostgreSQL (`races`, `multi-instance`, `security-loot`); a commit per group of requests costs little, a count kept in memory could not be exact on two instances |',
   '| create-item limit (5/h) | the store (`@fastify/rate-limit` over it), or Redis with several instances (one script call) | nothing | as before this issue |',
   '| verified player tokens | memory, up to 50,000, each until its `exp` (fast-jwt’s cache) | nothing (it is a cache) | a token is valid or not by its signature and expiry alone |',
   '| players known to exist | memory, up to 100,000 ids | nothing | players are never deleted; blocking is read from the record inside each reservation |',
@@ -92,7 +92,7 @@ function planSection(plans: Plan[] | { error: string }): string[] {
   const md = [
     '## Query plans of the hot statements',
     '',
-    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run.',
+    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve` are explained by `auto_explain` during a call.',
     '',
   ];
   if ('error' in plans) return [...md, `Not measured in this run: ${cell(plans.error)}`, ''];

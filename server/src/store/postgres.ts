@@ -9,6 +9,7 @@ import {
   type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
+  type Refusal,
   type Reservation,
   ReservationRefused,
   type ReservationRequest,
@@ -21,25 +22,76 @@ type Client = pg.PoolClient;
 
 export const PLAYER = 'SELECT * FROM players WHERE id = $1';
 export const INVENTORY_VERSION = 'SELECT inventory_version, blocked FROM players WHERE id = $1';
+const REFUSED = 'lootsmith: reservation refused';
+
 /**
- * Takes `n` of a daily budget in one statement, the row made when it is the day's first: the upsert
- * locks the row and checks the limit against its latest value, so concurrent takes queue.
+ * `Store.reserve` in one round trip: one statement, so all of it or none. Each step is a conditional
+ * statement on a locked row (the upserts check their limit against the row's latest value), so
+ * concurrent reservations queue on it; a refusal raises with its reason, rolling everything back.
+ * Returns the reset time of each window, in the order given.
  */
-export const TAKE_USAGE = Object.fromEntries(
-  (['items', 'images'] as const).map((k) => [
-    k,
-    `INSERT INTO daily_usage AS u (player_id, day, ${k}) SELECT $1, $2, $3 WHERE $4::int IS NULL OR $3 <= $4::int
-     ON CONFLICT (player_id, day) DO UPDATE SET ${k} = u.${k} + excluded.${k}
-     WHERE $4::int IS NULL OR u.${k} + excluded.${k} <= $4::int
-     RETURNING u.${k} AS used`,
-  ]),
-) as Record<'items' | 'images', string>;
-export const TAKE_WINDOW = `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
-  ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
-    reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
-  WHERE rate_limits.reset_at <= $3 OR rate_limits.count < $4
-  RETURNING reset_at`;
+const RESERVE_FUNCTION = `CREATE OR REPLACE FUNCTION lootsmith_reserve(
+  p_player text, p_day text, p_kind text, p_n int, p_recorded boolean, p_limit int,
+  p_keys text[], p_window_ms bigint[], p_max int[], p_at bigint,
+  p_grant text, p_grant_player text, p_grant_expires bigint
+) RETURNS bigint[] LANGUAGE plpgsql AS $fn$
+DECLARE
+  lim int := p_limit;
+  is_blocked int;
+  used int;
+  reset bigint;
+  resets bigint[] := '{}';
+BEGIN
+  IF p_recorded THEN
+    SELECT blocked, CASE WHEN p_kind = 'items' THEN daily_items ELSE daily_images END
+      INTO is_blocked, lim FROM players WHERE id = p_player;
+    IF NOT FOUND OR is_blocked <> 0 THEN
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = '{"kind":"blocked"}';
+    END IF;
+  END IF;
+  IF p_kind = 'items' THEN
+    INSERT INTO daily_usage AS u (player_id, day, items) SELECT p_player, p_day, p_n WHERE lim IS NULL OR p_n <= lim
+    ON CONFLICT (player_id, day) DO UPDATE SET items = u.items + excluded.items
+      WHERE lim IS NULL OR u.items + excluded.items <= lim
+    RETURNING u.items INTO used;
+  ELSE
+    INSERT INTO daily_usage AS u (player_id, day, images) SELECT p_player, p_day, p_n WHERE lim IS NULL OR p_n <= lim
+    ON CONFLICT (player_id, day) DO UPDATE SET images = u.images + excluded.images
+      WHERE lim IS NULL OR u.images + excluded.images <= lim
+    RETURNING u.images INTO used;
+  END IF;
+  IF used IS NULL THEN
+    SELECT CASE WHEN p_kind = 'items' THEN items ELSE images END INTO used
+      FROM daily_usage WHERE player_id = p_player AND day = p_day;
+    RAISE EXCEPTION '${REFUSED}' USING DETAIL =
+      json_build_object('kind', 'budget', 'used', COALESCE(used, 0), 'limit', COALESCE(lim, 0))::text;
+  END IF;
+  FOR i IN 1 .. COALESCE(array_length(p_keys, 1), 0) LOOP
+    reset := NULL;
+    INSERT INTO rate_limits AS w (key, count, reset_at) VALUES (p_keys[i], 1, p_at + p_window_ms[i])
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN w.reset_at <= p_at THEN 1 ELSE w.count + 1 END,
+      reset_at = CASE WHEN w.reset_at <= p_at THEN excluded.reset_at ELSE w.reset_at END
+      WHERE w.reset_at <= p_at OR w.count < p_max[i]
+    RETURNING w.reset_at INTO reset;
+    IF reset IS NULL THEN
+      SELECT w.reset_at INTO reset FROM rate_limits w WHERE w.key = p_keys[i];
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = json_build_object('kind', 'window', 'key', p_keys[i],
+        'max', p_max[i], 'windowMs', p_window_ms[i], 'resetAt', COALESCE(reset, p_at + p_window_ms[i]))::text;
+    END IF;
+    resets := resets || reset;
+  END LOOP;
+  IF p_grant IS NOT NULL THEN
+    DELETE FROM drop_grants WHERE expires_at <= p_at;
+    INSERT INTO drop_grants (id, player_id, expires_at) VALUES (p_grant, p_grant_player, p_grant_expires)
+      ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = '{"kind":"grant_used"}';
+    END IF;
+  END IF;
+  RETURN resets;
+END
+$fn$`;
 const BUMP_VERSION = 'UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $1';
 
 /** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
@@ -78,6 +130,7 @@ export class PostgresStore implements Store {
       if (!rows.length)
         await c.query('INSERT INTO schema_version (version) VALUES ($1)', [migrations.length]);
       else await c.query('UPDATE schema_version SET version = $1', [migrations.length]);
+      await c.query(RESERVE_FUNCTION);
     });
   }
 
@@ -333,66 +386,37 @@ export class PostgresStore implements Store {
   }
 
   async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    // Each step is one conditional statement on a locked row, so concurrent reservations queue on it;
-    // rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
-    return this.tx(async (c) => {
-      const { playerId, day, usage, grant } = request;
-      const k = usage.kind;
-      let limit = usage.limit;
-      if (limit === 'recorded') {
-        const { rows } = await c.query<PlayerRow>({
-          name: 'reserve-player',
-          text: PLAYER,
-          values: [playerId],
-        });
-        const player = rows[0];
-        if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
-        limit = k === 'items' ? player.daily_items : player.daily_images;
-      }
-      const taken = await c.query<{ used: number }>({
-        name: `reserve-${k}`,
-        text: TAKE_USAGE[k],
-        values: [playerId, day, usage.n, limit],
+    const { playerId, day, usage, grant } = request;
+    // Rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
+    const sorted = [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1));
+    let resets: string[];
+    try {
+      const { rows } = await this.pool.query<{ resets: string[] }>({
+        name: 'reserve',
+        text: 'SELECT lootsmith_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS resets',
+        values: [
+          playerId,
+          day,
+          usage.kind,
+          usage.n,
+          usage.limit === 'recorded',
+          usage.limit === 'recorded' ? null : usage.limit,
+          sorted.map((w) => w.key),
+          sorted.map((w) => w.windowMs),
+          sorted.map((w) => w.max),
+          at,
+          grant?.id ?? null,
+          grant?.playerId ?? null,
+          grant?.expiresAt ?? null,
+        ],
       });
-      if (taken.rowCount === 0) {
-        const { rows } = await c.query<{ used: number }>(
-          `SELECT ${k} AS used FROM daily_usage WHERE player_id = $1 AND day = $2`,
-          [playerId, day],
-        );
-        throw new ReservationRefused({ kind: 'budget', used: rows[0]?.used ?? 0, limit: limit ?? 0 });
-      }
-      const windows: Reservation['windows'] = [];
-      for (const w of [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1))) {
-        const { rows } = await c.query<{ reset_at: string }>({
-          name: 'reserve-window',
-          text: TAKE_WINDOW,
-          values: [w.key, at + w.windowMs, at, w.max],
-        });
-        if (!rows[0]) {
-          const full = await c.query<{ reset_at: string }>(
-            'SELECT reset_at FROM rate_limits WHERE key = $1',
-            [w.key],
-          );
-          throw new ReservationRefused({
-            kind: 'window',
-            key: w.key,
-            max: w.max,
-            windowMs: w.windowMs,
-            resetAt: Number(full.rows[0]?.reset_at ?? at + w.windowMs),
-          });
-        }
-        windows.push({ ...w, resetAt: Number(rows[0].reset_at) });
-      }
-      if (grant) {
-        await c.query('DELETE FROM drop_grants WHERE expires_at <= $1', [at]);
-        const fresh = await c.query(
-          'INSERT INTO drop_grants (id, player_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [grant.id, grant.playerId, grant.expiresAt],
-        );
-        if (fresh.rowCount === 0) throw new ReservationRefused({ kind: 'grant_used' });
-      }
-      return { ...request, windows };
-    });
+      resets = rows[0]?.resets ?? [];
+    } catch (err) {
+      const { message, detail } = err as { message?: string; detail?: string };
+      if (message === REFUSED && detail) throw new ReservationRefused(JSON.parse(detail) as Refusal);
+      throw err;
+    }
+    return { ...request, windows: sorted.map((w, i) => ({ ...w, resetAt: Number(resets[i]) })) };
   }
 
   async release(r: Reservation) {
