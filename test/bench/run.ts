@@ -81,7 +81,7 @@ const STATE_SECTION = [
   '| verified player tokens | memory, up to 50,000, each until its `exp` (fast-jwt’s cache) | nothing (it is a cache) | a token is valid or not by its signature and expiry alone |',
   '| players known to exist | memory, up to 100,000 ids | nothing | players are never deleted; blocking is read from the record inside each reservation |',
   '| assembled inventory JSON | memory, up to 10,000 players, each with the `inventory_version` it was made from | nothing | every read checks the version in the store (one indexed read); every change to stacks, items, recipes or XP raises it in the same transaction, so a change on any instance is seen at once |',
-  '| log lines | memory, up to 4 KB or 100 ms | the last ≤ 100 ms of log lines | logs are for people; no guarantee rests on them |',
+  '| log lines | memory, up to 12 KB or 100 ms | the last ≤ 100 ms of log lines | logs are for people; no guarantee rests on them |',
   '| metrics | memory | the counters since start | Prometheus counters restart from zero by design |',
   '',
   'Nothing is written behind: the one kind of count that could be (the per-minute image limit) is reserved in the same transaction as the daily image budget, which must be exact across instances, so keeping it apart would add work rather than save it.',
