@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { paintImage } from '@lootsmith/engine';
+import { Secrets } from '../../server/src/secrets.ts';
+import { checkImage } from '../../server/src/upstream/image.ts';
 import { type Call, inParallel, load, mean, Pool, percentile, round, timed } from './load.ts';
 import { type StoreKind, startLootsmith, UPSTREAM_KEY } from './lootsmith.ts';
 import { type Child, startChild } from './processes.ts';
@@ -84,6 +87,40 @@ async function lootsmithTarget(server: Child & { store: StoreKind }, players: nu
       headers: { authorization: `Bearer ${token}` },
     },
   };
+}
+
+/**
+ * What the security checks of an upstream image cost, in process: the base64 round trip, the PNG check
+ * (signature, every CRC, chunk order, inflate to exactly the header's rows, row filters) and both
+ * secret checks, as `UpstreamClient.image` runs them. Median of many runs.
+ */
+function imageCheckRows(): BenchRow[] {
+  const secrets = new Secrets([
+    UPSTREAM_KEY,
+    'bench-player-secret-0123456789',
+    'bench-server-credential-0123456789',
+  ]);
+  return ([64, 768] as const).map((side) => {
+    const png = paintImage({ prompt: 'an iron sword, game item, fantasy', width: side, height: side });
+    const image = png.toString('base64');
+    const times: number[] = [];
+    for (let i = 0; i < (side === 64 ? 5_000 : 300); i++) {
+      const started = performance.now();
+      const bytes = Buffer.from(image, 'base64');
+      if (bytes.toString('base64') !== image) throw new Error('not base64');
+      checkImage(bytes);
+      if (secrets.leaks(bytes) || secrets.leaks(image)) throw new Error('a secret');
+      times.push(performance.now() - started);
+    }
+    return {
+      name: `image check, ${side}×${side} PNG (${png.length.toLocaleString('en')} bytes)`,
+      value: Math.round(percentile(times, 50) * 1000),
+      unit: 'µs',
+      goal: '',
+      ok: true,
+      how: 'in process, median: base64 decoded and encoded back, checkImage (signature, every chunk CRC with zlib.crc32, chunk order, the image data inflated where it lies to exactly the rows its header implies, row filters), both secret checks; a painted icon of that size',
+    };
+  });
 }
 
 /**
@@ -245,7 +282,7 @@ export async function benchForward(): Promise<BenchRow[]> {
         goals ? 0.6 : 0.4,
       ]);
     }
-    return rows;
+    return [...rows, ...imageCheckRows()];
   } finally {
     await Promise.all(pools.map((p) => p.close()));
     for (const child of children.reverse()) await child.stop();
