@@ -19,4 +19,8 @@ server.listen(0, '127.0.0.1', () => {
     `listening at http://127.0.0.1:${(server.address() as AddressInfo).port} (${png.length}-byte PNG)`,
   );
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// Keep-alive sockets of a client that never closed its pool must not hold the process open.
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});
