@@ -12,6 +12,13 @@ import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import type { Services } from './services.ts';
 
+const LEAK_REPLACEMENT = JSON.stringify({
+  error: {
+    code: 'upstream_unavailable',
+    message: 'The content service gave an answer that cannot be passed on',
+  },
+});
+
 /** Largest request body any route accepts. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -26,8 +33,11 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= BODY_LIMIT;
   });
+  // Authenticated once per request, however many hooks and handlers ask.
+  app.decorateRequest('verifiedPrincipal', null);
   app.decorateRequest('principal', function (this: FastifyRequest) {
-    return auth.principal(this.headers.authorization);
+    this.verifiedPrincipal ??= auth.principal(this.headers.authorization);
+    return this.verifiedPrincipal;
   });
   // zod validates; the JSON Schemas on routes are for the OpenAPI document only.
   app.setValidatorCompiler(() => () => true);
@@ -59,7 +69,8 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks on every answer: nothing here waits, so no promise is made.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     // The last look before an answer leaves: whatever path put a secret in it, it does not go out.
     if ((typeof payload === 'string' || Buffer.isBuffer(payload)) && services.secrets.leaks(payload)) {
@@ -68,23 +79,22 @@ export async function registerApi(app: FastifyInstance, services: Services) {
         'an answer carried a server secret; sent 502 instead',
       );
       reply.status(502).type('application/json').removeHeader('content-length');
-      return JSON.stringify({
-        error: {
-          code: 'upstream_unavailable',
-          message: 'The content service gave an answer that cannot be passed on',
-        },
-      });
+      return done(null, LEAK_REPLACEMENT);
     }
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
-    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime,
+    );
+    done();
   });
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerCors(app, config);
   await registerDocs(app);
   await registerRateLimit(

@@ -27,6 +27,7 @@ import {
 import { generateLoot } from './pipeline/loot.ts';
 import {
   InsufficientError,
+  type InventoryRead,
   type PlayerRecord,
   type Reservation,
   ReservationRefused,
@@ -35,6 +36,13 @@ import {
   type Store,
 } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
+
+/** A per-player limit on forwarded calls, e.g. 30 images a minute. */
+export interface ForwardLimit {
+  name: string;
+  max: number;
+  windowMs: number;
+}
 
 export interface LootsmithDeps {
   game: GameDefinition;
@@ -49,7 +57,12 @@ export interface LootsmithDeps {
 }
 
 export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
+/** Players known to exist, so a forward needs no read to create them (players are never deleted). */
+const KNOWN_PLAYERS = 100_000;
+const KEPT_INVENTORIES = 10_000;
 const today = () => new Date().toISOString().slice(0, 10);
+
+const blocked = (id: string) => new ApiError(403, 'player_blocked', `Player ${id} is blocked by the game`);
 
 function insufficient(err: InsufficientError): ApiError {
   const list = err.missing.map((m) => `${m.item_id} (have ${m.have}, need ${m.need})`).join(', ');
@@ -61,6 +74,11 @@ function insufficient(err: InsufficientError): ApiError {
 /** The item endpoints as plain methods: the Fastify routes only authenticate, validate and serialise. */
 export class Lootsmith {
   readonly materials: Map<string, Item>;
+  /** Each material's JSON, written once: inventories are assembled from JSON text, never re-serialised. */
+  private readonly materialJson: Map<string, string>;
+  private readonly known = new Set<string>();
+  /** Assembled inventories by player, with the version each was made from (oldest dropped first). */
+  private readonly inventories = new Map<string, { version: number; json: string }>();
   private readonly planner: CombinePlanner;
   private readonly crafting: CraftingDeps;
   private readonly grants: DropGrantVerifier;
@@ -68,6 +86,7 @@ export class Lootsmith {
   constructor(readonly deps: LootsmithDeps) {
     this.grants = new DropGrantVerifier(deps.serverKey, deps.game.loot_authority.grant_max_ttl_seconds);
     this.materials = materialItems(deps.game, deps.icons);
+    this.materialJson = new Map([...this.materials].map(([id, item]) => [id, JSON.stringify(item)]));
     this.crafting = { ...deps, materials: this.materials, resolve: (ids) => this.resolve(ids) };
     this.planner = new CombinePlanner({
       ...this.crafting,
@@ -87,7 +106,9 @@ export class Lootsmith {
   async player(id: string): Promise<PlayerRecord> {
     const starting = this.deps.game.starting_materials.map((m) => ({ item_id: m.id, quantity: m.quantity }));
     const player = await this.deps.store.ensurePlayer(id, starting);
-    if (player.blocked) throw new ApiError(403, 'player_blocked', `Player ${id} is blocked by the game`);
+    if (this.known.size >= KNOWN_PLAYERS) this.known.clear();
+    this.known.add(id);
+    if (player.blocked) throw blocked(id);
     return player;
   }
 
@@ -104,20 +125,44 @@ export class Lootsmith {
   }
 
   async inventory(playerId: string): Promise<InventoryResponse> {
-    const player = await this.player(playerId);
+    return JSON.parse(await this.inventoryJson(playerId));
+  }
+
+  /**
+   * The inventory as the JSON the route sends. The JSON is kept per player with the store's inventory
+   * version it was made from; each call reads that version (one indexed read), so a change made on any
+   * instance is seen at once, and only a changed inventory is read and assembled again.
+   */
+  async inventoryJson(playerId: string): Promise<string> {
     const { store } = this.deps;
-    const [stacks, recipes] = await Promise.all([store.stacks(playerId), store.recipes(playerId)]);
-    const items = await this.resolve(stacks.map((s) => s.item_id));
-    return {
-      player_id: playerId,
-      items: stacks.flatMap((s) => {
-        const item = items.get(s.item_id);
-        return item ? [{ item, quantity: s.quantity }] : [];
-      }),
-      crafting_level: craftingLevel(this.deps.game, player.crafting_xp),
-      crafting_xp: player.crafting_xp,
-      recipes,
-    };
+    const current = await store.inventoryVersion(playerId);
+    if (current?.blocked) throw blocked(playerId);
+    const kept = this.inventories.get(playerId);
+    if (kept && current && kept.version === current.version) return kept.json;
+    let read = await store.inventory(playerId);
+    // First sight: the player is made with the starting materials, then read.
+    if (!read) {
+      await this.player(playerId);
+      read = await store.inventory(playerId);
+    }
+    if (!read) throw new Error(`player ${playerId} was not stored`);
+    if (read.player.blocked) throw blocked(playerId);
+    const json = this.assemble(playerId, read);
+    if (this.inventories.size >= KEPT_INVENTORIES)
+      this.inventories.delete(this.inventories.keys().next().value as string);
+    this.inventories.set(playerId, { version: read.version, json });
+    return json;
+  }
+
+  /** The response from the items' stored JSON text: nothing parsed and written again. */
+  private assemble(playerId: string, read: InventoryRead): string {
+    const items: string[] = [];
+    for (const s of read.stacks) {
+      const item = s.data ?? this.materialJson.get(s.item_id);
+      if (item) items.push(`{"item":${item},"quantity":${s.quantity}}`);
+    }
+    const xp = read.player.crafting_xp;
+    return `{"player_id":${JSON.stringify(playerId)},"items":[${items.join(',')}],"crafting_level":${craftingLevel(this.deps.game, xp)},"crafting_xp":${xp},"recipes":${JSON.stringify(read.recipes)}}`;
   }
 
   /**
@@ -125,34 +170,39 @@ export class Lootsmith {
    * when something is used up. The result releases it all: call it when the work fails.
    */
   private async reserve(
-    player: PlayerRecord,
+    playerId: string,
     kind: 'items' | 'images',
     n: number,
     extra: Pick<ReservationRequest, 'windows' | 'grant'> = {},
   ): Promise<() => Promise<void>> {
-    const limit = kind === 'items' ? player.daily_items : player.daily_images;
     let reservation: Reservation;
     try {
+      // The limit is read from the player's record inside the reservation, so a change to it is never missed.
       reservation = await this.deps.store.reserve(
-        { playerId: player.id, day: today(), usage: { kind, n, limit }, ...extra },
+        { playerId, day: today(), usage: { kind, n, limit: 'recorded' }, ...extra },
         Date.now(),
       );
     } catch (err) {
       if (!(err instanceof ReservationRefused)) throw err;
       const r = err.refusal;
+      if (r.kind === 'blocked') throw blocked(playerId);
       if (r.kind === 'budget')
         throw reasonError(
           429,
           'budget_exceeded',
-          `Player ${player.id} has used ${r.used} of ${r.limit} ${kind} today; the budget resets at midnight UTC`,
+          `Player ${playerId} has used ${r.used} of ${r.limit} ${kind} today; the budget resets at midnight UTC`,
         );
       if (r.kind === 'grant_used')
         throw new ApiError(409, 'grant_used', 'This drop grant has been spent; each grant gives one drop');
       const retryAfter = Math.max(1, Math.ceil((r.resetAt - Date.now()) / 1000));
+      const per = r.windowMs === 60_000 ? 'minute' : 'hour';
+      const kept = extra.windows?.find((w) => w.key === r.key)?.kept;
       throw new ApiError(
         429,
         'rate_limit_exceeded',
-        `Drop limit reached: ${r.max} drops of this enemy tier per ${r.windowMs === 60_000 ? 'minute' : 'hour'}; try again in ${retryAfter} s`,
+        kept
+          ? `Rate limit reached: ${r.max} requests allowed here per ${per}; try again in ${retryAfter} s`
+          : `Drop limit reached: ${r.max} drops of this enemy tier per ${per}; try again in ${retryAfter} s`,
         {
           reason: 'rate_limit_exceeded',
           details: { retry_after: retryAfter },
@@ -192,7 +242,7 @@ export class Lootsmith {
           { key: `drop:h:${plan.tier}:${player.id}`, windowMs: 3_600_000, max: plan.limits.drops_per_hour },
         ];
     // Every item of a drop counts, materials too, though they need no model call.
-    const release = await this.reserve(player, 'items', body.items.length, {
+    const release = await this.reserve(player.id, 'items', body.items.length, {
       windows,
       grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
     });
@@ -219,7 +269,7 @@ export class Lootsmith {
       player.id,
       body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
     );
-    const release = await this.reserve(player, 'items', 1);
+    const release = await this.reserve(player.id, 'items', 1);
     const crafted = await this.withReservation(release, async () => {
       const plan = await this.planner.plan(body, crafterOf(player), signal);
       if (plan.kind === 'refused') return plan;
@@ -270,7 +320,7 @@ export class Lootsmith {
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
-    const release = await this.reserve(player, 'items', 1);
+    const release = await this.reserve(player.id, 'items', 1);
     const { item, stacks, craft } = await this.withReservation(release, async () => {
       const { item, stacks } = await planCreateItem(
         this.crafting,
@@ -330,10 +380,14 @@ export class Lootsmith {
   }
 
   /**
-   * Reserves `n` of the player's daily budget of `kind` for a forwarded call (an image, a raw chat);
-   * 429 when it is used up. Call the result if the forward fails, and the player is charged nothing.
+   * Reserves one of the player's daily budget of `kind` for a forwarded call (an image, a raw chat),
+   * and counts the call against the per-player `limit`; 429 when either is used up. Call the result
+   * if the forward fails: the budget is given back (the call still counts against the limit).
    */
-  async reserveForward(playerId: string, kind: 'items' | 'images', n = 1) {
-    return this.reserve(await this.player(playerId), kind, n);
+  async reserveForward(playerId: string, kind: 'items' | 'images', limit: ForwardLimit) {
+    if (!this.known.has(playerId)) await this.player(playerId);
+    return this.reserve(playerId, kind, 1, {
+      windows: [{ key: `${limit.name}:${playerId}`, windowMs: limit.windowMs, max: limit.max, kept: true }],
+    });
   }
 }

@@ -2,6 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { type Plan, queryPlans } from './plans.ts';
+import { type Profiles, profileServers, type RouteProfile } from './profile.ts';
 import type { BenchRow } from './row.ts';
 
 interface Section {
@@ -16,12 +18,23 @@ interface Section {
 
 const SECTIONS: Section[] = [
   {
+    title: 'Hot path against a bare hop',
+    file: './forward.ts',
+    alone: true,
+    run: 'benchForward',
+    about: [
+      'Goals from issue 16, held against what a user would otherwise deploy: a bare key-holding hop (Fastify with `@fastify/reply-from`, one static bearer token, the upstream key swapped in) over the same instant upstream, measured side by side in one run. Forwarded image call: added p50 ≤ 1.5× the bare hop’s, added p99 ≤ 2× the bare hop’s, throughput ≥ 0.8× the bare hop’s. Inventory route: ≥ 0.6× a bare Fastify route sending the same JSON; over PostgreSQL + Redis ≥ 0.4×.',
+      '',
+      'Every server is a process of its own, started as a user starts it (`lootsmith` with info logging to a file); the upstream is another process answering every image call at once with the same 64×64 PNG of the embedded painter; the load generator is this process. Lootsmith’s figures include everything it does on the path: player token, body validation, the per-player image limit and daily budget reserved in the store, the upstream answer read, checked as a PNG (CRCs, inflate) and for secrets, the last secret check on the answer, one log line. The last rows are what the checks of an upstream image cost on their own (a security requirement: they stay).',
+    ].join('\n'),
+  },
+  {
     title: 'Server',
     file: './server.ts',
     alone: true,
     run: 'benchServer',
     about:
-      'Goals from the server issue: added latency over calling the upstream directly (loopback, fast upstream) p50 under 1 ms and p99 under 5 ms; a crafting transaction p99 under 5 ms with 10,000 players of 100 items each in the store.',
+      'Goal from the server issue: a crafting transaction p99 under 5 ms with 10,000 players of 100 items each in the store.',
   },
   {
     title: 'Engine',
@@ -53,6 +66,78 @@ function ofGoal(row: BenchRow): string {
   if (!m) return '';
   const goal = Number((m[2] as string).replaceAll(',', ''));
   return goal ? `${(row.value / goal).toFixed(2)}×` : '';
+}
+
+/** Where the hot path keeps per-player state, and what a crash can lose: the design, not a measurement. */
+const STATE_SECTION = [
+  '## Per-player state: what is kept in memory, and what a crash can lose',
+  '',
+  'What must not be lost or be wrong across instances is written in one store transaction before the work it pays for; what is kept in memory is a copy that is checked, or a fact that cannot change:',
+  '',
+  '| state | where | a crash loses | why that is acceptable |',
+  '|---|---|---|---|',
+  '| daily budgets (`daily_items`, `daily_images`), drop limits, the image (30/min) and chat (10/min) limits, spent drop grants | the store, in **one transaction per request, before the model call** (`Store.reserve`): on SQLite the reservations made while the event loop is busy share one `BEGIN IMMEDIATE` commit (group commit), each in its own savepoint; on PostgreSQL one call of the `lootsmith_reserve` function (one statement, one round trip) whose upserts lock their rows and check the limit against the latest value; the limit is read from the player’s record inside it | nothing: no request is answered before its reservation has committed | budgets and limits must be exact under concurrency and across instances sharing SQLite or PostgreSQL (`races`, `multi-instance`, `security-loot`); a commit per group of requests costs little, a count kept in memory could not be exact on two instances |',
+  '| create-item limit (5/h) | the store (`@fastify/rate-limit` over it), or Redis with several instances (one script call) | nothing | as before this issue |',
+  '| verified player tokens | memory, up to 50,000, each until its `exp` (fast-jwt’s cache) | nothing (it is a cache) | a token is valid or not by its signature and expiry alone |',
+  '| players known to exist | memory, up to 100,000 ids | nothing | players are never deleted; blocking is read from the record inside each reservation |',
+  '| assembled inventory JSON | memory, up to 10,000 players, each with the `inventory_version` it was made from | nothing | every read checks the version in the store (one indexed read); every change to stacks, items, recipes or XP raises it in the same transaction, so a change on any instance is seen at once |',
+  '| log lines | memory, up to 12 KB or 100 ms | the last ≤ 100 ms of log lines | logs are for people; no guarantee rests on them |',
+  '| metrics | memory | the counters since start | Prometheus counters restart from zero by design |',
+  '',
+  'Nothing is written behind: the one kind of count that could be (the per-minute image limit) is reserved in the same transaction as the daily image budget, which must be exact across instances, so keeping it apart would add work rather than save it.',
+  '',
+];
+
+function planSection(plans: Plan[] | { error: string }): string[] {
+  const md = [
+    '## Query plans of the hot statements',
+    '',
+    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve` are explained by `auto_explain` during a call.',
+    '',
+  ];
+  if ('error' in plans) return [...md, `Not measured in this run: ${cell(plans.error)}`, ''];
+  md.push('| store | statement | plan |', '|---|---|---|');
+  for (const p of plans)
+    md.push(`| ${p.store} | \`${cell(p.statement)}\` | ${cell(p.plan) || '(no read: an insert)'} |`);
+  md.push('');
+  return md;
+}
+
+function profileTable(profile: RouteProfile): string[] {
+  return [
+    `${profile.route}: ${profile.requests.toLocaleString('en')} requests profiled, ${profile.usPerRequest} µs of busy CPU each (the profiler’s own cost included).`,
+    '',
+    '| self time | function |',
+    '|---|---|',
+    ...profile.top.map((e) => `| ${e.percent}% | ${cell(e.frame)} |`),
+    '',
+  ];
+}
+
+function profileSection(profiles: Profiles | { error: string }): string[] {
+  const md = [
+    '## Profiles',
+    '',
+    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle.',
+    '',
+  ];
+  if ('error' in profiles) return [...md, `Not measured in this run: ${cell(profiles.error)}`, ''];
+  const before = 'error' in profiles.before ? undefined : profiles.before;
+  md.push(
+    before
+      ? `“After” is this checkout, profiled in this run. “Before” is the server of commit \`${before.rev}\` (where issue 16 started), profiled by the same harness on the same machine on ${before.recordedAt} and kept in \`test/bench/profile-before.json\` (\`npx tsx --conditions=@lootsmith/source test/bench/profile.ts --record-before\` with that commit's dependencies installed): its server needs packages this checkout no longer installs. Compare the shares of each profile; its µs per request were taken under that day's load.`
+      : `“Before” is missing: ${cell((profiles.before as { error: string }).error)}.`,
+    '',
+    `Command: \`npm run bench\` (this section alone: \`npx tsx --conditions=@lootsmith/source test/bench/profile.ts\`); took ${profiles.seconds.toFixed(0)} s.`,
+    '',
+  );
+  for (const after of profiles.after) {
+    const old = before?.routes.find((b) => b.route === after.route);
+    md.push(`### ${after.route}`, '');
+    if (old) md.push('Before:', '', ...profileTable(old));
+    md.push('After:', '', ...profileTable(after));
+  }
+  return md;
 }
 
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en') : String(n));
@@ -99,6 +184,11 @@ for (const section of SECTIONS) {
       `  ${row.ok ? 'ok ' : 'MISS'} ${row.name}: ${fmt(row.value)} ${row.unit}${row.goal ? `  (goal ${row.goal}, ${ofGoal(row)})` : ''}`,
     );
 }
+
+console.log('\nProfiles…');
+const profiles = await profileServers().catch((err: Error) => ({ error: err.message }));
+console.log('\nQuery plans…');
+const plans = await queryPlans().catch((err: Error) => ({ error: err.message }));
 
 const goals = results.flatMap((r) =>
   r.rows.filter((row) => row.goal).map((row) => ({ ...row, section: r.section.title })),
@@ -156,6 +246,7 @@ for (const { section, rows, error, seconds } of results) {
     );
   md.push('');
 }
+md.push(...profileSection(profiles), ...STATE_SECTION, ...planSection(plans));
 const out = fileURLToPath(new URL('../../docs/BENCHMARKS.md', import.meta.url));
 writeFileSync(out, `${md.join('\n')}\n`);
 console.log(`\nWrote ${out}`);

@@ -1,6 +1,11 @@
 import type { StoredResponse } from '../store/store.ts';
 import type { FlightOptions } from './flights.ts';
 
+export interface IdempotencyClaim {
+  stored: StoredResponse | null;
+  finish(answer?: StoredResponse): Promise<void>;
+}
+
 /**
  * What several server instances must share beyond the database: idempotency records and locks,
  * single-flight of identical generations, and the icon prompt index. In process by default;
@@ -8,11 +13,11 @@ import type { FlightOptions } from './flights.ts';
  * `@fastify/rate-limit`'s own Redis store on the same connection.
  */
 export interface Coordination {
-  /** The stored first answer for this idempotency scope, if any. */
-  idempotent(scope: string): Promise<StoredResponse | null>;
-  saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
-  /** Waits until no other request holds the scope, then holds it; call the result to release. */
-  hold(scope: string): Promise<() => Promise<void>>;
+  /**
+   * Holds an idempotency scope (waiting while another request holds it) and gives its stored first
+   * answer, if any. `finish` stores the answer (when given) and lets the scope go, in one step.
+   */
+  claimIdempotent(scope: string): Promise<IdempotencyClaim>;
   /**
    * Runs `work` once for concurrent callers with the same key, across instances; results are JSON.
    * The work gets a signal of its own that fires only when every caller has hung up (see `Flights`).

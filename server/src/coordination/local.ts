@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.ts';
-import type { Coordination } from './coordination.ts';
+import type { Store, StoredResponse } from '../store/store.ts';
+import type { Coordination, IdempotencyClaim } from './coordination.ts';
 import { type FlightOptions, Flights } from './flights.ts';
 
 /** One instance: locks and flights in memory, idempotency records in the store (they survive restarts). */
@@ -10,22 +10,24 @@ export class LocalCoordination implements Coordination {
 
   constructor(private readonly store: Store) {}
 
-  idempotent(scope: string) {
-    return this.store.idempotent(scope);
-  }
-
-  saveIdempotent(scope: string, response: { status: number; body: string }) {
-    return this.store.saveIdempotent(scope, response);
-  }
-
-  async hold(scope: string) {
+  async claimIdempotent(scope: string): Promise<IdempotencyClaim> {
     while (this.held.has(scope)) await this.held.get(scope);
     let release = () => {};
     this.held.set(scope, new Promise<void>((r) => (release = r)));
-    return async () => {
-      this.held.delete(scope);
-      release();
+    const finish = async (answer?: StoredResponse) => {
+      try {
+        if (answer) await this.store.saveIdempotent(scope, answer);
+      } finally {
+        this.held.delete(scope);
+        release();
+      }
     };
+    try {
+      return { stored: await this.store.idempotent(scope), finish };
+    } catch (err) {
+      await finish();
+      throw err;
+    }
   }
 
   singleFlight<T>(

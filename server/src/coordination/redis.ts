@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { StoredResponse } from '../store/store.ts';
-import type { Coordination } from './coordination.ts';
+import type { Coordination, IdempotencyClaim } from './coordination.ts';
 import { type FlightOptions, Flights } from './flights.ts';
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
@@ -10,6 +10,19 @@ const RESULT_GRACE_MS = 2_000;
 const POLL_MS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const CLAIM_HELD = 0;
+const CLAIM_STORED = 1;
+const CLAIM_BUSY = 2;
+// KEYS: answer, lock; ARGV: token, lock ttl (ms). A stored answer needs no lock: it never changes.
+const CLAIM = `local stored = redis.call('GET', KEYS[1])
+if stored then return {${CLAIM_STORED}, stored} end
+if redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {${CLAIM_HELD}, false} end
+return {${CLAIM_BUSY}, false}`;
+// KEYS: answer, lock; ARGV: token, answer ('' for none), answer ttl (s). Stores, then lets go of the lock
+// only if this holder still owns it.
+const FINISH = `if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 0`;
 // Deletes the lock only if this holder still owns it, so an expired lock is never released by mistake.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
@@ -29,15 +42,6 @@ export class RedisCoordination implements Coordination {
     return `${this.prefix}${kind}:${id}`;
   }
 
-  async idempotent(scope: string): Promise<StoredResponse | null> {
-    const raw = await this.redis.get(this.key('idem', scope));
-    return raw ? (JSON.parse(raw) as StoredResponse) : null;
-  }
-
-  async saveIdempotent(scope: string, response: StoredResponse) {
-    await this.redis.set(this.key('idem', scope), JSON.stringify(response), 'EX', IDEMPOTENCY_TTL_S, 'NX');
-  }
-
   private async tryLock(key: string, token: string) {
     return (await this.redis.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK';
   }
@@ -46,15 +50,35 @@ export class RedisCoordination implements Coordination {
     return this.redis.eval(RELEASE, 1, key, token).then(() => {});
   }
 
-  async hold(scope: string) {
-    const key = this.key('lock', scope);
+  async claimIdempotent(scope: string): Promise<IdempotencyClaim> {
+    const answer = this.key('idem', scope);
+    const lock = this.key('lock', scope);
     const token = randomUUID();
     const deadline = Date.now() + LOCK_TTL_MS;
-    while (!(await this.tryLock(key, token))) {
+    for (;;) {
+      // One round trip: the stored answer, or the lock, or word that another request holds it.
+      const [state, stored] = (await this.redis.eval(CLAIM, 2, answer, lock, token, LOCK_TTL_MS)) as [
+        number,
+        string | null,
+      ];
+      if (state !== CLAIM_BUSY) {
+        const finish = async (response?: StoredResponse) => {
+          if (state === CLAIM_HELD)
+            await this.redis.eval(
+              FINISH,
+              2,
+              answer,
+              lock,
+              token,
+              response ? JSON.stringify(response) : '',
+              IDEMPOTENCY_TTL_S,
+            );
+        };
+        return { stored: stored ? (JSON.parse(stored) as StoredResponse) : null, finish };
+      }
       if (Date.now() > deadline) throw new Error(`lock ${scope} not released in time`);
       await sleep(POLL_MS);
     }
-    return () => this.release(key, token);
   }
 
   singleFlight<T>(

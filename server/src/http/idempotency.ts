@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Coordination } from '../coordination/coordination.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Coordination, IdempotencyClaim } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
 // Only successes are remembered: a refused or failed request changed nothing, so a retry may run it.
@@ -10,11 +10,16 @@ const remembered = (status: number) => status >= 200 && status < 300;
  * gets it back unchanged, and a replay that arrives while the first is running waits for it.
  */
 export function registerIdempotency(app: FastifyInstance, coordination: Coordination) {
-  const scopes = new WeakMap<object, { scope: string; release: () => Promise<void> }>();
+  const scopes = new WeakMap<object, IdempotencyClaim>();
 
-  app.addHook('preHandler', async (request, reply) => {
+  // A request without the header passes without a promise; one with it is looked up (and may be answered).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+    replayOrHold(request, reply).then(() => done(), done);
+  });
+
+  async function replayOrHold(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined) return;
     if (typeof key !== 'string' || !KEY.test(key))
       return reply.status(400).send({
         error: { code: 'invalid_request', message: 'Idempotency-Key: 8–128 letters, digits and _ . : -' },
@@ -34,24 +39,31 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       request.url,
       key,
     ]);
-    const release = await coordination.hold(scope);
-    const stored = await coordination.idempotent(scope);
-    if (stored) {
-      await release();
+    const claim = await coordination.claimIdempotent(scope);
+    if (claim.stored) {
+      await claim.finish();
       reply.header('idempotent-replayed', 'true');
-      return reply.status(stored.status).type('application/json').send(stored.body);
+      return reply.status(claim.stored.status).type('application/json').send(claim.stored.body);
     }
-    scopes.set(request, { scope, release });
+    scopes.set(request, claim);
+  }
+
+  // Callback hooks: a request without the header passes them without a promise. A success is stored
+  // and the scope let go in one step; anything else only lets go, when the answer has gone.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = scopes.get(request);
+    if (!claim || !remembered(reply.statusCode) || typeof payload !== 'string') return done(null, payload);
+    scopes.delete(request);
+    claim.finish({ status: reply.statusCode, body: payload }).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const entry = scopes.get(request);
-    if (entry && remembered(reply.statusCode) && typeof payload === 'string')
-      await coordination.saveIdempotent(entry.scope, { status: reply.statusCode, body: payload });
-    return payload;
-  });
-
-  app.addHook('onResponse', async (request) => {
-    await scopes.get(request)?.release();
+  app.addHook('onResponse', (request, _reply, done) => {
+    const claim = scopes.get(request);
+    if (!claim) return done();
+    scopes.delete(request);
+    claim.finish().then(() => done(), done);
   });
 }

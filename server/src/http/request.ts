@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is calling; throws 401 when the Authorization header is missing or bad. */
     principal(): Principal;
+    /** `principal()` once it succeeded. */
+    verifiedPrincipal: Principal | null;
   }
 }
 

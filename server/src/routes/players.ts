@@ -58,11 +58,11 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
         tags: ['players'],
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = request.principal();
       const { player_id } = parse(PlayerParams, request.params, 'params');
       assertActsFor(principal, player_id);
-      return lootsmith.inventory(player_id);
+      return reply.type('application/json').send(await lootsmith.inventoryJson(player_id));
     },
   );
 

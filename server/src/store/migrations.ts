@@ -81,6 +81,8 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       PRIMARY KEY (player_id, slot)
     );
   `,
+  // Rises with every change to what a player's inventory shows, so a copy of it can be checked cheaply.
+  () => 'ALTER TABLE players ADD COLUMN inventory_version INTEGER NOT NULL DEFAULT 0;',
 ];
 
 export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {

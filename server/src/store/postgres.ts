@@ -14,8 +14,10 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
+  type Refusal,
   type Reservation,
   ReservationRefused,
   type ReservationRequest,
@@ -25,6 +27,87 @@ import {
 } from './store.ts';
 
 type Client = pg.PoolClient;
+
+export const PLAYER = 'SELECT * FROM players WHERE id = $1';
+export const INVENTORY_VERSION = 'SELECT inventory_version, blocked FROM players WHERE id = $1';
+const REFUSED = 'lootsmith: reservation refused';
+
+/**
+ * `Store.reserve` in one round trip: one statement, so all of it or none. Each step is a conditional
+ * statement on a locked row (the upserts check their limit against the row's latest value), so
+ * concurrent reservations queue on it; a refusal raises with its reason, rolling everything back.
+ * Returns the reset time of each window, in the order given.
+ */
+const RESERVE_FUNCTION = `CREATE OR REPLACE FUNCTION lootsmith_reserve(
+  p_player text, p_day text, p_kind text, p_n int, p_recorded boolean, p_limit int,
+  p_keys text[], p_window_ms bigint[], p_max int[], p_at bigint,
+  p_grant text, p_grant_player text, p_grant_expires bigint
+) RETURNS bigint[] LANGUAGE plpgsql AS $fn$
+DECLARE
+  lim int := p_limit;
+  is_blocked int;
+  used int;
+  reset bigint;
+  resets bigint[] := '{}';
+BEGIN
+  IF p_recorded THEN
+    SELECT blocked, CASE WHEN p_kind = 'items' THEN daily_items ELSE daily_images END
+      INTO is_blocked, lim FROM players WHERE id = p_player;
+    IF NOT FOUND OR is_blocked <> 0 THEN
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = '{"kind":"blocked"}';
+    END IF;
+  END IF;
+  IF p_kind = 'items' THEN
+    INSERT INTO daily_usage AS u (player_id, day, items) SELECT p_player, p_day, p_n WHERE lim IS NULL OR p_n <= lim
+    ON CONFLICT (player_id, day) DO UPDATE SET items = u.items + excluded.items
+      WHERE lim IS NULL OR u.items + excluded.items <= lim
+    RETURNING u.items INTO used;
+  ELSE
+    INSERT INTO daily_usage AS u (player_id, day, images) SELECT p_player, p_day, p_n WHERE lim IS NULL OR p_n <= lim
+    ON CONFLICT (player_id, day) DO UPDATE SET images = u.images + excluded.images
+      WHERE lim IS NULL OR u.images + excluded.images <= lim
+    RETURNING u.images INTO used;
+  END IF;
+  IF used IS NULL THEN
+    SELECT CASE WHEN p_kind = 'items' THEN items ELSE images END INTO used
+      FROM daily_usage WHERE player_id = p_player AND day = p_day;
+    RAISE EXCEPTION '${REFUSED}' USING DETAIL =
+      json_build_object('kind', 'budget', 'used', COALESCE(used, 0), 'limit', COALESCE(lim, 0))::text;
+  END IF;
+  FOR i IN 1 .. COALESCE(array_length(p_keys, 1), 0) LOOP
+    reset := NULL;
+    INSERT INTO rate_limits AS w (key, count, reset_at) VALUES (p_keys[i], 1, p_at + p_window_ms[i])
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN w.reset_at <= p_at THEN 1 ELSE w.count + 1 END,
+      reset_at = CASE WHEN w.reset_at <= p_at THEN excluded.reset_at ELSE w.reset_at END
+      WHERE w.reset_at <= p_at OR w.count < p_max[i]
+    RETURNING w.reset_at INTO reset;
+    IF reset IS NULL THEN
+      SELECT w.reset_at INTO reset FROM rate_limits w WHERE w.key = p_keys[i];
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = json_build_object('kind', 'window', 'key', p_keys[i],
+        'max', p_max[i], 'windowMs', p_window_ms[i], 'resetAt', COALESCE(reset, p_at + p_window_ms[i]))::text;
+    END IF;
+    resets := resets || reset;
+  END LOOP;
+  IF p_grant IS NOT NULL THEN
+    DELETE FROM drop_grants WHERE expires_at <= p_at;
+    INSERT INTO drop_grants (id, player_id, expires_at) VALUES (p_grant, p_grant_player, p_grant_expires)
+      ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION '${REFUSED}' USING DETAIL = '{"kind":"grant_used"}';
+    END IF;
+  END IF;
+  RETURN resets;
+END
+$fn$`;
+const BUMP_VERSION = 'UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $1';
+
+/** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
+export const INVENTORY = `SELECT p.*,
+  (SELECT COALESCE(json_agg(json_build_object('item_id', s.item_id, 'quantity', s.quantity, 'data', i.data)
+     ORDER BY s.ctid), '[]') FROM inventory s LEFT JOIN items i ON i.id = s.item_id WHERE s.player_id = p.id) AS stacks,
+  (SELECT COALESCE(json_agg(r ORDER BY r.created_at), '[]') FROM (${RECIPES_OF_PLAYER.replace('$1', 'p.id')}) r) AS recipes
+  FROM players p WHERE p.id = $1`;
 
 const MIGRATION_LOCK = 74_211_009;
 
@@ -55,6 +138,7 @@ export class PostgresStore implements Store {
       if (!rows.length)
         await c.query('INSERT INTO schema_version (version) VALUES ($1)', [migrations.length]);
       else await c.query('UPDATE schema_version SET version = $1', [migrations.length]);
+      await c.query(RESERVE_FUNCTION);
     });
   }
 
@@ -143,7 +227,7 @@ export class PostgresStore implements Store {
   }
 
   async getPlayer(id: string) {
-    const { rows } = await this.pool.query<PlayerRow>('SELECT * FROM players WHERE id = $1', [id]);
+    const { rows } = await this.pool.query<PlayerRow>({ name: 'player', text: PLAYER, values: [id] });
     return rows[0] ? toPlayer(rows[0]) : null;
   }
 
@@ -153,6 +237,7 @@ export class PostgresStore implements Store {
         id,
         now(),
       ]);
+      await c.query(BUMP_VERSION, [id]);
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -172,6 +257,34 @@ export class PostgresStore implements Store {
       [playerId],
     );
     return rows;
+  }
+
+  async inventory(playerId: string): Promise<InventoryRead | null> {
+    const { rows } = await this.pool.query<
+      PlayerRow & { stacks: InventoryRead['stacks']; recipes: RecipeRow[] }
+    >({
+      name: 'inventory',
+      text: INVENTORY,
+      values: [playerId],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      version: row.inventory_version,
+      player: toPlayer(row),
+      stacks: row.stacks,
+      recipes: row.recipes.map(toRecipe),
+    };
+  }
+
+  async inventoryVersion(playerId: string) {
+    const { rows } = await this.pool.query<{ inventory_version: number; blocked: number }>({
+      name: 'inventory-version',
+      text: INVENTORY_VERSION,
+      values: [playerId],
+    });
+    const row = rows[0];
+    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
   }
 
   async getItems(ids: string[]): Promise<Item[]> {
@@ -196,6 +309,7 @@ export class PostgresStore implements Store {
         await this.applyStack(c, playerId, item.id, 1, reason);
       }
       for (const s of stacks) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+      await c.query(BUMP_VERSION, [playerId]);
     });
   }
 
@@ -207,6 +321,7 @@ export class PostgresStore implements Store {
       await this.spend(c, playerId, removals, reason);
       for (const s of changes)
         if (s.quantity > 0) await this.applyStack(c, playerId, s.item_id, s.quantity, reason);
+      await c.query(BUMP_VERSION, [playerId]);
     });
   }
 
@@ -237,7 +352,10 @@ export class PostgresStore implements Store {
         discovered = found.rowCount === 1;
       }
       const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
-      await c.query('UPDATE players SET crafting_xp = crafting_xp + $1 WHERE id = $2', [xpEarned, playerId]);
+      await c.query(
+        'UPDATE players SET crafting_xp = crafting_xp + $1, inventory_version = inventory_version + 1 WHERE id = $2',
+        [xpEarned, playerId],
+      );
       return { discovered, xpEarned };
     });
   }
@@ -276,64 +394,37 @@ export class PostgresStore implements Store {
   }
 
   async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    // Each step is one conditional statement on a locked row, so concurrent reservations queue on it;
-    // rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
-    return this.tx(async (c) => {
-      const { playerId, day, usage, grant } = request;
-      const k = usage.kind;
-      await c.query(
-        'INSERT INTO daily_usage (player_id, day, items, images) VALUES ($1, $2, 0, 0) ON CONFLICT DO NOTHING',
-        [playerId, day],
-      );
-      const taken = await c.query<{ used: number }>(
-        `UPDATE daily_usage SET ${k} = ${k} + $3
-         WHERE player_id = $1 AND day = $2 AND ($4::int IS NULL OR ${k} + $3 <= $4::int)
-         RETURNING ${k} AS used`,
-        [playerId, day, usage.n, usage.limit],
-      );
-      if (taken.rowCount === 0) {
-        const { rows } = await c.query<{ used: number }>(
-          `SELECT ${k} AS used FROM daily_usage WHERE player_id = $1 AND day = $2`,
-          [playerId, day],
-        );
-        throw new ReservationRefused({ kind: 'budget', used: rows[0]?.used ?? 0, limit: usage.limit ?? 0 });
-      }
-      const windows: Reservation['windows'] = [];
-      for (const w of [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1))) {
-        const { rows } = await c.query<{ reset_at: string }>(
-          `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, 1, $2)
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN rate_limits.reset_at <= $3 THEN 1 ELSE rate_limits.count + 1 END,
-             reset_at = CASE WHEN rate_limits.reset_at <= $3 THEN $2 ELSE rate_limits.reset_at END
-           WHERE rate_limits.reset_at <= $3 OR rate_limits.count < $4
-           RETURNING reset_at`,
-          [w.key, at + w.windowMs, at, w.max],
-        );
-        if (!rows[0]) {
-          const full = await c.query<{ reset_at: string }>(
-            'SELECT reset_at FROM rate_limits WHERE key = $1',
-            [w.key],
-          );
-          throw new ReservationRefused({
-            kind: 'window',
-            key: w.key,
-            max: w.max,
-            windowMs: w.windowMs,
-            resetAt: Number(full.rows[0]?.reset_at ?? at + w.windowMs),
-          });
-        }
-        windows.push({ ...w, resetAt: Number(rows[0].reset_at) });
-      }
-      if (grant) {
-        await c.query('DELETE FROM drop_grants WHERE expires_at <= $1', [at]);
-        const fresh = await c.query(
-          'INSERT INTO drop_grants (id, player_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [grant.id, grant.playerId, grant.expiresAt],
-        );
-        if (fresh.rowCount === 0) throw new ReservationRefused({ kind: 'grant_used' });
-      }
-      return { ...request, windows };
-    });
+    const { playerId, day, usage, grant } = request;
+    // Rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
+    const sorted = [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1));
+    let resets: string[];
+    try {
+      const { rows } = await this.pool.query<{ resets: string[] }>({
+        name: 'reserve',
+        text: 'SELECT lootsmith_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS resets',
+        values: [
+          playerId,
+          day,
+          usage.kind,
+          usage.n,
+          usage.limit === 'recorded',
+          usage.limit === 'recorded' ? null : usage.limit,
+          sorted.map((w) => w.key),
+          sorted.map((w) => w.windowMs),
+          sorted.map((w) => w.max),
+          at,
+          grant?.id ?? null,
+          grant?.playerId ?? null,
+          grant?.expiresAt ?? null,
+        ],
+      });
+      resets = rows[0]?.resets ?? [];
+    } catch (err) {
+      const { message, detail } = err as { message?: string; detail?: string };
+      if (message === REFUSED && detail) throw new ReservationRefused(JSON.parse(detail) as Refusal);
+      throw err;
+    }
+    return { ...request, windows: sorted.map((w, i) => ({ ...w, resetAt: Number(resets[i]) })) };
   }
 
   async release(r: Reservation) {
@@ -349,6 +440,7 @@ export class PostgresStore implements Store {
         [r.playerId, r.day],
       );
       for (const w of [...r.windows].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+        if (w.kept) continue;
         await c.query(
           'UPDATE rate_limits SET count = count - 1 WHERE key = $1 AND reset_at = $2 AND count > 0',
           [w.key, w.resetAt],

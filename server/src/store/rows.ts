@@ -10,6 +10,7 @@ export interface PlayerRow {
   daily_images: number | null;
   level: number | null;
   claimed_level: number | null;
+  inventory_version: number;
 }
 
 export const toPlayer = ({

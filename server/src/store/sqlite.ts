@@ -18,6 +18,7 @@ import {
   type CraftInput,
   type CraftResult,
   InsufficientError,
+  type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
   type Reservation,
@@ -42,9 +43,51 @@ setInterval(() => {
 `;
 const CHECKPOINT_INTERVAL_MS = 200;
 
+type UsageKind = ReservationRequest['usage']['kind'];
+const usageStatements = (db: Database.Database, k: UsageKind) => ({
+  take: db.prepare(
+    `UPDATE daily_usage SET ${k} = ${k} + ? WHERE player_id = ? AND day = ? AND (? IS NULL OR ${k} + ? <= ?)`,
+  ),
+  give: db.prepare(`UPDATE daily_usage SET ${k} = ${k} - ? WHERE player_id = ? AND day = ? AND ${k} >= ?`),
+});
+
+// Every statement of the request paths is compiled once: compiling SQL costs more than running it.
 function prepareStatements(db: Database.Database) {
   return {
     player: db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE id = ?'),
+    insertPlayer: db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)'),
+    inventoryVersion: db.prepare<[string], { inventory_version: number; blocked: number }>(
+      'SELECT inventory_version, blocked FROM players WHERE id = ?',
+    ),
+    bumpVersion: db.prepare('UPDATE players SET inventory_version = inventory_version + 1 WHERE id = ?'),
+    stacks: db.prepare<[string], Stack & { data: string | null }>(
+      `SELECT s.item_id, s.quantity, i.data FROM inventory s LEFT JOIN items i ON i.id = s.item_id
+       WHERE s.player_id = ? ORDER BY s.rowid`,
+    ),
+    recipes: db.prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?')),
+    usageRow: db.prepare(
+      'INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)',
+    ),
+    usage: db.prepare<[string, string], { items: number; images: number }>(
+      'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
+    ),
+    dropEmptyUsage: db.prepare(
+      'DELETE FROM daily_usage WHERE player_id = ? AND day = ? AND items = 0 AND images = 0',
+    ),
+    items: usageStatements(db, 'items'),
+    images: usageStatements(db, 'images'),
+    window: db.prepare<[string], { count: number; reset_at: number }>(
+      'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+    ),
+    openWindow: db.prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)'),
+    countWindow: db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?'),
+    uncountWindow: db.prepare(
+      'UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0',
+    ),
+    dropEmptyWindow: db.prepare('DELETE FROM rate_limits WHERE key = ? AND count = 0'),
+    expireGrants: db.prepare('DELETE FROM drop_grants WHERE expires_at <= ?'),
+    spendGrant: db.prepare('INSERT OR IGNORE INTO drop_grants (id, player_id, expires_at) VALUES (?, ?, ?)'),
+    returnGrant: db.prepare('DELETE FROM drop_grants WHERE id = ?'),
     stack: db.prepare<[string, string], { quantity: number }>(
       'SELECT quantity FROM inventory WHERE player_id = ? AND item_id = ?',
     ),
@@ -61,11 +104,23 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
+interface PendingReservation {
+  request: ReservationRequest;
+  at: number;
+  resolve(reservation: Reservation): void;
+  reject(err: unknown): void;
+}
+
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly checkpointer?: Worker;
-  private readonly stmts: ReturnType<typeof prepareStatements>;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly reserveBatch: (batch: PendingReservation[]) => Array<Reservation | ReservationRefused>;
+  /** Reservations waiting for the next group commit. */
+  private pending: PendingReservation[] = [];
+  private readonly releaseTx: (reservation: Reservation) => void;
+  private readonly hitTx: (key: string, windowMs: number, at: number) => { count: number; resetAt: number };
 
   constructor(dataDir: string | ':memory:') {
     if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
@@ -88,7 +143,44 @@ export class SqliteStore implements Store {
       this.checkpointer.unref();
     }
     this.migrate();
-    this.stmts = prepareStatements(this.db);
+    this.statements = prepareStatements(this.db);
+    // Each reservation in a savepoint of its own, so a refused one takes nothing and the others stand.
+    const reserveOne = this.db.transaction((request: ReservationRequest, at: number) =>
+      this.take(request, at),
+    );
+    // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
+    const reserveAll = this.db.transaction((batch: PendingReservation[]) => {
+      // Alone, a reservation needs no savepoint: its refusal rolls back the whole transaction.
+      const [only] = batch;
+      if (batch.length === 1 && only) return [this.take(only.request, only.at)];
+      return batch.map(({ request, at }) => {
+        try {
+          return reserveOne(request, at);
+        } catch (err) {
+          if (err instanceof ReservationRefused) return err;
+          throw err;
+        }
+      });
+    });
+    this.reserveBatch = (batch) => reserveAll.immediate(batch);
+    this.releaseTx = this.db.transaction((reservation: Reservation) => this.giveBack(reservation));
+    this.hitTx = this.db.transaction((key: string, windowMs: number, at: number) =>
+      this.hitWindow(key, windowMs, at),
+    );
+  }
+
+  /** The SQL of the statements on the request paths, by name (the benchmark EXPLAINs them). */
+  hotStatements(): Record<string, string> {
+    const { player, inventoryVersion, stacks, recipes, usageRow, images, window } = this.statements;
+    return {
+      player: player.source,
+      inventoryVersion: inventoryVersion.source,
+      stacks: stacks.source,
+      recipes: recipes.source,
+      usageRow: usageRow.source,
+      takeImages: images.take.source,
+      window: window.source,
+    };
   }
 
   private migrate() {
@@ -106,14 +198,14 @@ export class SqliteStore implements Store {
   }
 
   private applyStack(playerId: string, itemId: string, delta: number, reason: string) {
-    if (delta > 0) this.stmts.upsertStack.run(playerId, itemId, delta);
+    if (delta > 0) this.statements.upsertStack.run(playerId, itemId, delta);
     else {
-      const have = this.stmts.stack.get(playerId, itemId)?.quantity ?? 0;
+      const have = this.statements.stack.get(playerId, itemId)?.quantity ?? 0;
       if (have < -delta) throw new InsufficientError([{ item_id: itemId, have, need: -delta }]);
-      if (have === -delta) this.stmts.deleteStack.run(playerId, itemId);
-      else this.stmts.setStack.run(have + delta, playerId, itemId);
+      if (have === -delta) this.statements.deleteStack.run(playerId, itemId);
+      else this.statements.setStack.run(have + delta, playerId, itemId);
     }
-    this.stmts.ledger.run(playerId, itemId, delta, reason, now());
+    this.statements.ledger.run(playerId, itemId, delta, reason, now());
   }
 
   /** Checks every removal first so the error lists all that is missing, then applies. */
@@ -121,7 +213,7 @@ export class SqliteStore implements Store {
     const missing = stacks
       .map((s) => ({
         item_id: s.item_id,
-        have: this.stmts.stack.get(playerId, s.item_id)?.quantity ?? 0,
+        have: this.statements.stack.get(playerId, s.item_id)?.quantity ?? 0,
         need: s.quantity,
       }))
       .filter((m) => m.have < m.need);
@@ -130,24 +222,32 @@ export class SqliteStore implements Store {
   }
 
   async ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord> {
+    // Players are never deleted: one found needs no write transaction.
+    const known = this.statements.player.get(id);
+    if (known) return toPlayer(known);
     return this.db.transaction(() => {
-      const found = this.stmts.player.get(id);
+      const found = this.statements.player.get(id);
       if (found) return toPlayer(found);
-      this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      this.statements.insertPlayer.run(id, now());
       for (const s of starting) this.applyStack(id, s.item_id, s.quantity, 'starting');
-      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+      return toPlayer(this.statements.player.get(id) as PlayerRow);
     })();
   }
 
+  async inventoryVersion(playerId: string) {
+    const row = this.statements.inventoryVersion.get(playerId);
+    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
+  }
+
   async getPlayer(id: string) {
-    const row = this.stmts.player.get(id);
+    const row = this.statements.player.get(id);
     return row ? toPlayer(row) : null;
   }
 
   async updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
     return this.db.transaction(() => {
-      if (!this.stmts.player.get(id))
-        this.db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run(id, now());
+      if (!this.statements.player.get(id)) this.statements.insertPlayer.run(id, now());
+      this.statements.bumpVersion.run(id);
       for (const col of PLAYER_SETTINGS) {
         const value = patch[col];
         if (value === undefined) continue;
@@ -155,14 +255,24 @@ export class SqliteStore implements Store {
           .prepare(`UPDATE players SET ${col} = ? WHERE id = ?`)
           .run(typeof value === 'boolean' ? Number(value) : value, id);
       }
-      return toPlayer(this.stmts.player.get(id) as PlayerRow);
+      return toPlayer(this.statements.player.get(id) as PlayerRow);
     })();
   }
 
   async stacks(playerId: string): Promise<Stack[]> {
-    return this.db
-      .prepare<[string], Stack>('SELECT item_id, quantity FROM inventory WHERE player_id = ? ORDER BY rowid')
-      .all(playerId);
+    return this.statements.stacks.all(playerId).map(({ item_id, quantity }) => ({ item_id, quantity }));
+  }
+
+  async inventory(playerId: string): Promise<InventoryRead | null> {
+    // Three reads without a transaction: a write between them (another instance) changes nothing they promise.
+    const row = this.statements.player.get(playerId);
+    if (!row) return null;
+    return {
+      version: row.inventory_version,
+      player: toPlayer(row),
+      stacks: this.statements.stacks.all(playerId),
+      recipes: this.statements.recipes.all(playerId).map(toRecipe),
+    };
   }
 
   async getItems(ids: string[]): Promise<Item[]> {
@@ -185,10 +295,11 @@ export class SqliteStore implements Store {
   async grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string) {
     this.db.transaction(() => {
       for (const item of items) {
-        this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+        this.statements.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
         this.applyStack(playerId, item.id, 1, reason);
       }
       for (const s of stacks) this.applyStack(playerId, s.item_id, s.quantity, reason);
+      this.statements.bumpVersion.run(playerId);
     })();
   }
 
@@ -200,6 +311,7 @@ export class SqliteStore implements Store {
         reason,
       );
       for (const c of changes) if (c.quantity > 0) this.applyStack(playerId, c.item_id, c.quantity, reason);
+      this.statements.bumpVersion.run(playerId);
     })();
   }
 
@@ -207,7 +319,7 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const { playerId, item, recipe } = input;
       this.spend(playerId, input.consume, input.reason);
-      this.stmts.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
+      this.statements.insertItem.run(item.id, playerId, item.name, JSON.stringify(item), item.created_at);
       this.applyStack(playerId, item.id, 1, input.reason);
       let discovered = false;
       if (recipe) {
@@ -230,7 +342,9 @@ export class SqliteStore implements Store {
       }
       const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
       this.db
-        .prepare('UPDATE players SET crafting_xp = crafting_xp + ? WHERE id = ?')
+        .prepare(
+          'UPDATE players SET crafting_xp = crafting_xp + ?, inventory_version = inventory_version + 1 WHERE id = ?',
+        )
         .run(xpEarned, playerId);
       return { discovered, xpEarned };
     })();
@@ -244,10 +358,7 @@ export class SqliteStore implements Store {
   }
 
   async recipes(playerId: string): Promise<Recipe[]> {
-    return this.db
-      .prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?'))
-      .all(playerId)
-      .map(toRecipe);
+    return this.statements.recipes.all(playerId).map(toRecipe);
   }
 
   async icon(id: string) {
@@ -261,94 +372,94 @@ export class SqliteStore implements Store {
       .run(id, prompt, png, now());
   }
 
-  private usage(playerId: string, day: string) {
-    const row = this.db
-      .prepare<[string, string], { items: number; images: number }>(
-        'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
-      )
-      .get(playerId, day);
-    return row ?? { items: 0, images: 0 };
-  }
-
   async dailyUsage(playerId: string, day: string) {
-    return this.usage(playerId, day);
+    return this.statements.usage.get(playerId, day) ?? { items: 0, images: 0 };
   }
 
-  async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    // IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue.
-    return this.db
-      .transaction((): Reservation => {
-        const { playerId, day, usage, grant } = request;
-        this.db
-          .prepare('INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)')
-          .run(playerId, day);
-        const taken = this.db
-          .prepare(
-            `UPDATE daily_usage SET ${usage.kind} = ${usage.kind} + ?
-             WHERE player_id = ? AND day = ? AND (? IS NULL OR ${usage.kind} + ? <= ?)`,
-          )
-          .run(usage.n, playerId, day, usage.limit, usage.n, usage.limit);
-        if (taken.changes === 0)
-          throw new ReservationRefused({
-            kind: 'budget',
-            used: this.usage(playerId, day)[usage.kind],
-            limit: usage.limit ?? 0,
-          });
-        const windows = (request.windows ?? []).map((w) => {
-          const row = this.db
-            .prepare<[string], { count: number; reset_at: number }>(
-              'SELECT count, reset_at FROM rate_limits WHERE key = ?',
-            )
-            .get(w.key);
-          if (!row || row.reset_at <= at) {
-            this.db
-              .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
-              .run(w.key, at + w.windowMs);
-            return { ...w, resetAt: at + w.windowMs };
-          }
-          if (row.count >= w.max)
-            throw new ReservationRefused({
-              kind: 'window',
-              key: w.key,
-              max: w.max,
-              windowMs: w.windowMs,
-              resetAt: row.reset_at,
-            });
-          this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(w.key);
-          return { ...w, resetAt: row.reset_at };
+  /**
+   * Group commit: the reservations made while the event loop is busy are taken in one transaction at
+   * its next turn, each as exactly as alone (in order, each in its savepoint), and none is answered
+   * before that transaction has committed. One commit serves many concurrent requests.
+   */
+  reserve(request: ReservationRequest, at: number): Promise<Reservation> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ request, at, resolve, reject }) === 1) setImmediate(() => this.commitPending());
+    });
+  }
+
+  private commitPending() {
+    const batch = this.pending;
+    this.pending = [];
+    let outcomes: Array<Reservation | ReservationRefused>;
+    try {
+      outcomes = this.reserveBatch(batch);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const outcome = outcomes[i] as Reservation | ReservationRefused;
+      if (outcome instanceof ReservationRefused) p.reject(outcome);
+      else p.resolve(outcome);
+    });
+  }
+
+  /** The body of `reserve`, inside its transaction: a refusal throws and rolls everything back. */
+  private take(request: ReservationRequest, at: number): Reservation {
+    const { playerId, day, usage, grant } = request;
+    let limit = usage.limit;
+    if (limit === 'recorded') {
+      const player = this.statements.player.get(playerId);
+      if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
+      limit = usage.kind === 'items' ? player.daily_items : player.daily_images;
+    }
+    this.statements.usageRow.run(playerId, day);
+    if (this.statements[usage.kind].take.run(usage.n, playerId, day, limit, usage.n, limit).changes === 0)
+      throw new ReservationRefused({
+        kind: 'budget',
+        used: this.statements.usage.get(playerId, day)?.[usage.kind] ?? 0,
+        limit: limit ?? 0,
+      });
+    const windows = (request.windows ?? []).map((w) => {
+      const row = this.statements.window.get(w.key);
+      if (!row || row.reset_at <= at) {
+        this.statements.openWindow.run(w.key, at + w.windowMs);
+        return { ...w, resetAt: at + w.windowMs };
+      }
+      if (row.count >= w.max)
+        throw new ReservationRefused({
+          kind: 'window',
+          key: w.key,
+          max: w.max,
+          windowMs: w.windowMs,
+          resetAt: row.reset_at,
         });
-        if (grant) {
-          this.db.prepare('DELETE FROM drop_grants WHERE expires_at <= ?').run(at);
-          const fresh = this.db
-            .prepare('INSERT OR IGNORE INTO drop_grants (id, player_id, expires_at) VALUES (?, ?, ?)')
-            .run(grant.id, grant.playerId, grant.expiresAt);
-          if (fresh.changes === 0) throw new ReservationRefused({ kind: 'grant_used' });
-        }
-        return { ...request, windows };
-      })
-      .immediate();
+      this.statements.countWindow.run(w.key);
+      return { ...w, resetAt: row.reset_at };
+    });
+    if (grant) {
+      this.statements.expireGrants.run(at);
+      if (this.statements.spendGrant.run(grant.id, grant.playerId, grant.expiresAt).changes === 0)
+        throw new ReservationRefused({ kind: 'grant_used' });
+    }
+    return { ...request, windows };
   }
 
   async release(r: Reservation) {
-    this.db.transaction(() => {
-      const { kind, n } = r.usage;
-      this.db
-        .prepare(
-          `UPDATE daily_usage SET ${kind} = ${kind} - ? WHERE player_id = ? AND day = ? AND ${kind} >= ?`,
-        )
-        .run(n, r.playerId, r.day, n);
-      // Rows that only this reservation made go, so a failed request leaves the store as it found it.
-      this.db
-        .prepare('DELETE FROM daily_usage WHERE player_id = ? AND day = ? AND items = 0 AND images = 0')
-        .run(r.playerId, r.day);
-      for (const w of r.windows) {
-        this.db
-          .prepare('UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0')
-          .run(w.key, w.resetAt);
-        this.db.prepare('DELETE FROM rate_limits WHERE key = ? AND count = 0').run(w.key);
-      }
-      if (r.grant) this.db.prepare('DELETE FROM drop_grants WHERE id = ?').run(r.grant.id);
-    })();
+    this.releaseTx(r);
+  }
+
+  private giveBack(r: Reservation) {
+    const { kind, n } = r.usage;
+    this.statements[kind].give.run(n, r.playerId, r.day, n);
+    // Rows that only this reservation made go, so a failed request leaves the store as it found it.
+    this.statements.dropEmptyUsage.run(r.playerId, r.day);
+    for (const w of r.windows) {
+      if (w.kept) continue;
+      this.statements.uncountWindow.run(w.key, w.resetAt);
+      this.statements.dropEmptyWindow.run(w.key);
+    }
+    if (r.grant) this.statements.returnGrant.run(r.grant.id);
   }
 
   async recordClaimedLevel(playerId: string, level: number) {
@@ -398,21 +509,17 @@ export class SqliteStore implements Store {
   }
 
   async hit(key: string, windowMs: number, at: number) {
-    return this.db.transaction(() => {
-      const row = this.db
-        .prepare<[string], { count: number; reset_at: number }>(
-          'SELECT count, reset_at FROM rate_limits WHERE key = ?',
-        )
-        .get(key);
-      if (!row || row.reset_at <= at) {
-        this.db
-          .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)')
-          .run(key, at + windowMs);
-        return { count: 1, resetAt: at + windowMs };
-      }
-      this.db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?').run(key);
-      return { count: row.count + 1, resetAt: row.reset_at };
-    })();
+    return this.hitTx(key, windowMs, at);
+  }
+
+  private hitWindow(key: string, windowMs: number, at: number) {
+    const row = this.statements.window.get(key);
+    if (!row || row.reset_at <= at) {
+      this.statements.openWindow.run(key, at + windowMs);
+      return { count: 1, resetAt: at + windowMs };
+    }
+    this.statements.countWindow.run(key);
+    return { count: row.count + 1, resetAt: row.reset_at };
   }
 
   async close() {

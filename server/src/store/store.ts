@@ -34,9 +34,26 @@ export interface CraftResult {
   xpEarned: number;
 }
 
+export interface InventoryRead {
+  /** Rises with every change to the stacks, items, recipes or crafting XP of the player. */
+  version: number;
+  player: PlayerRecord;
+  stacks: Array<Stack & { data: string | null }>;
+  recipes: Recipe[];
+}
+
 export interface StoredResponse {
   status: number;
   body: string;
+}
+
+/** A fixed-window counter: refused when it already holds `max` in its window. */
+export interface LimitWindow {
+  key: string;
+  windowMs: number;
+  max: number;
+  /** A limit on calls rather than on results: the count stays when the work fails. */
+  kept?: boolean;
 }
 
 /** What one request reserves before it calls a model: all of it, or nothing (`Store.reserve`). */
@@ -44,20 +61,25 @@ export interface ReservationRequest {
   playerId: string;
   /** The UTC day whose budget is charged. */
   day: string;
-  /** Daily budget: refused when `used + n` would pass `limit`; a null limit only counts. */
-  usage: { kind: 'items' | 'images'; n: number; limit: number | null };
-  /** Fixed-window counters (drop limits): refused when one already holds `max` in its window. */
-  windows?: Array<{ key: string; windowMs: number; max: number }>;
+  /**
+   * Daily budget: refused when `used + n` would pass `limit`; a null limit only counts. `recorded`
+   * reads the limit from the player's record inside the same transaction, and refuses a blocked
+   * (or unknown) player.
+   */
+  usage: { kind: 'items' | 'images'; n: number; limit: number | null | 'recorded' };
+  /** Fixed-window counters (drop limits, call rate limits). */
+  windows?: LimitWindow[];
   /** A single-use drop grant: refused when its id was spent before. */
   grant?: { id: string; playerId: string; expiresAt: number };
 }
 
 /** A granted reservation; `Store.release` gives back exactly what it took. */
 export interface Reservation extends ReservationRequest {
-  windows: Array<{ key: string; windowMs: number; max: number; resetAt: number }>;
+  windows: Array<LimitWindow & { resetAt: number }>;
 }
 
 export type Refusal =
+  | { kind: 'blocked' }
   | { kind: 'budget'; used: number; limit: number }
   | { kind: 'window'; key: string; max: number; windowMs: number; resetAt: number }
   | { kind: 'grant_used' };
@@ -86,6 +108,14 @@ export interface Store {
   updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Promise<PlayerRecord>;
   stacks(playerId: string): Promise<Stack[]>;
   getItems(ids: string[]): Promise<Item[]>;
+  /**
+   * A player's inventory in one read: the record, each stack with its stored item's JSON text (null
+   * for items not stored, such as materials) in the order received, and the recipe book; null for a
+   * player never seen.
+   */
+  inventory(playerId: string): Promise<InventoryRead | null>;
+  /** The player's inventory version and whether it is blocked; null for a player never seen. */
+  inventoryVersion(playerId: string): Promise<{ version: number; blocked: boolean } | null>;
   playerItemNames(playerId: string): Promise<string[]>;
   /** Stores new items and grants one of each, plus stacks of existing ones (materials), in one transaction. */
   grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string): Promise<void>;

@@ -1,7 +1,7 @@
 import {
-  ChatCompletionRequest,
+  type ChatCompletionRequest,
   ChatCompletionResponse,
-  ImageGenerationRequest,
+  type ImageGenerationRequest,
   ImageGenerationResponse,
 } from '@lootsmith/protocol';
 import { type Dispatcher, Pool } from 'undici';
@@ -57,6 +57,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }
   });
 const cancelled = () => new ApiError(499, 'aborted', 'The request was cancelled');
+/** The abort reason of an attempt that ran out of time (a caller hanging up has its own). */
+const deadlineExceeded = new Error('deadline exceeded');
 
 /** Largest answers read: a chat completion, an image (768² RGBA as PNG, in base64, with room), an error. */
 export const BODY_LIMITS = { chat: 4 * 1024 * 1024, image: 8 * 1024 * 1024, error: 64 * 1024 };
@@ -125,44 +127,32 @@ export class UpstreamClient {
   /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
   async chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.secrets.scrub(text);
-    return this.call(
-      '/v1/chat/completions',
-      ChatCompletionRequest.parse(body),
-      BODY_LIMITS.chat,
-      signal,
-      (json) => {
-        const parsed = ChatCompletionResponse.safeParse(json);
-        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-        return chatFields(parsed.data, scrub);
-      },
-    );
+    return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, (json) => {
+      const parsed = ChatCompletionResponse.safeParse(json);
+      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+      return chatFields(parsed.data, scrub);
+    });
   }
 
   /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
   async image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
-    return this.call(
-      '/v1/image/generations',
-      ImageGenerationRequest.parse(rest),
-      BODY_LIMITS.image,
-      signal,
-      (json) => {
-        const parsed = ImageGenerationResponse.safeParse(json);
-        if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-        const { image } = parsed.data;
-        if (image.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(image))
-          throw new AttemptFailed('image is not base64', true);
-        const bytes = Buffer.from(image, 'base64');
-        try {
-          checkImage(bytes);
-        } catch (err) {
-          throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
-        }
-        if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
-          throw new AttemptFailed('image carries a secret', false);
-        return { image };
-      },
-    );
+    return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, (json) => {
+      const parsed = ImageGenerationResponse.safeParse(json);
+      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+      const { image } = parsed.data;
+      const bytes = Buffer.from(image, 'base64');
+      // Canonical base64 only: Node's decoder skips what it cannot read, so encoding back tells.
+      if (bytes.toString('base64') !== image) throw new AttemptFailed('image is not base64', true);
+      try {
+        checkImage(bytes);
+      } catch (err) {
+        throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
+      }
+      if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
+        throw new AttemptFailed('image carries a secret', false);
+      return { image };
+    });
   }
 
   async close() {
@@ -233,66 +223,77 @@ export class UpstreamClient {
     deadlineMs: number,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    const stop = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop.abort();
-    }, deadlineMs);
-    const hangUp = () => stop.abort();
+    // One controller for the deadline and the caller (AbortSignal.timeout and .any cost far more).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(deadlineExceeded), deadlineMs);
+    const hangUp = () => controller.abort(signal?.reason);
+    if (signal?.aborted) hangUp();
     signal?.addEventListener('abort', hangUp, { once: true });
-    const failure = (err: unknown, during: string) => {
-      if (err instanceof AttemptFailed) return err;
-      // A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left).
-      if (timedOut) return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
-      return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
-    };
     try {
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await target.pool.request({
-          path: target.basePath + path,
-          method: 'POST',
-          headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          headersTimeout: deadlineMs,
-          bodyTimeout: deadlineMs,
-          signal: stop.signal,
-        });
-      } catch (err) {
-        throw failure(err, 'network');
-      }
-      const status = res.statusCode;
-      const declared = Number(res.headers['content-length']);
-      const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
-      if (declared > limit) {
-        res.body.destroy();
-        throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
-      }
-      const text = await readLimited(res.body, limit).catch((err) => {
-        throw failure(err, 'body read');
-      });
-      if (status === 401 || status === 403)
-        throw new AttemptFailed(`status ${status}`, false, undefined, true);
-      if (status === 429 || status >= 500) {
-        const header = res.headers['retry-after'];
-        const seconds = Number(Array.isArray(header) ? header[0] : header);
-        throw new AttemptFailed(
-          `status ${status}`,
-          true,
-          Number.isFinite(seconds) ? seconds * 1000 : undefined,
-        );
-      }
-      if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new AttemptFailed('response is not JSON', true);
-      }
+      return await this.exchange(target, path, body, maxBytes, deadlineMs, controller.signal);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', hangUp);
     }
+  }
+
+  private async exchange(
+    target: Target,
+    path: string,
+    body: unknown,
+    maxBytes: number,
+    deadlineMs: number,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await target.pool.request({
+        path: target.basePath + path,
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        headersTimeout: deadlineMs,
+        bodyTimeout: deadlineMs,
+        signal,
+      });
+    } catch (err) {
+      throw this.failure(err, signal, deadlineMs, 'network');
+    }
+    const status = res.statusCode;
+    const declared = Number(res.headers['content-length']);
+    const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
+    if (declared > limit) {
+      res.body.destroy();
+      throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
+    }
+    // A declared length within the limit bounds the body (undici holds the server to it).
+    const text = await (declared >= 0 ? res.body.text() : readLimited(res.body, limit)).catch((err) => {
+      throw this.failure(err, signal, deadlineMs, 'body read');
+    });
+    if (status === 401 || status === 403) throw new AttemptFailed(`status ${status}`, false, undefined, true);
+    if (status === 429 || status >= 500) {
+      const header = res.headers['retry-after'];
+      const seconds = Number(Array.isArray(header) ? header[0] : header);
+      throw new AttemptFailed(
+        `status ${status}`,
+        true,
+        Number.isFinite(seconds) ? seconds * 1000 : undefined,
+      );
+    }
+    if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AttemptFailed('response is not JSON', true);
+    }
+  }
+
+  /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
+  private failure(err: unknown, signal: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
+    if (err instanceof AttemptFailed) return err;
+    if (signal.reason === deadlineExceeded)
+      return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
+    return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
   }
 
   /** What a player is told of a 4xx: the upstream's own message, short, printable and scrubbed of secrets. */

@@ -99,25 +99,26 @@ function checkPng(bytes: Buffer, maxSide: number): ImageFacts {
   if (!data.length) throw new Error('no image data');
   const bitsPerPixel = (depth as number) * (PNG_CHANNELS[colour as number] as number);
   const passes = interlace
-    ? ADAM7.map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)])
-    : [[width, height]];
-  const rows = passes.flatMap(([w, h]) =>
-    (w as number) > 0
-      ? Array<number>(h as number).fill(1 + Math.ceil(((w as number) * bitsPerPixel) / 8))
-      : [],
-  );
-  const expected = rows.reduce((a, b) => a + b, 0);
+    ? ADAM7.map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)] as const)
+    : [[width, height] as const];
+  let expected = 0;
+  for (const [w, h] of passes) if (w > 0 && h > 0) expected += h * (1 + Math.ceil((w * bitsPerPixel) / 8));
   let raw: Buffer;
   try {
-    raw = inflateSync(Buffer.concat(data), { maxOutputLength: expected + 1 });
+    // Most PNGs have one IDAT chunk: inflate it where it lies rather than copying it first.
+    raw = inflateSync(data.length === 1 ? (data[0] as Buffer) : Buffer.concat(data), {
+      maxOutputLength: expected + 1,
+    });
   } catch (err) {
     throw new Error(`image data does not inflate to its ${expected} bytes: ${(err as Error).message}`);
   }
   if (raw.length !== expected) throw new Error('image data is shorter than its header says');
   let at = 0;
-  for (const size of rows) {
-    if ((raw[at] as number) > 4) throw new Error('a row has an unknown filter');
-    at += size;
+  for (const [w, h] of passes) {
+    if (w <= 0) continue;
+    const size = 1 + Math.ceil((w * bitsPerPixel) / 8);
+    for (let row = 0; row < h; row++, at += size)
+      if ((raw[at] as number) > 4) throw new Error('a row has an unknown filter');
   }
   return { format: 'png', width, height };
 }
