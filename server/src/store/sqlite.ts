@@ -476,7 +476,7 @@ export class SqliteStore implements Store {
 
   async equip(playerId: string, slot: string, itemId: string) {
     this.db.transaction(() => {
-      if (!this.stmts.stack.get(playerId, itemId))
+      if (!this.statements.stack.get(playerId, itemId))
         throw new InsufficientError([{ item_id: itemId, have: 0, need: 1 }]);
       this.db
         .prepare('DELETE FROM equipment WHERE player_id = ? AND item_id = ? AND slot <> ?')
