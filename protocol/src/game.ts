@@ -30,6 +30,18 @@ export const LootAuthority = z.strictObject({
 });
 export type LootAuthority = z.infer<typeof LootAuthority>;
 
+/**
+ * How a game's loot pools (generated ahead of drops, when the server turns pools on) are split into
+ * buckets: by enemy, by band of player levels, by item type and by the locations the game names.
+ */
+export const LootPools = z.strictObject({
+  /** Player levels per bucket: 5 puts levels 1–5 in one bucket, 6–10 in the next. */
+  level_band: z.int().min(1).max(100),
+  /** Locations (rooms, zones) that get buckets of their own; a drop elsewhere uses the enemy's. */
+  locations: z.array(z.string().trim().min(1).max(64)).max(64),
+});
+export type LootPools = z.infer<typeof LootPools>;
+
 /** A game's rules as data: the server loads one, the demo reads its public part from `GET /api/v1/game`. */
 export const GameDefinition = z.strictObject({
   name: z.string().min(1),
@@ -100,5 +112,6 @@ export const GameDefinition = z.strictObject({
   combine: z.strictObject({ xp: z.int().min(0), discovery_xp: z.int().min(0) }),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
   loot_authority: LootAuthority,
+  loot_pools: LootPools.default({ level_band: 5, locations: [] }),
 });
 export type GameDefinition = z.infer<typeof GameDefinition>;
