@@ -7,7 +7,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 
 const ICON_SIZE = 128;
 /** After a background paint fails, the icon URL waits this long before starting another. */
-const RETRY_PAINT_MS = 5_000;
+const RETRY_PAINT_MS = 2_000;
 
 /** What the icon URL answers: the PNG, a wait while it is painted, or nothing (no such icon). */
 export type IconLookup = { png: Buffer } | { retryAfterMs: number } | null;
