@@ -1,27 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
 import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 import { createTestSchema } from './support/postgres.ts';
 import { type ServerProcess, startServerProcess } from './support/process.ts';
-
-const REDIS_URL = process.env.LOOTSMITH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-
-/** Whether Redis answers; CI starts it (.ci/run), elsewhere a missing Redis skips this suite visibly. */
-async function redisAnswers(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  const answered = await new Promise<boolean>((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-  if (!answered && process.env.CI) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
-  return answered;
-}
+import { REDIS_URL, redisAnswers } from './support/redis.ts';
 
 /** Two server processes over one PostgreSQL and one Redis behave as one server. */
 describe('two instances over PostgreSQL and Redis', () => {
