@@ -21,6 +21,11 @@ export interface LootsmithEvents {
   craft: OpEvent &
     ({ op: 'combine'; result: CombineResponse } | { op: 'createItem'; result: CreateItemResponse });
   icon: OpEvent & { key: string; cached: boolean };
+  /**
+   * A drop's icon that was still being painted is now a texture (the drop's `id`); a
+   * {@link LootSprite} already shows it, a custom sprite can `setTexture(key)`.
+   */
+  iconready: OpEvent & { item: Item; key: string; sprite: Phaser.GameObjects.GameObject };
   /** Any failure except aborts (a scene that shut down has no one to tell). */
   error: OpEvent & { error: LootsmithError };
 }
