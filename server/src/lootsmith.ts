@@ -211,10 +211,10 @@ export class Lootsmith {
     });
     if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
     const pending = new Set(loot.pendingIcons);
-    const items = loot.items.map((i) =>
+    const items = [...loot.items, ...loot.materials].map((i) =>
       i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
     );
-    return { items: [...items, ...loot.materials] };
+    return { items };
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {

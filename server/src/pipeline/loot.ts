@@ -175,6 +175,13 @@ export async function writeItems(
   return { items, pendingIcons };
 }
 
+/** Ids of these items' icons not painted yet; each starts painting in the background. */
+async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
+  const icons = [...new Set(items.flatMap((i) => (i.icon ? [i.icon.prompt] : [])))];
+  const later = await Promise.all(icons.map((prompt) => deps.icons.paintBehind(prompt, clientId)));
+  return later.filter((l) => l.pending).map((l) => l.icon.id);
+}
+
 /**
  * Rolls what the request leaves open, takes what the loot pools hold for it, asks the model for the
  * rest, checks them and gives them icons.
@@ -206,8 +213,11 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
   const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
   specs = specs.filter((s) => !wantsMaterial(s));
+  // A material's icon is painted when first asked for: not before the drop answers either.
+  const pendingMaterials = deps.iconsAfterItem ? await unpaintedIcons(deps, materials, req.body.client_id) : [];
   const nothing = async () => {};
-  if (!specs.length) return { items: [], materials, pendingIcons: [], pooled: 0, giveBack: nothing };
+  if (!specs.length)
+    return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
 
   const draw = await req.supply?.take({ enemy, tier, playerLevel }, specs, req);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
@@ -240,7 +250,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   return {
     items: specs.map((_, i) => draw?.items[i] ?? (fresh.shift() as Item)),
     materials,
-    pendingIcons: written.pendingIcons,
+    pendingIcons: [...pendingMaterials, ...written.pendingIcons],
     pooled: pooled.length,
     giveBack: draw?.giveBack ?? nothing,
   };
