@@ -214,7 +214,9 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
   specs = specs.filter((s) => !wantsMaterial(s));
   // A material's icon is painted when first asked for: not before the drop answers either.
-  const pendingMaterials = deps.iconsAfterItem ? await unpaintedIcons(deps, materials, req.body.client_id) : [];
+  const pendingMaterials = deps.iconsAfterItem
+    ? await unpaintedIcons(deps, materials, req.body.client_id)
+    : [];
   const nothing = async () => {};
   if (!specs.length)
     return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
