@@ -31,13 +31,11 @@ export const LootAuthority = z.strictObject({
 export type LootAuthority = z.infer<typeof LootAuthority>;
 
 /**
- * How a game's loot pools (generated ahead of drops, when the server turns pools on) are split into
- * buckets: by enemy, by band of player levels, by item type and by the locations the game names.
+ * What a game's loot pools (generated ahead of drops, when the server turns pools on) are split by
+ * beyond enemy, band of player levels and item type: the locations the game names.
  */
 export const LootPools = z.strictObject({
-  /** Player levels per bucket: 5 puts levels 1–5 in one bucket, 6–10 in the next. */
-  level_band: z.int().min(1).max(100),
-  /** Locations (rooms, zones) that get buckets of their own; a drop elsewhere uses the enemy's. */
+  /** Locations (rooms, zones) that get pools of their own; a drop anywhere else uses the enemy's. */
   locations: z.array(z.string().trim().min(1).max(64)).max(64),
 });
 export type LootPools = z.infer<typeof LootPools>;
@@ -112,6 +110,6 @@ export const GameDefinition = z.strictObject({
   combine: z.strictObject({ xp: z.int().min(0), discovery_xp: z.int().min(0) }),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
   loot_authority: LootAuthority,
-  loot_pools: LootPools.default({ level_band: 5, locations: [] }),
+  loot_pools: LootPools.default({ locations: [] }),
 });
 export type GameDefinition = z.infer<typeof GameDefinition>;

@@ -128,7 +128,7 @@ export interface PoolSettings {
   concurrency: number;
 }
 
-export const POOL_DEFAULTS: PoolSettings = { size: 8, total: 400, budgetPerHour: 600, concurrency: 4 };
+export const POOL_DEFAULTS: PoolSettings = { size: 12, total: 400, budgetPerHour: 600, concurrency: 8 };
 
 export interface Config {
   port: number;

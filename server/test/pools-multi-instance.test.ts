@@ -11,7 +11,7 @@ import { createTestSchema } from './support/postgres.ts';
 import { type ServerProcess, startServerProcess } from './support/process.ts';
 import { REDIS_URL, redisAnswers } from './support/redis.ts';
 
-const BUCKET = 'rat/1-5/WEAPON/*';
+const BUCKET = 'rat/1-3/WEAPON/*';
 const RARITIES = ['COMMON', 'UNCOMMON', 'RARE'] as const;
 const PER_RARITY = 30;
 

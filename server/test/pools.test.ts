@@ -109,11 +109,12 @@ describe('loot pools', () => {
     expect(first.statusCode).toBe(200);
     expect(t.fake.calls.chat).toBeGreaterThan(chats);
     await h.pools().refiller.settled();
-    const stock = h.pooled().filter((r) => r.bucket === 'rat/1-5/WEAPON/*');
-    // A rat (tier 1) rolls COMMON, UNCOMMON or RARE: the rarity that missed, and one of each other.
+    const stock = h.pooled().filter((r) => r.bucket === 'rat/1-3/WEAPON/*');
+    // A rat (tier 1) rolls COMMON, UNCOMMON or RARE: the pool holds some of each, made at level 2
+    // (the middle of player levels 1–3), within the bucket size.
     expect(new Set(stock.map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
-    expect(stock.length).toBe(3);
-    for (const r of stock) expect(r.level).toBeGreaterThanOrEqual(1);
+    expect(stock.length).toBeLessThanOrEqual(12);
+    for (const r of stock) expect(r.level).toBe(2);
     // Nobody owns a pooled item before a drop takes it.
     const ids = stock.map((r) => r.id);
     expect(await t.server.lootsmith.deps.store.getItems(ids)).toEqual([]);
@@ -131,7 +132,7 @@ describe('loot pools', () => {
     const metrics = await h.metrics();
     expect(metricSum(metrics, 'lootsmith_pool_draws_total', 'outcome="hit"')).toBe(1);
     expect(metricSum(metrics, 'lootsmith_pool_draws_total', 'outcome="miss"')).toBe(1);
-    expect(metrics).toMatch(/lootsmith_pool_items\{bucket="rat\/1-5\/WEAPON\/\*",state="ready"\} \d/);
+    expect(metrics).toMatch(/lootsmith_pool_items\{bucket="rat\/1-3\/WEAPON\/\*",state="ready"\} \d/);
     expect(metricSum(metrics, 'lootsmith_pool_generated_items_total')).toBeGreaterThanOrEqual(3);
   });
 
@@ -140,13 +141,14 @@ describe('loot pools', () => {
     await h.drop(who);
     await h.pools().refiller.settled();
     await h.settings(who, { daily_items: 2 });
-    const before = h.pooled().length;
     expect((await h.drop(who)).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const before = h.pooled().length;
     const refused = await h.drop(who);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().reason).toBe('budget_exceeded');
     await h.pools().refiller.settled();
-    // The served drop took one and its refill put one back; the refused one changed nothing.
+    // Refused before anything was drawn: the pool is as it was.
     expect(h.pooled().length).toBe(before);
 
     // Claims of level 60 are served at the first claim's ceiling (5), then one level more each time:
@@ -168,7 +170,7 @@ describe('loot pools', () => {
     const who = player();
     await h.drop(who);
     await h.pools().refiller.settled();
-    const rows = h.pooled().filter((r) => r.bucket === 'rat/1-5/WEAPON/*');
+    const rows = h.pooled().filter((r) => r.bucket === 'rat/1-3/WEAPON/*');
     expect(rows.length).toBeGreaterThan(0);
     const store = t.server.lootsmith.deps.store;
     const data = (id: string) =>
@@ -247,7 +249,7 @@ describe('pool budget', () => {
   afterAll(() => t?.close());
 
   it('never starts more generations in an hour than the budget, counted in the store', async () => {
-    // A rat's first drop wants 3 (the rarity rolled and the two others), a slime's 3 more: 2 fit.
+    // A rat's first drop wants some of each of its 3 rarities: the budget runs out on the way.
     for (const enemy of ['rat', 'slime', 'skeleton', 'rat', 'slime']) {
       expect((await h.drop(player(), { generation_context: { enemy, player_level: 1 } })).statusCode).toBe(
         200,
@@ -279,7 +281,7 @@ describe('shutdown with a refill under way', () => {
     const generating = () =>
       (db.prepare('SELECT count(*) AS n FROM pool_items WHERE data IS NULL').get() as { n: number }).n;
     for (let i = 0; i < 50 && generating() === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(generating()).toBe(1);
+    expect(generating()).toBeGreaterThan(0);
     const dir = t.dataDir;
     const started = Date.now();
     await t.server.close();

@@ -25,7 +25,7 @@ const PLAYERS = quick ? 1_000 : 10_000;
 const ITEMS_PER_PLAYER = 100;
 const CRAFTS = quick ? 500 : 3_000;
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }

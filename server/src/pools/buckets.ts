@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { GameDefinition, ItemType, Rarity } from '@lootsmith/protocol';
-import { clampLevel } from '../game/rules.ts';
+import { type GameDefinition, type ItemType, RARITIES, type Rarity } from '@lootsmith/protocol';
+import { clampLevel, rarityWeights } from '../game/rules.ts';
 import type { DropSite } from '../pipeline/loot.ts';
 
-/** One pool: items for an enemy, a band of player levels, an item type (or any) and a named location. */
+/**
+ * One pool: items for an enemy (or, without one, an enemy tier), a band of three player levels, an
+ * item type (or any) and a location the game names.
+ */
 export interface Bucket {
   key: string;
   site: DropSite;
@@ -11,7 +14,12 @@ export interface Bucket {
   type: ItemType | '*';
   /** A location the game definition names; undefined for every other place. */
   location?: string;
+  /** The level every item of the bucket is made at (see `poolLevel`). */
+  level: number;
 }
+
+/** Player levels per bucket: a drop's level is the player's ± 1, so one item level fits three. */
+const BAND = 3;
 
 /** The game definition's fingerprint: pools made under other rules (or for another game) are never served. */
 export function gameKey(game: GameDefinition): string {
@@ -24,17 +32,25 @@ export function namedLocation(game: GameDefinition, text: string | undefined): s
   return needle ? game.loot_pools.locations.find((l) => l.toLowerCase() === needle) : undefined;
 }
 
+/**
+ * The level pooled items for a site are made at: the middle of its band of three player levels (plus
+ * the tier, as a drop's level has), which is inside the level window of every player of the band.
+ */
+export function poolLevel(game: GameDefinition, site: DropSite): number {
+  const middle = BAND * Math.floor((site.playerLevel - 1) / BAND) + 2;
+  return clampLevel(game, middle + site.tier - 1);
+}
+
 export function bucketOf(
   game: GameDefinition,
   site: DropSite,
   type: ItemType | '*',
   location: string | undefined,
 ): Bucket {
-  const band = Math.floor((site.playerLevel - 1) / game.loot_pools.level_band);
-  const lo = band * game.loot_pools.level_band + 1;
-  const levels = `${lo}-${lo + game.loot_pools.level_band - 1}`;
+  const lo = BAND * Math.floor((site.playerLevel - 1) / BAND) + 1;
   const who = site.enemy?.id ?? `tier${site.tier}`;
-  return { key: `${who}/${levels}/${type}/${location ?? '*'}`, site, type, location };
+  const key = `${who}/${lo}-${lo + BAND - 1}/${type}/${location ?? '*'}`;
+  return { key, site, type, location, level: poolLevel(game, site) };
 }
 
 /** The item levels a drop at this site may give: the same window the drop's own roll draws from. */
@@ -43,8 +59,11 @@ export function levelWindow(game: GameDefinition, site: DropSite): [number, numb
   return [clampLevel(game, centre - 1), clampLevel(game, centre + 1)];
 }
 
-/** Rarities a drop of this tier can roll (the loot table's; level luck moves weight only among them). */
-export function rollableRarities(game: GameDefinition, tier: number): Rarity[] {
-  const table = game.loot_tables[Math.min(tier, game.loot_tables.length) - 1] ?? game.loot_tables[0] ?? {};
-  return (Object.entries(table) as Array<[Rarity, number]>).filter(([, w]) => w > 0).map(([r]) => r);
+/** The chance of each rarity a drop at this site can roll (zero-weight rarities left out). */
+export function rarityOdds(game: GameDefinition, site: DropSite): Array<[Rarity, number]> {
+  const weights = rarityWeights(game, site.tier, site.playerLevel);
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  return RARITIES.flatMap((r, i) =>
+    (weights[i] ?? 0) > 0 ? [[r, (weights[i] ?? 0) / total] as [Rarity, number]] : [],
+  );
 }

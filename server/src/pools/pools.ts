@@ -6,8 +6,9 @@ import type { DropSite, LootDeps, LootRequest, LootSupply, PoolDraw } from '../p
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { type Bucket, bucketOf, gameKey, levelWindow, namedLocation } from './buckets.ts';
+import { DemandRates } from './demand.ts';
 import { poolMetrics } from './pool-metrics.ts';
-import { Refiller, type Want } from './refill.ts';
+import { Refiller } from './refill.ts';
 
 export interface LootPoolsDeps {
   loot: LootDeps;
@@ -27,12 +28,13 @@ export class LootPools implements LootSupply {
   readonly metrics: ReturnType<typeof poolMetrics>;
   readonly refiller: Refiller;
   private readonly definition: GameDefinition;
+  private readonly rates = new DemandRates();
 
   constructor(private readonly deps: LootPoolsDeps) {
     this.definition = deps.loot.game;
     this.game = gameKey(deps.loot.game);
     this.metrics = poolMetrics(deps.registry, () => deps.store.poolStock(this.game, Date.now()));
-    this.refiller = new Refiller({ ...deps, game: this.game, metrics: this.metrics });
+    this.refiller = new Refiller({ ...deps, game: this.game, metrics: this.metrics, rates: this.rates });
   }
 
   /** The bucket a spec is served from, or undefined when the request asks for what a pool cannot know. */
@@ -81,7 +83,17 @@ export class LootPools implements LootSupply {
       if (served) taken.push({ bucket: bucket.key, item: served });
       this.metrics.draws.inc({ bucket: bucket.key, outcome: served ? 'hit' : 'miss' });
     });
-    this.refillBehind(asked.map(({ spec, bucket }) => ({ bucket, want: this.wantOf(site, spec) })));
+    // Every draw, hit or miss, is demand: the bucket is topped up behind the drop.
+    const now = Date.now();
+    const drawn = new Map<string, { bucket: Bucket; n: number }>();
+    for (const { bucket } of asked) {
+      const entry = drawn.get(bucket.key) ?? { bucket, n: 0 };
+      drawn.set(bucket.key, { bucket, n: entry.n + 1 });
+    }
+    for (const { bucket, n } of drawn.values()) {
+      this.rates.note(bucket.key, now, n);
+      this.refiller.want(bucket);
+    }
     return {
       items,
       giveBack: async () => {
@@ -93,20 +105,5 @@ export class LootPools implements LootSupply {
   /** Stops refills; running ones are aborted and give their slots back. */
   close() {
     return this.refiller.close();
-  }
-
-  private wantOf(site: DropSite, spec: ItemSpec): Want {
-    return { rarity: spec.rarity, level: spec.level, playerLevel: site.playerLevel };
-  }
-
-  /** A hit is replaced, a miss adds one: stock follows what drops roll. */
-  private refillBehind(wanted: Array<{ bucket: Bucket; want: Want }>) {
-    const byBucket = new Map<string, { bucket: Bucket; wants: Want[] }>();
-    for (const { bucket, want } of wanted) {
-      const entry = byBucket.get(bucket.key) ?? { bucket, wants: [] };
-      entry.wants.push(want);
-      byBucket.set(bucket.key, entry);
-    }
-    for (const { bucket, wants } of byBucket.values()) this.refiller.want(bucket, wants);
   }
 }

@@ -6,16 +6,9 @@ import { statBudget } from '../game/rules.ts';
 import { type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { PoolSlot, Store } from '../store/store.ts';
-import { type Bucket, rollableRarities } from './buckets.ts';
+import { type Bucket, rarityOdds } from './buckets.ts';
+import type { DemandRates } from './demand.ts';
 import type { PoolMetrics } from './pool-metrics.ts';
-
-/** One item a refill should make: what a drop rolled (a replacement) or a rarity the bucket lacks. */
-export interface Want {
-  rarity: Rarity;
-  level: number;
-  /** The player level of the drop that asked, for the prompt's context. */
-  playerLevel: number;
-}
 
 /** Most items one chat completion writes (the item batch schema's bound). */
 const BATCH = 8;
@@ -29,31 +22,37 @@ export interface RefillDeps {
   settings: PoolSettings;
   game: string;
   metrics: PoolMetrics;
+  rates: DemandRates;
   log?: (message: string, err?: unknown) => void;
 }
 
 /**
- * Generates pool items in the background, only as drops ask for them (an idle game generates
- * nothing): wants queue per bucket, one batch per bucket at a time, at most `concurrency` batches.
+ * Generates pool items in the background, only for buckets drops have just drawn from (an idle game
+ * generates nothing): each is topped up to what its recent demand needs while a refill runs, with at
+ * least one item of every rarity it can roll; at most `concurrency` batches at once.
  */
 export class Refiller {
-  private readonly queue = new Map<string, { bucket: Bucket; wants: Want[] }>();
+  /** Buckets to look at, with when each was first asked for since its last look. */
+  private readonly queue = new Map<string, { bucket: Bucket; since: number }>();
   private readonly active = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
+  /**
+   * Seconds from a draw asking for a refill to the items being ready (waiting for a free batch
+   * included), as a moving average: how far ahead a bucket's stock must reach.
+   */
+  private leadSeconds = 5;
 
   constructor(private readonly deps: RefillDeps) {}
 
-  /** Queues items for a bucket; more than the bucket can hold are never queued. */
-  want(bucket: Bucket, wants: Want[]) {
-    if (this.stopping.signal.aborted || !wants.length) return;
-    const entry = this.queue.get(bucket.key) ?? { bucket, wants: [] };
-    entry.wants.push(...wants.slice(0, Math.max(0, this.deps.settings.size - entry.wants.length)));
-    this.queue.set(bucket.key, entry);
+  /** Asks for a look at a bucket's stock. */
+  want(bucket: Bucket) {
+    if (this.stopping.signal.aborted) return;
+    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now() });
     this.pump();
   }
 
-  /** Batches running or waiting, for tests and shutdown. */
+  /** Refills queued or running, for tests. */
   get busy() {
     return this.runs.size + this.queue.size;
   }
@@ -63,7 +62,7 @@ export class Refiller {
     while (this.runs.size) await Promise.allSettled([...this.runs]);
   }
 
-  /** Stops taking wants and aborts running batches; their slots are given back. */
+  /** Stops taking work and aborts running batches; their slots are given back. */
   async close() {
     this.stopping.abort();
     this.queue.clear();
@@ -71,12 +70,15 @@ export class Refiller {
   }
 
   private pump() {
-    for (const [key, entry] of this.queue) {
+    for (const [key, { bucket, since }] of this.queue) {
       if (this.runs.size >= this.deps.settings.concurrency) return;
       if (this.active.has(key)) continue;
       this.queue.delete(key);
       this.active.add(key);
-      const run = this.refill(entry.bucket, entry.wants)
+      const run = this.refill(bucket, since, () => {
+        this.active.delete(key);
+        this.pump();
+      })
         .catch((err) => this.deps.log?.('pool refill failed', err))
         .finally(() => {
           this.active.delete(key);
@@ -87,40 +89,63 @@ export class Refiller {
     }
   }
 
-  private async refill(bucket: Bucket, queued: Want[]) {
+  /**
+   * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
+   * odds × the bucket's recent rate × the lead time) and two standard deviations more, or its share
+   * of the largest drop lately; at least one.
+   */
+  private async shortfall(bucket: Bucket, now: number): Promise<PoolSlot[]> {
+    const stock = (await this.deps.store.poolStock(this.deps.game, now)).filter(
+      (s) => s.bucket === bucket.key,
+    );
+    const have = new Map(stock.map((s) => [s.rarity, s.ready + s.pending]));
+    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
+    const perDrop = this.deps.rates.perDrop(bucket.key, now);
+    const targets = rarityOdds(this.deps.loot.game, bucket.site)
+      .map(([rarity, p]) => {
+        const mean = p * draws;
+        const target = Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop));
+        return { rarity, short: target - (have.get(rarity) ?? 0) };
+      })
+      .filter((t) => t.short > 0);
+    // Round by round, so a batch cut short by a limit still has one of every missing rarity first.
+    const wants: PoolSlot[] = [];
+    for (let round = 0; targets.some((t) => t.short > round); round++)
+      for (const t of targets)
+        if (t.short > round) wants.push({ id: newItemId(), rarity: t.rarity, level: bucket.level });
+    return wants;
+  }
+
+  /**
+   * Reserves what the bucket lacks, then generates it. A bucket is looked at by one refill at a time
+   * (`reserved` ends that), so two never count the same shortfall; their batches may overlap.
+   */
+  private async refill(bucket: Bucket, since: number, reserved: () => void) {
     const { store, settings, metrics } = this.deps;
-    const first = queued[0];
-    if (!first) return;
-    // Every rarity the bucket can roll gets at least one item, so a rare roll finds one too.
-    const stock = (await store.poolStock(this.deps.game, Date.now())).filter((s) => s.bucket === bucket.key);
-    const have = new Set(stock.filter((s) => s.ready + s.pending > 0).map((s) => s.rarity));
-    for (const w of queued) have.add(w.rarity);
-    const seeds = rollableRarities(this.deps.loot.game, bucket.site.tier)
-      .filter((r) => !have.has(r))
-      .map((rarity) => ({ ...first, rarity }));
-    const wants = [...queued, ...seeds];
-    if (wants.length > BATCH) {
-      // The rest waits for this batch to end.
-      const rest = this.queue.get(bucket.key)?.wants ?? [];
-      this.queue.set(bucket.key, { bucket, wants: [...wants.slice(BATCH), ...rest].slice(0, settings.size) });
-    }
+    const wants = await this.shortfall(bucket, Date.now());
+    if (!wants.length) return;
+    const started = Date.now();
     const { slots, refused } = await store.reservePoolSlots(
       {
         game: this.deps.game,
         bucket: bucket.key,
-        wants: wants.slice(0, BATCH).map((w) => ({ id: newItemId(), rarity: w.rarity, level: w.level })),
+        wants: wants.slice(0, BATCH),
         bucketMax: settings.size,
         totalMax: settings.total,
         hourlyMax: settings.budgetPerHour,
         leaseMs: LEASE_MS,
       },
-      Date.now(),
+      started,
     );
     if (refused) metrics.refused.inc({ reason: refused });
     if (!slots.length) return;
     metrics.spent.inc({ bucket: bucket.key }, slots.length);
+    // More than one batch short: the next look reserves the rest while this one is written.
+    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket);
+    reserved();
     try {
-      await this.generate(bucket, slots, first.playerLevel);
+      await this.generate(bucket, slots);
+      this.leadSeconds = 0.8 * this.leadSeconds + 0.2 * ((Date.now() - since) / 1000);
     } catch (err) {
       metrics.failed.inc({ bucket: bucket.key }, slots.length);
       await store.releasePoolSlots(slots.map((s) => s.id));
@@ -128,7 +153,7 @@ export class Refiller {
     }
   }
 
-  private async generate(bucket: Bucket, slots: PoolSlot[], playerLevel: number) {
+  private async generate(bucket: Bucket, slots: PoolSlot[]) {
     const { loot, store, metrics } = this.deps;
     const { game } = loot;
     const random = seededRandom(randomUUID());
@@ -139,7 +164,7 @@ export class Refiller {
         bucket.type === '*' ? (rolled[Math.floor(random.next() * rolled.length)] as ItemType) : bucket.type;
       return { type, rarity, level: slot.level, budget: statBudget(game, rarity, slot.level) };
     });
-    const { enemy, tier } = bucket.site;
+    const { enemy, tier, playerLevel } = bucket.site;
     const { items } = await writeItems(loot, {
       clientId: POOL_CLIENT,
       specs,
