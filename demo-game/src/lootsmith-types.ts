@@ -7,3 +7,5 @@ export type InventoryEntry = InventoryResponse['items'][number];
 export type Recipe = InventoryResponse['recipes'][number];
 export type CombineResult = Awaited<ReturnType<LootsmithPlugin['crafting']['combine']>>;
 export type ItemType = Parameters<LootsmithPlugin['crafting']['createItem']>[0]['type'];
+export type EquipmentResponse = Awaited<ReturnType<LootsmithPlugin['equipment']['list']>>;
+export type EquipmentSlot = EquipmentResponse['slots'][number];

@@ -7,7 +7,6 @@ import { PlayerState } from './player-state.ts';
 import { BootScene } from './scenes/BootScene.ts';
 import { DungeonScene } from './scenes/DungeonScene.ts';
 import { Toasts } from './ui/Toasts.ts';
-import { MAP_COLS, MAP_ROWS, TILE } from './world/dungeon-map.ts';
 import './style.css';
 
 const uiRoot = document.getElementById('ui') as HTMLElement;
@@ -19,14 +18,14 @@ uiRoot.append(toasts.root);
 const game = new Phaser.Game({
   type: Phaser.WEBGL,
   parent: 'game',
-  width: MAP_COLS * TILE,
-  height: MAP_ROWS * TILE,
   backgroundColor: '#0b0a10',
   pixelArt: true,
   // After a focus change Phaser caps frame time for `panicMax` frames; in a slow (software-rendered)
   // browser the default 120 frames is many seconds of slow motion.
   fps: { panicMax: 10 },
-  scale: { mode: Phaser.Scale.FIT, autoCenter: Phaser.Scale.CENTER_BOTH },
+  // The canvas fills the window at any size and the camera follows the hero, so a phone in portrait
+  // shows the dungeon as large as a desktop does, only less of it at once.
+  scale: { mode: Phaser.Scale.RESIZE, width: '100%', height: '100%' },
   plugins: { scene: [{ ...lootsmithScenePlugin }] },
   scene: [
     new BootScene(state, toasts, player),

@@ -8,3 +8,9 @@ export function playerId(): string {
   localStorage.setItem(STORAGE_KEY, id);
   return id;
 }
+
+/** Forgets this browser's player and hero progress, so the next load starts a new hero. */
+export function forgetPlayer() {
+  for (const key of Object.keys(localStorage))
+    if (key.startsWith('lootsmith-demo:')) localStorage.removeItem(key);
+}

@@ -1,5 +1,12 @@
 import type { Item, LootsmithPlugin } from '@lootsmith/plugin';
-import type { GameDefinition, InventoryEntry, InventoryResponse, Recipe } from './lootsmith-types.ts';
+import type {
+  EquipmentResponse,
+  EquipmentSlot,
+  GameDefinition,
+  InventoryEntry,
+  InventoryResponse,
+  Recipe,
+} from './lootsmith-types.ts';
 
 /**
  * What the player owns, as the server last said, minus the loot still lying on the floor (the
@@ -8,6 +15,7 @@ import type { GameDefinition, InventoryEntry, InventoryResponse, Recipe } from '
 export class PlayerState extends EventTarget {
   game: GameDefinition | undefined;
   #inventory: InventoryResponse | undefined;
+  #equipment: EquipmentResponse | undefined;
   readonly #onGround = new Map<string, number>();
   /** Every item seen this session, so a spent ingredient still has a name. */
   readonly #seen = new Map<string, Item>();
@@ -36,6 +44,35 @@ export class PlayerState extends EventTarget {
     });
   }
 
+  /** Every slot of the game with what is worn in it (empty before the server first answered). */
+  get slots(): EquipmentSlot[] {
+    return this.#equipment?.slots ?? [];
+  }
+
+  /** The worn items' stats, summed by the server. */
+  get wornStats(): EquipmentResponse['stats'] {
+    return this.#equipment?.stats ?? {};
+  }
+
+  isWorn(id: string): boolean {
+    return this.slots.some((s) => s.item?.id === id);
+  }
+
+  /** What is worn in an item's slot, to compare with. */
+  wornInSlotOf(item: Item): Item | undefined {
+    return this.slots.find((s) => s.slot === item.type)?.item ?? undefined;
+  }
+
+  canWear(item: Item): boolean {
+    return this.slots.some((s) => s.slot === item.type);
+  }
+
+  /** Consumables in the bag, the one that heals most first. */
+  get consumables(): InventoryEntry[] {
+    const healing = (e: InventoryEntry) => e.item.stats.find((s) => s.name === 'health')?.value ?? 0;
+    return this.items.filter((e) => e.item.type === 'CONSUMABLE').toSorted((a, b) => healing(b) - healing(a));
+  }
+
   /** An owned item, or one seen earlier this session. */
   item(id: string): Item | undefined {
     return this.#seen.get(id);
@@ -48,6 +85,12 @@ export class PlayerState extends EventTarget {
   setInventory(inventory: InventoryResponse) {
     this.#inventory = inventory;
     for (const { item } of inventory.items) this.#seen.set(item.id, item);
+    this.#changed();
+  }
+
+  setEquipment(equipment: EquipmentResponse) {
+    this.#equipment = equipment;
+    for (const { item } of equipment.slots) if (item) this.#seen.set(item.id, item);
     this.#changed();
   }
 
@@ -64,13 +107,17 @@ export class PlayerState extends EventTarget {
     this.#changed();
   }
 
-  /** Fetches the inventory again (after loot, crafting or a reload). */
+  /** Fetches the inventory again (after loot, crafting or a reload), and what is worn. */
   async refresh(plugin: LootsmithPlugin) {
-    this.setInventory(await plugin.inventory.list());
+    const [inventory, equipment] = await Promise.all([plugin.inventory.list(), plugin.equipment.list()]);
+    this.setInventory(inventory);
+    this.setEquipment(equipment);
   }
 
-  onChange(listener: () => void) {
+  /** Calls `listener` after every change; returns the way to stop. */
+  onChange(listener: () => void): () => void {
     this.addEventListener('change', listener);
+    return () => this.removeEventListener('change', listener);
   }
 
   #changed() {

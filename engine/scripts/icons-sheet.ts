@@ -2,10 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { GeneratedItemBatch, ITEM_TYPES, jsonSchemaOf } from '@lootsmith/protocol';
 import { paintImage } from '../src/painter/index.ts';
 import type { ItemKind } from '../src/painter/kinds.ts';
 import { encodeRgbaPng } from '../src/painter/png.ts';
 import { decodePng } from '../src/painter/png-decode.ts';
+import { writeCompletion } from '../src/writer/index.ts';
 import { drawText, textWidth } from './pixel-font.ts';
 
 /** One prompt per item kind, phrased as the Lootsmith server phrases icon prompts. */
@@ -137,6 +139,34 @@ const VARIETY: Array<[string, string]> = [
 
 const STYLE = 'game item, fantasy';
 
+/** Loot as the writer writes it for the demo's enemies, painted from the prompt the server makes of it. */
+function writtenLoot(count: number): Array<[string, string]> {
+  const schema = jsonSchemaOf(GeneratedItemBatch);
+  const enemies = [
+    'Green Slime (tier 1, poison)',
+    'Skeleton Warrior (tier 2)',
+    'Fire Imp (tier 3, fire)',
+    'Shadow Cultist (tier 3, shadow)',
+    'Frost Giant (tier 5, frost)',
+  ];
+  const types = ITEM_TYPES.filter((t) => t !== 'MATERIAL' && t !== 'CONTAINER');
+  return Array.from({ length: count }, (_, i) => {
+    const user = `Generate 1 item.\nContext: location: Frozen Crypt; enemy: ${enemies[i % enemies.length]}; theme: dark fantasy dungeon; player level: 8\nItem 1: type ${types[i % types.length]}; rarity ${['COMMON', 'RARE', 'EPIC'][i % 3]}; level 8`;
+    const { content } = writeCompletion({
+      messages: [{ role: 'user', content: user }],
+      response_format: { type: 'json_schema', json_schema: { schema } },
+      seed: 100 + i,
+    });
+    const item = GeneratedItemBatch.parse(JSON.parse(content))
+      .items[0] as GeneratedItemBatch['items'][number];
+    const element = item.element === 'none' ? '' : `${item.element} `;
+    return [
+      item.name,
+      `${item.name}, ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}`,
+    ];
+  });
+}
+
 /** `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, then variety rows, each tile labelled. */
 function main() {
   const { values, positionals } = parseArgs({
@@ -155,6 +185,7 @@ function main() {
           kind.replace('_', ' '),
           `${prompt}, ${STYLE}`,
         ]),
+        ...writtenLoot(20).map(([label, prompt]): [string, string] => [label, `${prompt}, ${STYLE}`]),
         ...VARIETY.map(([label, prompt]): [string, string] => [
           label,
           /game item|portrait|skill/.test(prompt) ? prompt : `${prompt}, ${STYLE}`,

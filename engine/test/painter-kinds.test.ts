@@ -5,6 +5,7 @@ import { chooseLook } from '../src/painter/look.ts';
 import { ELEMENT_PALETTES } from '../src/painter/palettes.ts';
 import { readPrompt } from '../src/painter/prompt.ts';
 import { hashString, Rng } from '../src/random.ts';
+import { SUBTYPE_NOUNS, TYPE_SUBTYPES } from '../src/writer/lexicon.ts';
 import { decodePng, differingPixels } from './support.ts';
 
 /** Icon prompts as the Lootsmith server writes them (name, element material subtype, rarity, style), one per kind. */
@@ -165,6 +166,27 @@ describe('painter kinds', () => {
         used.add(String(chooseLook('sword', reading, new Rng(hashString(`Item ${i}`))).ramp?.join()));
       }
       expect(used.size, element).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe('painter and writer agree', () => {
+  it('has a silhouette for every subtype the writer produces and every noun it names them by', () => {
+    for (const subtypes of Object.values(TYPE_SUBTYPES)) {
+      for (const subtype of subtypes) {
+        const kind = readPrompt(`Thing, leather ${subtype}, rare`).kind;
+        expect(kind, subtype).toBeDefined();
+        const key = Object.keys(SUBTYPE_NOUNS)
+          .filter((k) => subtype.includes(k))
+          .sort((a, b) => b.length - a.length)[0];
+        for (const noun of SUBTYPE_NOUNS[key ?? ''] ?? []) {
+          // The name alone must name a kind, and one of the same family as the subtype's.
+          const named = readPrompt(noun).kind;
+          expect(named, `${noun} (${subtype})`).toBeDefined();
+          const both = readPrompt(`Old ${noun}, leather ${subtype}, rare`).kind as ItemKind;
+          expect([kind, named], `${noun} (${subtype}) → ${both}`).toContain(both);
+        }
+      }
     }
   });
 });

@@ -1,6 +1,8 @@
 export type {
   CombineResponse,
   CreateItemResponse,
+  EquipmentResponse,
+  EquipmentSlot,
   GameDefinition,
   InventoryEntry,
   InventoryResponse,
@@ -9,6 +11,8 @@ export type {
   ItemType,
   Rarity,
   Recipe,
+  StatName,
+  UseItemResponse,
 } from '@lootsmith/protocol';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
 export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';

@@ -285,6 +285,27 @@ describe('LootsmithClient', () => {
     expect(await client({ cache }).cachedInventory()).toEqual(fresh);
   });
 
+  it('reads and changes equipment, and uses a consumable', async () => {
+    const c = client();
+    expect((await c.equipment()).stats).toEqual({ attack: 5 });
+    const off = await c.unequip('WEAPON');
+    expect(off.slots).toEqual([{ slot: 'WEAPON', item: null }]);
+    expect(server.calls('/api/v1/player/p1/equipment/unequip')[0]?.body).toEqual({ slot: 'WEAPON' });
+    const on = await c.equip(fakeItem(1));
+    expect(on.slots[0]?.item?.id).toBe('item-1');
+    expect(server.calls('/api/v1/player/p1/equipment/equip')[0]?.body).toEqual({ item_id: 'item-1' });
+    const used = await c.useItem('potion-1');
+    expect(used.effects).toEqual([{ name: 'health', value: 12 }]);
+  });
+
+  it('sends every use of a consumable, each with its own Idempotency-Key', async () => {
+    const c = client();
+    await Promise.all([c.useItem('potion-1'), c.useItem('potion-1')]);
+    const uses = server.calls('/api/v1/player/p1/use-item');
+    expect(uses).toHaveLength(2);
+    expect(uses[0]?.headers['idempotency-key']).not.toBe(uses[1]?.headers['idempotency-key']);
+  });
+
   it('works without IndexedDB caching when told so', async () => {
     const c = client({ cache: false });
     await c.icon(iconOf(3));

@@ -172,6 +172,10 @@ export const ERROR_REASONS = [
   'skill_too_low',
   'rate_limit_exceeded',
   'budget_exceeded',
+  'not_owned',
+  'not_equippable',
+  'wrong_slot',
+  'not_consumable',
 ] as const;
 /** Game-rule reasons an error body may carry beside its code (SPEC 4.3.1). */
 export const ErrorReason = z.enum(ERROR_REASONS);

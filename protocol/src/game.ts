@@ -40,6 +40,33 @@ export const LootPools = z.strictObject({
 });
 export type LootPools = z.infer<typeof LootPools>;
 
+/** How crafting turns ingredients and skill into a result, on every crafting route. */
+export const CraftingRules = z.strictObject({
+  /** A crafted item's level is its best ingredient's level plus this many per crafting level… */
+  levels_per_crafting_level: z.number().min(0).max(10),
+  /** …but never more than this many levels above the player's level (nor above max_item_level). */
+  max_levels_above_player: z.int().min(0).max(100),
+  /** The result is one rarity above its best ingredient for this many ingredients in all… */
+  rarity_step_quantity: z.int().min(1),
+  /** …and one more for each this many crafting levels (0: skill does not raise rarity)… */
+  rarity_step_crafting_levels: z.int().min(0),
+  /** …up to this rarity. */
+  max_rarity: Rarity,
+  /** Crafting XP is the route's XP (combine.xp, create_item.xp) times the factor of the result's rarity. */
+  xp_factor_by_rarity: z.partialRecord(Rarity, z.number().min(0)),
+});
+export type CraftingRules = z.infer<typeof CraftingRules>;
+
+/** The rules a game file without a `crafting` block gets. */
+export const DEFAULT_CRAFTING: CraftingRules = {
+  levels_per_crafting_level: 0.5,
+  max_levels_above_player: 2,
+  rarity_step_quantity: 5,
+  rarity_step_crafting_levels: 5,
+  max_rarity: 'LEGENDARY',
+  xp_factor_by_rarity: { COMMON: 1, UNCOMMON: 1.2, RARE: 1.5, EPIC: 2, LEGENDARY: 3 },
+};
+
 /** A game's rules as data: the server loads one, the demo reads its public part from `GET /api/v1/game`. */
 export const GameDefinition = z.strictObject({
   name: z.string().min(1),
@@ -83,10 +110,13 @@ export const GameDefinition = z.strictObject({
       value_per_budget_point: z.number().positive(),
       /** Most affixes an item of each rarity carries. */
       affixes_by_rarity: z.record(Rarity, z.int().min(0).max(4)),
+      /** Item types whose affixes may act on a hit; others (a potion, a helmet) take use or passive effects. */
+      on_hit_types: z.array(ItemType).default(['WEAPON', 'GLOVES']),
     })
     .default({
       value_per_budget_point: 25,
       affixes_by_rarity: { COMMON: 1, UNCOMMON: 1, RARE: 2, EPIC: 3, LEGENDARY: 4, MYTHIC: 4 },
+      on_hit_types: ['WEAPON', 'GLOVES'],
     }),
   primary_stats: z.partialRecord(ItemType, z.array(StatName).min(1)),
   max_item_level: z.int().min(1).max(100),
@@ -108,6 +138,7 @@ export const GameDefinition = z.strictObject({
     xp: z.int().min(0),
   }),
   combine: z.strictObject({ xp: z.int().min(0), discovery_xp: z.int().min(0) }),
+  crafting: CraftingRules.default(DEFAULT_CRAFTING),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
   loot_authority: LootAuthority,
   loot_pools: LootPools.default({ locations: [] }),

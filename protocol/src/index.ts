@@ -1,4 +1,5 @@
 export * from './api.ts';
+export * from './equipment.ts';
 export * from './game.ts';
 export * from './generation.ts';
 export * from './items.ts';

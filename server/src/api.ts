@@ -6,6 +6,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDocs } from './routes/docs.ts';
+import { registerEquipmentRoutes } from './routes/equipment.ts';
 import { registerItemRoutes } from './routes/items.ts';
 import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
@@ -94,6 +95,7 @@ export async function registerApi(app: FastifyInstance, services: Services) {
   registerIdempotency(app, lootsmith.deps.coordination);
   registerPlayerRoutes(app, services, auth);
   registerItemRoutes(app, services);
+  registerEquipmentRoutes(app, services);
   registerProxyRoutes(app, services);
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));

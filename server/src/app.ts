@@ -35,8 +35,33 @@ export async function buildStandaloneApp(
         .send({ error: { code: 'bad_url', message: err.message } }),
   });
   app.addHook('onClose', () => services.close());
+  closeConnectionsWhenDone(app);
   await registerApi(app, services);
   return app;
+}
+
+/**
+ * Shutting down waits for requests in flight, then closes every connection left: keep-alive ones, and
+ * ones a client opened ahead of a request it never sent, which would otherwise hold `close()` open
+ * until their headers time out.
+ */
+function closeConnectionsWhenDone(app: FastifyInstance) {
+  let inFlight = 0;
+  let closing = false;
+  const closeIfDone = () => {
+    if (closing && inFlight === 0) app.server.closeAllConnections();
+  };
+  app.server.on('request', (_request, response) => {
+    inFlight++;
+    response.once('close', () => {
+      inFlight--;
+      closeIfDone();
+    });
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    closeIfDone();
+  });
 }
 
 /**

@@ -115,6 +115,24 @@ export class IconService {
     await Promise.all([...this.behind.values()].map((b) => b.done));
   }
 
+  /**
+   * Paints several icons for one answer; when one fails the others are called off (unless another
+   * request waits for them too), so a failed generation leaves no icon behind.
+   */
+  async ensureAll(prompts: string[], clientId: string, signal?: AbortSignal): Promise<ItemIcon[]> {
+    const stop = new AbortController();
+    const hangUp = () => stop.abort();
+    signal?.addEventListener('abort', hangUp, { once: true });
+    try {
+      return await Promise.all(prompts.map((prompt) => this.ensure(prompt, clientId, stop.signal)));
+    } catch (err) {
+      stop.abort();
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', hangUp);
+    }
+  }
+
   async png(id: string, clientId = 'lootsmith', signal?: AbortSignal): Promise<Buffer | null> {
     const stored = await this.store.icon(id);
     if (stored) {

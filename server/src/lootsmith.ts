@@ -13,11 +13,17 @@ import type { Coordination } from './coordination/coordination.ts';
 import { DropGrantVerifier } from './drop-grants.ts';
 import { planDrop } from './game/loot-authority.ts';
 import { materialItems } from './game/materials.ts';
-import { craftingLevel } from './game/rules.ts';
+import { craftingLevel, craftingXp } from './game/rules.ts';
 import { ApiError, reasonError } from './http/errors.ts';
 import type { IconService } from './icons.ts';
 import type { Metrics } from './metrics.ts';
-import { CombinePlanner, type CraftingDeps, mergeStacks, planCreateItem } from './pipeline/crafting.ts';
+import {
+  CombinePlanner,
+  type CraftingDeps,
+  crafterOf,
+  mergeStacks,
+  planCreateItem,
+} from './pipeline/crafting.ts';
 import { generateLoot, type LootSupply } from './pipeline/loot.ts';
 import {
   InsufficientError,
@@ -226,14 +232,14 @@ export class Lootsmith {
     );
     const release = await this.reserve(player, 'items', 1);
     const crafted = await this.withReservation(release, async () => {
-      const plan = await this.planner.plan(body, player.crafting_xp, signal);
+      const plan = await this.planner.plan(body, crafterOf(player), signal);
       if (plan.kind === 'refused') return plan;
       const craft = await this.craftOrRefuse({
         playerId: player.id,
         consume: plan.recipe.ingredients,
         item: plan.item,
         recipe: plan.recipe,
-        xp: this.deps.game.combine.xp,
+        xp: craftingXp(this.deps.game, this.deps.game.combine.xp, plan.item.rarity),
         discoveryXp: this.deps.game.combine.discovery_xp,
         reason: 'combine',
       });
@@ -281,7 +287,7 @@ export class Lootsmith {
         this.crafting,
         player.id,
         body,
-        player.crafting_xp,
+        crafterOf(player),
         signal,
       );
       const craft = await this.craftOrRefuse({
@@ -289,7 +295,7 @@ export class Lootsmith {
         consume: stacks,
         item,
         recipe: null,
-        xp: this.deps.game.create_item.xp,
+        xp: craftingXp(this.deps.game, this.deps.game.create_item.xp, item.rarity),
         discoveryXp: 0,
         reason: 'create_item',
       });

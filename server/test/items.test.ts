@@ -206,7 +206,7 @@ describe('crafting', () => {
         { item_id: 'iron_ore', quantity: 2 },
         { item_id: 'ember_essence', quantity: 1 },
       ],
-      crafting_station: 'forge',
+      crafting_station: 'workbench',
       description: 'a flaming sword',
     };
     const first = CombineResponse.parse((await combine(token, body)).json());

@@ -115,6 +115,44 @@ describe('two instances over PostgreSQL and Redis', () => {
     for (const row of ledger.rows) expect(Number(row.total)).toBe(owned[row.item_id] ?? 0);
   });
 
+  it('spends each potion once across 20 concurrent uses on both instances', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `potions-${run}`;
+    const token = await session(player);
+    const drop = await call(a.url, 'POST', '/v1/generate/items', SERVER_KEY, {
+      client_id: player,
+      items: [{ type: 'CONSUMABLE' }],
+    });
+    const potion = JSON.parse(drop.text).items[0] as { id: string; type: string };
+    expect(potion.type).toBe('CONSUMABLE');
+    await call(b.url, 'POST', `/api/v1/player/${player}/inventory/grant`, SERVER_KEY, {
+      items: [{ item_id: potion.id, quantity: 4 }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', `/api/v1/player/${player}/use-item`, token, {
+          item_id: potion.id,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+    for (const r of results.filter((r) => r.status !== 200))
+      expect(JSON.parse(r.text).reason).toBe('not_owned');
+    const db = new pg.Client({ connectionString: schema?.url });
+    await db.connect();
+    const uses = await db.query<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM ledger WHERE player_id = $1 AND item_id = $2 AND reason = 'use'",
+      [player, potion.id],
+    );
+    const left = await db.query('SELECT 1 FROM inventory WHERE player_id = $1 AND item_id = $2', [
+      player,
+      potion.id,
+    ]);
+    await db.end();
+    expect(Number(uses.rows[0]?.n)).toBe(5);
+    expect(left.rowCount).toBe(0);
+  });
+
   it('holds the 5-per-hour create-item limit across instances', async (ctx) => {
     if (!schema) ctx.skip();
     const player = `limit-${run}`;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -284,5 +285,17 @@ describe('graceful shutdown', () => {
       await server.stop();
       await fake.close();
     }
+  });
+
+  it('does not wait on a connection opened ahead of a request that never comes', async () => {
+    t = await bootWithFake();
+    const url = new URL(await t.server.app.listen({ host: '127.0.0.1', port: 0 }));
+    // What browsers and HTTP clients do: connect early, send later (or never).
+    const idle = connect(Number(url.port), url.hostname);
+    await new Promise((r) => idle.once('connect', r));
+    const started = Date.now();
+    await t.server.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    idle.destroy();
   });
 });

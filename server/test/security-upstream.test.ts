@@ -71,6 +71,11 @@ describe('a hostile upstream against a production-mode server', () => {
   });
 
   const app = () => t.server.app;
+  let url: string | undefined;
+  const listening = async () => {
+    url ??= await app().listen({ host: '127.0.0.1', port: 0 });
+    return url;
+  };
   const db = () => (t.server.lootsmith.deps.store as SqliteStore).db;
   const count = (table: string) =>
     (db().prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -280,7 +285,7 @@ describe('a hostile upstream against a production-mode server', () => {
       recipe: async () => tampered,
     });
     const chats = t.fake.calls.chat;
-    const plan = await planner.plan({ player_id: 'sam', ingredients }, 0);
+    const plan = await planner.plan({ player_id: 'sam', ingredients }, { xp: 0, level: 1 });
     expect(plan.kind).toBe('craft');
     if (plan.kind !== 'craft') return;
     expect(plan.item.rarity).toBe('COMMON');
@@ -336,6 +341,27 @@ describe('a hostile upstream against a production-mode server', () => {
     expect(lines.filter(leaks)).toEqual([]);
   });
 
+  it('6. a drop whose one icon fails leaves no other icon behind', async () => {
+    const icons = count('icons');
+    t.fake.hostile = (r) => {
+      if (r.path !== '/v1/image/generations') return undefined;
+      const first = String(r.body.prompt).includes('-0,');
+      // The first item's icon fails at once; the second's arrives later, after the drop has failed.
+      return first
+        ? { status: 200, body: JSON.stringify({ image: Buffer.from('<html>').toString('base64') }) }
+        : { status: 200, body: JSON.stringify({ image: TINY_PNG.toString('base64') }), afterMs: 300 };
+    };
+    // Over a real socket: an injected request's signal fires once it is answered, which hides this.
+    const res = await fetch(`${await listening()}/v1/generate/items`, {
+      method: 'POST',
+      headers: { ...auth(playerToken('gus')), 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'gus', items: [{ type: 'WEAPON' }, { type: 'HELMET' }] }),
+    });
+    expect(res.status).toBe(502);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(count('icons')).toBe(icons);
+  });
+
   it('6. cuts off a 50 MB "image" without storing it', async () => {
     const huge = JSON.stringify({ image: 'A'.repeat(50 * 1024 * 1024) });
     t.fake.hostile = (r) => (r.path === '/v1/image/generations' ? { status: 200, body: huge } : undefined);
@@ -367,7 +393,7 @@ describe('a hostile upstream against a production-mode server', () => {
   });
 
   it('7. the second caller of a shared combine gets its answer when the first hangs up', async () => {
-    const url = await app().listen({ host: '127.0.0.1', port: 0 });
+    const url = await listening();
     t.fake.delayMs = 600;
     const chats = t.fake.calls.chat;
     const body = (player: string) =>

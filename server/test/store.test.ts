@@ -142,6 +142,40 @@ describe.each(backends)('$name store', (backend) => {
     expect((await store.recipe('r1'))?.name).toMatch(/^Item itm_c/);
   });
 
+  run(
+    'equips only owned items, one per slot, and forgets a worn item that leaves the inventory',
+    async () => {
+      await store.ensurePlayer('p7', starting);
+      await store.grantLoot('p7', [item('itm_e1'), item('itm_e2')], [], 'loot');
+      await expect(store.equip('p7', 'WEAPON', 'itm_nobody')).rejects.toBeInstanceOf(InsufficientError);
+      expect(await store.equipment('p7')).toEqual([]);
+      await store.equip('p7', 'WEAPON', 'itm_e1');
+      await store.equip('p7', 'WEAPON', 'itm_e2');
+      expect(await store.equipment('p7')).toEqual([{ slot: 'WEAPON', item_id: 'itm_e2' }]);
+      // One item is worn in one slot at a time.
+      await store.equip('p7', 'SHIELD', 'itm_e2');
+      expect(await store.equipment('p7')).toEqual([{ slot: 'SHIELD', item_id: 'itm_e2' }]);
+      await store.changeStacks('p7', [{ item_id: 'itm_e2', quantity: -1 }], 'test');
+      expect(await store.equipment('p7')).toEqual([]);
+      await store.equip('p7', 'WEAPON', 'itm_e1');
+      await store.unequip('p7', 'WEAPON');
+      await store.unequip('p7', 'WEAPON');
+      expect(await store.equipment('p7')).toEqual([]);
+      expect((await store.stacks('p7')).map((s) => s.item_id)).toContain('itm_e1');
+    },
+  );
+
+  run('spends a stack one at a time under concurrency (using consumables)', async () => {
+    await store.ensurePlayer('p8', [{ item_id: 'healing_herb', quantity: 3 }]);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        store.changeStacks('p8', [{ item_id: 'healing_herb', quantity: -1 }], 'use'),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(await store.stacks('p8')).toEqual([]);
+  });
+
   run('counts rate-limit hits per fixed window', async () => {
     expect(await store.hit('k', 1000, 10_000)).toEqual({ count: 1, resetAt: 11_000 });
     expect(await store.hit('k', 1000, 10_500)).toEqual({ count: 2, resetAt: 11_000 });

@@ -1,30 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type DemoRig,
-  drops,
-  killEnemy,
-  openGame,
-  recordConsole,
-  screenshot,
-  startDemo,
-} from './support/demo.ts';
+import { expect, it } from 'vitest';
+import { drops, killEnemy, openGame, recordConsole, screenshot, useDemoRig } from './support/demo.ts';
 
 // The thinnest end-to-end slice: a click kills an enemy, its drop reaches the scene with a loaded
 // icon texture, and the server holds the item in the player's inventory.
-let rig: DemoRig;
-
-beforeAll(async () => {
-  rig = await startDemo();
-});
-
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = useDemoRig();
 
 it('drops loot into the scene and the inventory when an enemy is clicked to death', async () => {
-  const page = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
   const consoleMessages = recordConsole(page);
-  await openGame(page, rig.server.url);
+  await openGame(page, rig().server.url);
   const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
 
   await killEnemy(page, 'slime');
@@ -38,7 +22,7 @@ it('drops loot into the scene and the inventory when an enemy is clicked to deat
     true,
   );
 
-  const stored = await rig.server.lootsmith.inventory(playerId);
+  const stored = await rig().server.lootsmith.inventory(playerId);
   expect(stored.items.map((e: { item: { id: string } }) => e.item.id)).toContain(drop?.itemId);
   expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
 });

@@ -244,7 +244,38 @@ const ENDPOINTS: Endpoint[] = [
     ],
     required: [['messages']],
   },
+  {
+    name: 'equip',
+    method: 'POST',
+    url: `/api/v1/player/${PLAYER}/equipment/equip`,
+    credential: 'player',
+    body: { item_id: 'iron_ore', slot: 'WEAPON' },
+    bad: [
+      [['item_id'], fc.oneof(notString, fc.constant(''), tooLong(64))],
+      [['slot'], fc.oneof(notString, fc.constantFrom('weapon', 'HAT', ''))],
+    ],
+    required: [['item_id']],
+  },
+  {
+    name: 'unequip',
+    method: 'POST',
+    url: `/api/v1/player/${PLAYER}/equipment/unequip`,
+    credential: 'player',
+    body: { slot: 'WEAPON' },
+    bad: [[['slot'], fc.oneof(notString, fc.constantFrom('weapon', 'HAT', ''))]],
+    required: [['slot']],
+  },
+  {
+    name: 'use item',
+    method: 'POST',
+    url: `/api/v1/player/${PLAYER}/use-item`,
+    credential: 'player',
+    body: { item_id: 'healing_herb' },
+    bad: [[['item_id'], fc.oneof(notString, fc.constant(''), tooLong(64))]],
+    required: [['item_id']],
+  },
   { name: 'inventory', method: 'GET', url: `/api/v1/player/${PLAYER}/inventory`, credential: 'player' },
+  { name: 'equipment', method: 'GET', url: `/api/v1/player/${PLAYER}/equipment`, credential: 'player' },
   { name: 'game', method: 'GET', url: '/api/v1/game', credential: 'none' },
 ];
 
@@ -407,12 +438,21 @@ const SEGMENT = fc.oneof(
 const badPath = fc
   .tuple(
     fc.oneof(
-      fc.constantFrom('inventory', 'create-item', 'inventory/grant', 'settings').chain((tail) =>
-        SEGMENT.map((seg) => ({
-          url: `/api/v1/player/${seg}/${tail === 'settings' ? '' : tail}`.replace(/\/$/, ''),
-          tail,
-        })),
-      ),
+      fc
+        .constantFrom(
+          'inventory',
+          'create-item',
+          'inventory/grant',
+          'equipment/equip',
+          'use-item',
+          'settings',
+        )
+        .chain((tail) =>
+          SEGMENT.map((seg) => ({
+            url: `/api/v1/player/${seg}/${tail === 'settings' ? '' : tail}`.replace(/\/$/, ''),
+            tail,
+          })),
+        ),
       SEGMENT.map((seg) => ({ url: `/api/v1/icons/${seg}`, tail: 'icon' })),
       fc
         .array(SEGMENT, { minLength: 1, maxLength: 4 })

@@ -1,6 +1,7 @@
 import type Phaser from 'phaser';
 import { TILE } from '../world/dungeon-map.ts';
 import { CULTIST, FIRE_IMP, FROST_GIANT, HERO, RAT, SKELETON, SLIME } from './creatures.ts';
+import { GEAR_SPRITES } from './gear.ts';
 import { bakePixelSprite } from './pixel-art.ts';
 
 export const FLOOR_VARIANTS = 4;
@@ -156,13 +157,41 @@ function bakeEffects(scene: Phaser.Scene) {
   torch.destroy();
 }
 
+/** The Frost Door: a wall of ice one tile wide and three tall, with cracks drawn per blow taken. */
+function bakeFrostDoor(scene: Phaser.Scene) {
+  for (let cracks = 0; cracks <= 2; cracks++) {
+    const g = scene.make.graphics({}, false);
+    g.fillStyle(0x2b4a66).fillRect(0, 0, TILE, TILE * 3);
+    g.fillStyle(0x7fb8e6).fillRect(2, 2, TILE - 4, TILE * 3 - 4);
+    g.fillStyle(0xbfe6ff).fillRect(4, 4, 8, TILE * 3 - 8);
+    g.fillStyle(0xe8f7ff, 0.8).fillRect(6, 8, 3, 30).fillRect(20, 40, 3, 24);
+    g.fillStyle(0x3d6e99, 0.6).fillTriangle(16, 70, 28, 94, 4, 94);
+    g.lineStyle(2, 0x1b2f42, 0.9);
+    if (cracks >= 1) g.beginPath().moveTo(6, 20).lineTo(16, 34).lineTo(12, 48).lineTo(24, 58).strokePath();
+    if (cracks >= 2)
+      g.beginPath()
+        .moveTo(26, 10)
+        .lineTo(18, 30)
+        .lineTo(28, 44)
+        .moveTo(8, 60)
+        .lineTo(20, 80)
+        .lineTo(14, 92)
+        .strokePath();
+    g.generateTexture(`frost-door-${cracks}`, TILE, TILE * 3);
+    g.destroy();
+  }
+}
+
 /** Every texture the dungeon draws with, generated at start: the demo downloads no art. */
 export function bakeDungeonTextures(scene: Phaser.Scene): void {
   for (let v = 0; v < FLOOR_VARIANTS; v++) bakeFloor(scene, v);
   bakeWalls(scene);
   bakeStations(scene);
   bakeEffects(scene);
+  bakeFrostDoor(scene);
   bakePixelSprite(scene, 'hero', HERO, 2);
+  for (const [slot, sprite] of Object.entries(GEAR_SPRITES))
+    bakePixelSprite(scene, `gear-${slot}`, sprite, 2);
   bakePixelSprite(scene, 'enemy-slime', SLIME, 2);
   bakePixelSprite(scene, 'enemy-rat', RAT, 2);
   bakePixelSprite(scene, 'enemy-skeleton', SKELETON, 2);

@@ -36,6 +36,7 @@ export class CraftingPanel extends Panel {
 
   /** Opens at a station (the one the hero walked to). */
   openAt(station: StationId) {
+    if (!this.#busy) fill(this.#result);
     this.open();
     this.#station.value = station;
   }
@@ -60,7 +61,7 @@ export class CraftingPanel extends Panel {
           { class: 'column' },
           h('label', {}, 'Station', this.#station),
           h('label', {}, 'Intent', this.#intent),
-          this.#button,
+          h('div', { class: 'action-bar' }, this.#button),
           this.#result,
         ),
         h(

@@ -50,6 +50,8 @@ export class ForgePanel extends Panel {
   }
 
   openAt(station: StationId) {
+    // A new visit starts clean: the last attempt's message belongs to that attempt.
+    if (!this.#busy) fill(this.#result);
     this.open();
     this.#station.value = station;
     this.#fillTypes();
@@ -114,7 +116,7 @@ export class ForgePanel extends Panel {
           ),
           h(
             'div',
-            { class: 'row' },
+            { class: 'row action-bar' },
             this.#button,
             h('span', { class: 'muted small' }, 'Limit: 5 creations per hour'),
           ),

@@ -1,4 +1,5 @@
 import type { LootsmithOp, LootsmithPlugin } from '@lootsmith/plugin';
+import { type HeroStats, hitText } from '../hero-stats.ts';
 import type { PlayerState } from '../player-state.ts';
 import { h } from './dom.ts';
 
@@ -9,15 +10,44 @@ const WORKING: Record<LootsmithOp, string> = {
   icon: 'Painting icons',
   inventory: 'Opening your bag',
   gameDefinition: 'Reading the rules',
+  equipment: 'Checking your gear',
+  equip: 'Putting it on',
+  unequip: 'Taking it off',
+  use: 'Drinking',
 };
+/** Quick calls that need no progress pill. */
+const QUIET = new Set<LootsmithOp>(['inventory', 'gameDefinition', 'equipment', 'equip', 'unequip', 'use']);
 
 export interface HudActions {
   inventory: () => void;
+  hero: () => void;
   crafting: () => void;
   forge: () => void;
+  potion: () => void;
 }
 
-/** Health, crafting level, the panel buttons, a progress pill while anything generates, and key hints. */
+/** A HUD button; it lets go of the focus once clicked, so Space attacks rather than clicking it again. */
+const button = (name: string, label: string, key: string, action: () => void) =>
+  h(
+    'button',
+    {
+      type: 'button',
+      class: 'hud-button',
+      name,
+      onclick: (event: Event) => {
+        (event.currentTarget as HTMLElement).blur();
+        action();
+      },
+    },
+    h('span', {}, label),
+    h('kbd', {}, key),
+  );
+
+/**
+ * Health, hero stats, crafting level, the room and the current goal, the panel buttons (a toolbar at
+ * the bottom on narrow screens), a potion button, a progress pill while anything generates, and
+ * hints for keys or for touch.
+ */
 export class Hud {
   readonly root: HTMLElement;
   readonly bag: HTMLElement;
@@ -25,18 +55,19 @@ export class Hud {
   readonly #hpText = h('span', {}, '');
   readonly #xp = h('div', { class: 'bar-fill xp' });
   readonly #xpText = h('span', {}, '');
+  readonly #stats = h('div', { class: 'hud-statline' });
   readonly #progress = h('div', { class: 'progress', hidden: true, role: 'progressbar' });
   readonly #progressText = h('span', {}, '');
   readonly #room = h('div', { class: 'room-name' }, '');
+  readonly #goal = h('div', { class: 'objective' }, '');
+  readonly #potion: HTMLButtonElement;
+  readonly #potionCount = h('span', { class: 'count' }, '');
   readonly #active = new Map<number, { op: LootsmithOp; retry?: number }>();
 
   constructor(plugin: LootsmithPlugin, state: PlayerState, actions: HudActions) {
-    this.bag = h(
-      'button',
-      { type: 'button', class: 'hud-button', name: 'inventory', onclick: actions.inventory },
-      '◈ Bag',
-      h('kbd', {}, 'I'),
-    );
+    this.bag = button('inventory', '◈ Bag', 'I', actions.inventory);
+    this.#potion = button('potion', '⚗ Potion', 'Q', actions.potion);
+    this.#potion.firstElementChild?.append(this.#potionCount);
     this.#progress.append(
       h('span', { class: 'spinner' }),
       this.#progressText,
@@ -50,30 +81,28 @@ export class Hud {
         { class: 'hud-stats' },
         h('div', { class: 'bar' }, this.#hp, h('span', { class: 'bar-text' }, '❤ ', this.#hpText)),
         h('div', { class: 'bar' }, this.#xp, h('span', { class: 'bar-text' }, '⚒ ', this.#xpText)),
+        this.#stats,
       ),
-      this.#room,
+      h('div', { class: 'hud-place' }, this.#room, this.#goal),
       h(
-        'div',
-        { class: 'hud-buttons' },
+        'nav',
+        { class: 'hud-buttons', 'aria-label': 'Panels' },
         this.bag,
-        h(
-          'button',
-          { type: 'button', class: 'hud-button', name: 'crafting', onclick: actions.crafting },
-          '⚗ Craft',
-          h('kbd', {}, 'C'),
-        ),
-        h(
-          'button',
-          { type: 'button', class: 'hud-button', name: 'forge', onclick: actions.forge },
-          '♨ Forge',
-          h('kbd', {}, 'F'),
-        ),
+        button('hero', '♞ Hero', 'H', actions.hero),
+        button('crafting', '⚗ Craft', 'C', actions.crafting),
+        button('forge', '♨ Forge', 'F', actions.forge),
+        this.#potion,
       ),
       this.#progress,
       h(
         'div',
         { class: 'hints' },
-        'WASD / arrows or click to move · click an enemy or Space to attack · E at a station · walk over loot to pick it up',
+        h(
+          'span',
+          { class: 'keys-hint' },
+          'WASD or click to move · click an enemy or Space to attack · E at a station · Q drinks a potion',
+        ),
+        h('span', { class: 'touch-hint' }, 'Tap to walk · tap an enemy to fight · tap a station to use it'),
       ),
     );
     plugin.on('request', ({ id, op }) => {
@@ -85,8 +114,8 @@ export class Hud {
       else if (p.stage === 'retrying') this.#active.set(p.id, { op: p.op, retry: p.attempt });
       this.#paintProgress();
     });
-    state.onChange(() => this.#paintXp(state));
-    this.#paintXp(state);
+    state.onChange(() => this.#paintState(state));
+    this.#paintState(state);
   }
 
   /** Requests in flight, for the test hook. */
@@ -94,9 +123,10 @@ export class Hud {
     return this.#active.size;
   }
 
-  setHealth(hp: number, max: number, level: number) {
-    this.#hp.style.width = `${(100 * hp) / max}%`;
-    this.#hpText.textContent = `${hp} / ${max} · hero level ${level}`;
+  setHealth(hp: number, stats: HeroStats, level: number) {
+    this.#hp.style.width = `${(100 * hp) / stats.maxHp}%`;
+    this.#hpText.textContent = `${Math.ceil(hp)} / ${stats.maxHp} · level ${level}`;
+    this.#stats.textContent = `⚔ ${stats.attack} atk (hits ${hitText(stats.attack)}) · ♜ ${stats.defense} def`;
   }
 
   setRoom(name: string) {
@@ -107,15 +137,22 @@ export class Hud {
     this.#room.classList.add('flash');
   }
 
-  #paintXp(state: PlayerState) {
+  setGoal(text: string) {
+    if (this.#goal.textContent !== text) this.#goal.textContent = text;
+  }
+
+  #paintState(state: PlayerState) {
     const per = state.game?.xp_per_level ?? 100;
     const into = state.craftingXp % per;
     this.#xp.style.width = `${(100 * into) / per}%`;
-    this.#xpText.textContent = `Crafting level ${state.craftingLevel} · ${into}/${per} XP`;
+    this.#xpText.textContent = `Crafting lv ${state.craftingLevel} · ${into}/${per} XP`;
+    const potions = state.consumables.reduce((n, e) => n + e.quantity, 0);
+    this.#potion.hidden = potions === 0;
+    this.#potionCount.textContent = ` ×${potions}`;
   }
 
   #paintProgress() {
-    const shown = [...this.#active.values()].filter((a) => a.op !== 'inventory' && a.op !== 'gameDefinition');
+    const shown = [...this.#active.values()].filter((a) => !QUIET.has(a.op));
     const latest = shown.at(-1);
     this.#progress.hidden = !latest;
     if (!latest) return;

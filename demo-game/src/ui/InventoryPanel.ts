@@ -1,9 +1,11 @@
 import type { InventoryEntry } from '../lootsmith-types.ts';
-import type { PlayerState } from '../player-state.ts';
 import { fill, h } from './dom.ts';
-import type { IconSource } from './IconSource.ts';
 import { itemCard, itemSlot } from './ItemCard.ts';
+import { itemActions } from './item-actions.ts';
 import { Panel, type PanelHost } from './Panel.ts';
+import { titleCase } from './rarity.ts';
+import type { Services } from './services.ts';
+import { pressWord } from './touch.ts';
 
 const GRID_SLOTS = 30;
 const RARITIES = ['MYTHIC', 'LEGENDARY', 'EPIC', 'RARE', 'UNCOMMON', 'COMMON'];
@@ -14,37 +16,49 @@ const bagOrder = (a: InventoryEntry, b: InventoryEntry) =>
   RARITIES.indexOf(a.item.rarity) - RARITIES.indexOf(b.item.rarity) ||
   a.item.name.localeCompare(b.item.name);
 
-/** The bag: an icon grid; hovering shows an item's card, clicking pins it. */
+/** The bag: an icon grid; hovering shows an item's card, clicking chooses it (to wear or use). */
 export class InventoryPanel extends Panel {
-  readonly #state: PlayerState;
-  readonly #icons: IconSource;
-  #pinned: string | undefined;
+  readonly #s: Services;
+  #chosen: string | undefined;
 
-  constructor(host: PanelHost, state: PlayerState, icons: IconSource) {
-    super(host, 'inventory-panel', 'Inventory', 'panel-inventory');
-    this.#state = state;
-    this.#icons = icons;
-    state.onChange(() => this.isOpen && this.render());
+  constructor(host: PanelHost, services: Services) {
+    super(host, 'inventory-panel', 'Bag', 'panel-inventory');
+    this.#s = services;
+    services.state.onChange(() => this.isOpen && this.render());
   }
 
   render() {
-    const entries = this.#state.items.toSorted(bagOrder);
+    const { state, icons } = this.#s;
+    const entries = state.items.toSorted(bagOrder);
+    if (!entries.some((e) => e.item.id === this.#chosen)) this.#chosen = entries[0]?.item.id;
     const details = h('div', { class: 'details' });
+    // Hovering back and forth repaints only when the card changes, so its buttons stay put.
+    let showing: string | undefined;
     const show = (id: string | undefined) => {
-      const item = id ? this.#state.item(id) : undefined;
+      const key = `${id}:${id === this.#chosen}`;
+      if (key === showing) return;
+      showing = key;
+      const item = id ? state.item(id) : undefined;
+      if (!item) return fill(details, h('p', { class: 'hint' }, 'Defeat monsters: their loot lands here.'));
       fill(
         details,
-        item ? itemCard(item, this.#icons) : h('p', { class: 'hint' }, 'Hover over an item to inspect it.'),
+        itemCard(item, icons),
+        id === this.#chosen
+          ? itemActions(item, this.#s)
+          : h('p', { class: 'hint small' }, `${titleCase(pressWord())} it to wear or use it.`),
       );
     };
     const slots = entries.map(({ item, quantity }) => {
-      const slot = itemSlot(item, quantity, this.#icons);
-      slot.classList.toggle('pinned', item.id === this.#pinned);
+      const slot = itemSlot(item, quantity, icons);
+      slot.classList.toggle('pinned', item.id === this.#chosen);
+      if (state.isWorn(item.id)) slot.append(h('span', { class: 'worn-badge', title: 'Worn' }, 'E'));
       slot.addEventListener('pointerenter', () => show(item.id));
-      slot.addEventListener('pointerleave', () => show(this.#pinned));
+      slot.addEventListener('pointerleave', () => show(this.#chosen));
       slot.addEventListener('click', () => {
-        this.#pinned = item.id;
+        this.#chosen = item.id;
         this.render();
+        // On a narrow screen the card sits below the grid: bring it into view.
+        this.root.querySelector('.details')?.scrollIntoView({ block: 'nearest' });
       });
       return slot;
     });
@@ -61,11 +75,11 @@ export class InventoryPanel extends Panel {
           'div',
           {},
           h('div', { class: 'grid', 'data-count': String(count) }, ...slots, ...empty),
-          h('p', { class: 'muted small' }, `${count} items · crafting level ${this.#state.craftingLevel}`),
+          h('p', { class: 'muted small' }, `${count} items · E marks what you wear`),
         ),
         details,
       ),
     );
-    show(this.#pinned && this.#state.item(this.#pinned) ? this.#pinned : entries[0]?.item.id);
+    show(this.#chosen);
   }
 }

@@ -55,7 +55,14 @@ export function itemCard(item: Item, icons: IconSource): HTMLElement {
   );
 }
 
-/** One inventory square: the icon over a rarity glow, with the stack count. */
+const slotLook = (item: Item) => ({
+  class: `slot rarity-${item.rarity.toLowerCase()}`,
+  style: `--rarity: ${rarityCss(item.rarity)}`,
+  title: item.name,
+  'data-item-id': item.id,
+});
+
+/** One inventory square, to click: the icon over a rarity glow, with the stack count. */
 export function itemSlot(
   item: Item,
   quantity: number,
@@ -64,15 +71,13 @@ export function itemSlot(
 ) {
   return h(
     'button',
-    {
-      type: 'button',
-      class: `slot rarity-${item.rarity.toLowerCase()}`,
-      style: `--rarity: ${rarityCss(item.rarity)}`,
-      title: item.name,
-      'data-item-id': item.id,
-      ...attrs,
-    },
+    { type: 'button', ...slotLook(item), ...attrs },
     icons.paint(h('img', { alt: item.name }), item),
     quantity > 1 && h('span', { class: 'qty' }, String(quantity)),
   );
+}
+
+/** The same square as a picture only, for inside other controls. */
+export function itemTile(item: Item, icons: IconSource) {
+  return h('span', slotLook(item), icons.paint(h('img', { alt: item.name }), item));
 }

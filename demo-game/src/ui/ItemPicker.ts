@@ -2,6 +2,7 @@ import type { PlayerState } from '../player-state.ts';
 import { fill, h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { itemSlot } from './ItemCard.ts';
+import { pressWord } from './touch.ts';
 
 /** Owned items to click into a tray of chosen ones (click a chosen one to put it back). */
 export class ItemPicker {
@@ -61,9 +62,9 @@ export class ItemPicker {
     });
     fill(
       this.root,
-      h('div', { class: 'label' }, `Chosen (${this.total}/${this.#max}) — click to put back`),
+      h('div', { class: 'label' }, `Chosen (${this.total}/${this.#max}) — ${pressWord()} to put back`),
       h('div', { class: 'tray' }, ...tray, ...placeholders),
-      h('div', { class: 'label' }, 'Your items — click to add'),
+      h('div', { class: 'label' }, `Your items — ${pressWord()} to add`),
       h('div', { class: 'grid small-grid' }, ...items),
     );
   }

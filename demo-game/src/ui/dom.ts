@@ -12,6 +12,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === false) continue;
     if (typeof value === 'function') element.addEventListener(name.replace(/^on/, ''), value);
     else if (name === 'class') element.className = String(value);
+    // Through the CSSOM: a Content-Security-Policy without 'unsafe-inline' refuses style attributes.
+    else if (name === 'style') element.style.cssText = String(value);
     else if (name in element && typeof value !== 'string') Reflect.set(element, name, value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }

@@ -32,6 +32,14 @@ export function errorText(
         detail: `Only 5 items can be created per hour.${minutes ? ` Try again in ${minutes} min.` : ''}`,
       };
     }
+    case 'not_owned':
+      return { title: 'Not in your bag', detail: 'That item is no longer yours to wear or use.' };
+    case 'not_equippable':
+      return { title: 'That cannot be worn', detail: error.message };
+    case 'wrong_slot':
+      return { title: 'Wrong slot', detail: error.message };
+    case 'not_consumable':
+      return { title: 'That cannot be used up', detail: error.message };
     case 'budget_exceeded':
       return { title: 'Daily budget used up', detail: error.message };
     case 'network':

@@ -3,6 +3,7 @@ import { isClear } from './dungeon-map.ts';
 import type { EnemyKind } from './enemy-kinds.ts';
 
 let spawned = 0;
+const BOSS_REGEN_PER_SECOND = 1.5;
 
 /** One monster: wanders near its spawn, chases the hero once provoked, flashes and falls when hit. */
 export class Enemy extends Phaser.GameObjects.Container {
@@ -63,7 +64,7 @@ export class Enemy extends Phaser.GameObjects.Container {
   /** Takes a hit; returns true when this one killed it. */
   hit(damage: number, from: { x: number; y: number }): boolean {
     if (!this.alive) return false;
-    this.hp = Math.max(0, this.hp - damage);
+    this.hp = Math.max(0, Math.round(this.hp - damage));
     this.provoked = true;
     this.#hurtUntil = this.scene.time.now + 120;
     this.sprite.setTint(0xffffff).setTintMode(Phaser.TintModes.FILL);
@@ -86,10 +87,15 @@ export class Enemy extends Phaser.GameObjects.Container {
     const reach = this.kind.radius + hero.radius + 6;
     if (this.provoked && toHero <= reach) {
       if (time < this.#nextAttack) return 0;
-      this.#nextAttack = time + 1200;
+      this.#nextAttack = time + this.kind.attackEvery;
       this.scene.tweens.add({ targets: this.sprite, y: { from: 0, to: -6 }, duration: 90, yoyo: true });
       const [min, max] = this.kind.damage;
       return Phaser.Math.Between(min, max);
+    }
+    // A boss left alone gets its breath back: bare fists cannot wear it down one knock-out at a time.
+    if (this.kind.boss && !this.provoked && this.hp < this.kind.hp) {
+      this.hp = Math.min(this.kind.hp, this.hp + (BOSS_REGEN_PER_SECOND * delta) / 1000);
+      this.#drawBar();
     }
     let target: { x: number; y: number } = this.provoked ? hero : this.#wanderTarget(time);
     if (!this.provoked && fromHome > 80) target = this.home;

@@ -1,16 +1,20 @@
+import { type Item, RARITY_COLORS } from '@lootsmith/plugin';
 import Phaser from 'phaser';
+import { BEHIND_HERO, GEAR_SPRITES } from '../art/gear.ts';
+import { BASE, type HeroStats, heroStats } from '../hero-stats.ts';
 import { isClear } from './dungeon-map.ts';
 
-const SPEED = 150;
-
-/** The player's knight: walks by keys or along a clicked path, swings a sword, takes hits. */
+/** The player's knight: walks by keys or along a clicked path, swings a sword, takes hits, wears gear. */
 export class Hero extends Phaser.GameObjects.Container {
   readonly radius = 10;
-  readonly maxHp = 40;
-  hp = this.maxHp;
+  stats: HeroStats = heroStats({});
+  hp = BASE.health;
   /** Whether the hero moved in the last frame. */
   moving = false;
   readonly sprite: Phaser.GameObjects.Image;
+  /** The figure and its gear: flipped and bobbed together. */
+  readonly #body: Phaser.GameObjects.Container;
+  readonly #gear = new Map<string, Phaser.GameObjects.Image>();
   #path: Array<{ x: number; y: number }> = [];
   #walk: Phaser.Tweens.Tween;
 
@@ -18,9 +22,16 @@ export class Hero extends Phaser.GameObjects.Container {
     super(scene, x, y);
     const shadow = scene.add.image(0, 11, 'shadow').setDisplaySize(28, 10);
     this.sprite = scene.add.image(0, 0, 'hero').setOrigin(0.5, 0.72);
-    this.add([shadow, this.sprite]);
+    this.#body = scene.add.container(0, 0, [this.sprite]);
+    for (const slot of Object.keys(GEAR_SPRITES)) {
+      const image = scene.add.image(0, 0, `gear-${slot}`).setOrigin(0.5, 0.72).setVisible(false);
+      if (BEHIND_HERO.has(slot)) this.#body.addAt(image, 0);
+      else this.#body.add(image);
+      this.#gear.set(slot, image);
+    }
+    this.add([shadow, this.#body]);
     this.#walk = scene.tweens.add({
-      targets: this.sprite,
+      targets: this.#body,
       y: { from: 0, to: -2 },
       duration: 140,
       yoyo: true,
@@ -30,8 +41,32 @@ export class Hero extends Phaser.GameObjects.Container {
     scene.add.existing(this);
   }
 
+  get maxHp() {
+    return this.stats.maxHp;
+  }
+
   get walking() {
     return this.#path.length > 0;
+  }
+
+  get facingLeft() {
+    return this.#body.scaleX < 0;
+  }
+
+  /** New stats from what is worn; a bigger health bar adds its extra, a smaller one caps the health. */
+  setStats(stats: HeroStats) {
+    const gained = Math.max(0, stats.maxHp - this.stats.maxHp);
+    this.stats = stats;
+    this.hp = Math.min(stats.maxHp, this.hp + gained);
+  }
+
+  /** Shows the items worn, each slot's gear tinted in its rarity colour. */
+  wear(worn: Array<{ slot: string; item: Item | null }>) {
+    for (const [slot, image] of this.#gear) {
+      const item = worn.find((w) => w.slot === slot)?.item;
+      image.setVisible(Boolean(item));
+      if (item) image.setTint(RARITY_COLORS[item.rarity] ?? 0xffffff);
+    }
   }
 
   /** Follows these waypoints (replacing any earlier path). */
@@ -45,7 +80,7 @@ export class Hero extends Phaser.GameObjects.Container {
 
   /** Moves for one frame, by keyboard direction if any, else along the path. */
   step(delta: number, direction: Phaser.Math.Vector2) {
-    const distance = SPEED * (delta / 1000);
+    const distance = this.stats.speed * (delta / 1000);
     let move = new Phaser.Math.Vector2();
     if (direction.lengthSq() > 0) {
       this.#path = [];
@@ -63,12 +98,12 @@ export class Hero extends Phaser.GameObjects.Container {
     if (moved) {
       if (isClear(this.x + move.x, this.y, this.radius)) this.x += move.x;
       if (isClear(this.x, this.y + move.y, this.radius)) this.y += move.y;
-      if (Math.abs(move.x) > 0.1) this.sprite.setFlipX(move.x < 0);
+      if (Math.abs(move.x) > 0.1) this.#face(move.x < 0);
     }
     if (moved && this.#walk.isPaused()) this.#walk.resume();
     if (!moved && !this.#walk.isPaused()) {
       this.#walk.pause();
-      this.sprite.y = 0;
+      this.#body.y = 0;
     }
     this.setDepth(this.y);
   }
@@ -76,7 +111,7 @@ export class Hero extends Phaser.GameObjects.Container {
   /** The sword swing toward a point: an arc that flashes and fades. */
   swing(toward: { x: number; y: number }) {
     const angle = Phaser.Math.Angle.Between(this.x, this.y, toward.x, toward.y);
-    this.sprite.setFlipX(Math.cos(angle) < 0);
+    this.#face(Math.cos(angle) < 0);
     const slash = this.scene.add.graphics({ x: this.x, y: this.y - 8 }).setDepth(10_000);
     slash
       .lineStyle(4, 0xffffff, 0.95)
@@ -105,5 +140,9 @@ export class Hero extends Phaser.GameObjects.Container {
 
   heal(amount: number) {
     this.hp = Math.min(this.maxHp, this.hp + amount);
+  }
+
+  #face(left: boolean) {
+    this.#body.scaleX = left ? -1 : 1;
   }
 }

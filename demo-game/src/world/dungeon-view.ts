@@ -1,6 +1,16 @@
 import Phaser from 'phaser';
 import { FLOOR_VARIANTS, noise } from '../art/dungeon-textures.ts';
-import { isFloor, MAP_COLS, MAP_ROWS, STATIONS, type StationId, TILE } from './dungeon-map.ts';
+import {
+  AREAS,
+  BOSS_AREA,
+  isFloorTile,
+  MAP_COLS,
+  MAP_ROWS,
+  STATIONS,
+  type StationId,
+  TILE,
+  TORCHES,
+} from './dungeon-map.ts';
 
 /** The static map (one pre-drawn image), wall torches and the crypt's cold light. */
 export function drawDungeon(scene: Phaser.Scene) {
@@ -14,23 +24,16 @@ export function drawDungeon(scene: Phaser.Scene) {
     for (let tx = 0; tx < MAP_COLS; tx++) {
       const x = tx * TILE;
       const y = ty * TILE;
-      if (isFloor(tx, ty)) {
+      if (isFloorTile(tx, ty)) {
         const variant =
           noise(tx * 31 + ty * 17) < 0.86 ? 0 : 1 + Math.floor(noise(tx + ty * 97) * (FLOOR_VARIANTS - 1));
         context?.drawImage(tile(`floor-${variant}`), x, y);
-      } else context?.drawImage(tile(isFloor(tx, ty + 1) ? 'wall-face' : 'wall-top'), x, y);
+      } else context?.drawImage(tile(isFloorTile(tx, ty + 1) ? 'wall-face' : 'wall-top'), x, y);
     }
   }
   canvas?.refresh();
   scene.add.image(0, 0, 'dungeon').setOrigin(0).setDepth(-1);
-  for (const [tx, ty] of [
-    [4, 1],
-    [9, 1],
-    [19, 1],
-    [23, 1],
-    [27, 1],
-    [14, 7],
-  ] as const) {
+  for (const [tx, ty] of TORCHES) {
     const x = tx * TILE + TILE / 2;
     const y = ty * TILE + TILE / 2;
     scene.add.image(x, y, 'torch').setDepth(y);
@@ -48,16 +51,22 @@ export function drawDungeon(scene: Phaser.Scene) {
       repeat: -1,
     });
   }
+  const throne = AREAS.find((a) => a.id === BOSS_AREA);
+  if (!throne) return;
   const frost = scene.add
-    .image(26.5 * TILE, 10 * TILE, 'light')
-    .setDisplaySize(360, 300)
+    .image(((throne.x0 + throne.x1 + 1) / 2) * TILE, ((throne.y0 + throne.y1 + 1) / 2) * TILE, 'light')
+    .setDisplaySize(440, 420)
     .setTint(0x5fb4ff)
     .setAlpha(0.22);
   frost.setBlendMode(Phaser.BlendModes.ADD);
 }
 
-/** The crafting stations, clickable (their id in the `station` data key), with glows and names. */
+/**
+ * The crafting stations, clickable (their id in the `station` data key), with glows and names;
+ * returns each station's name label.
+ */
 export function placeStations(scene: Phaser.Scene, nameOf: (id: StationId) => string) {
+  const labels = new Map<StationId, Phaser.GameObjects.Text>();
   for (const station of STATIONS) {
     const x = station.x * TILE;
     const y = station.y * TILE;
@@ -92,7 +101,7 @@ export function placeStations(scene: Phaser.Scene, nameOf: (id: StationId) => st
       });
     }
     const name = nameOf(station.id);
-    scene.add
+    const label = scene.add
       .text(x, y + 26, name, {
         fontFamily: 'Georgia, serif',
         fontSize: '11px',
@@ -102,5 +111,7 @@ export function placeStations(scene: Phaser.Scene, nameOf: (id: StationId) => st
       })
       .setOrigin(0.5, 0)
       .setDepth(y + 17);
+    labels.set(station.id, label);
   }
+  return labels;
 }

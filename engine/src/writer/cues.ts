@@ -1,4 +1,5 @@
 import type { ChatMessage, Element } from '@lootsmith/protocol';
+import { readFreeContext } from './context.ts';
 import { ELEMENT_CUES, type Theme } from './lexicon.ts';
 
 export interface ItemCue {
@@ -14,6 +15,7 @@ export interface Ingredient {
   quantity: number;
   name: string;
   type?: string;
+  subtype?: string;
   material?: string;
   element: Element;
 }
@@ -21,6 +23,10 @@ export interface Ingredient {
 export interface CombineCue {
   ingredients: Ingredient[];
   station?: string;
+  /** The item types the station can make, when the request lists them ("Station: Forge (makes WEAPON, SHIELD)"). */
+  stationTypes?: string[];
+  /** Other stations of the game and what they make, for suggestions. */
+  otherStations?: Array<{ name: string; types: string[] }>;
   tool?: string;
   intent?: string;
   result: ItemCue;
@@ -42,9 +48,18 @@ export interface Cues {
   /** What a create-item request forges from ("Materials: …"), and what the player asked for. */
   materials?: Ingredient[];
   request?: string;
+  /** The enemy's element when the request declares it ("enemy: Fire Imp (tier 3, fire)"). */
+  enemyElement?: Theme;
   /** The request's sampling temperature: low keeps names plain and stats even, high makes them bolder. */
   temperature?: number;
   element: Element;
+  /** True when only the theme named the element: the theme colours some drops, the enemy and room lead. */
+  themeOnly: boolean;
+  /** How the item came to be, for lore: dropped by an enemy, crafted by combining, forged at a station. */
+  obtained: 'dropped' | 'crafted' | 'forged';
+  station?: string;
+  /** The item a free-form request asks for (JSON, `key: value` lines or prose), when it has no "Item N" lines. */
+  base: ItemCue;
   combine?: CombineCue;
 }
 
@@ -84,16 +99,20 @@ export function elementOf(text: string): Element {
   return best;
 }
 
+/** "2 × Iron Ore (MATERIAL, iron, none)", or with a subtype: "1 × Old Blade (WEAPON, sword, iron, none)". */
 function ingredient(text: string): Ingredient | undefined {
   const m = /^\s*(\d+)\s*[×x*]\s*([^(]+?)\s*(?:\(([^)]*)\))?\s*$/i.exec(text);
   if (!m) return undefined;
-  const [type, material, element] = (m[3] ?? '').split(',').map((s) => s.trim());
+  const fields = (m[3] ?? '').split(',').map((s) => s.trim());
+  const [type, subtype, material, element] =
+    fields.length >= 4 ? fields : [fields[0], undefined, fields[1], fields[2]];
   const named = elementOf(`${m[2]} ${material ?? ''}`);
   const declared = element?.toLowerCase();
   return {
     quantity: Number(m[1]),
     name: (m[2] as string).trim(),
     ...(type ? { type: type.toUpperCase() } : {}),
+    ...(subtype ? { subtype: subtype.toLowerCase() } : {}),
     ...(material ? { material: material.toLowerCase() } : {}),
     element: declared && declared !== 'none' && declared in ELEMENT_CUES ? (declared as Element) : named,
   };
@@ -105,7 +124,14 @@ function readContext(cues: Cues, text: string): void {
     const value = rest.join(':').trim();
     const k = key?.trim().toLowerCase();
     if (k === 'location') cues.location = value;
-    else if (k === 'enemy') cues.enemy = value.replace(/\s*\(tier \d+\)/i, '');
+    else if (k === 'enemy') {
+      cues.enemy = value.replace(/\s*\([^)]*\)/, '');
+      const declared = /\(([^)]*)\)/
+        .exec(value)?.[1]
+        ?.match(/[a-z]+/gi)
+        ?.find((w) => w.toLowerCase() in ELEMENT_CUES);
+      if (declared) cues.enemyElement = declared.toLowerCase() as Theme;
+    } else if (k === 'station') cues.station = value;
     else if (k === 'theme') cues.themeWord = value;
     else if (k === 'player request') cues.request = value;
     else if (k === 'player level') {
@@ -135,6 +161,9 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     system,
     items: [],
     element: 'none',
+    themeOnly: false,
+    obtained: 'dropped',
+    base: {},
   };
   let combine: CombineCue | undefined;
   const lines: Array<[RegExp, (m: RegExpExecArray) => void]> = [
@@ -150,11 +179,28 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
       },
     ],
     [
-      /^station:\s*([^;]+)(?:;\s*tool:\s*(.+))?$/i,
+      /^station:\s*(.+)$/i,
       (m) => {
         if (!combine) return;
-        combine.station = (m[1] as string).trim();
-        if (m[2] && m[2].trim() !== 'none') combine.tool = m[2].trim();
+        const [head, ...rest] = (m[1] as string).split(';');
+        const made = /\((?:makes\s+)?([^)]*)\)/i.exec(head as string);
+        combine.station = (head as string).replace(/\s*\([^)]*\)/, '').trim();
+        if (made) combine.stationTypes = (made[1] as string).toUpperCase().match(/[A-Z]+/g) ?? [];
+        const tool = rest.map((r) => /^\s*tool:\s*(.+)$/i.exec(r)?.[1]?.trim()).find(Boolean);
+        if (tool && tool !== 'none') combine.tool = tool;
+      },
+    ],
+    [
+      /^other stations:\s*(.+)$/i,
+      (m) => {
+        if (!combine) return;
+        combine.otherStations = (m[1] as string).split(';').map((part) => {
+          const made = /\((?:makes\s+)?([^)]*)\)/i.exec(part);
+          return {
+            name: part.replace(/\s*\([^)]*\)/, '').trim(),
+            types: (made?.[1] ?? '').toUpperCase().match(/[A-Z]+/g) ?? [],
+          };
+        });
       },
     ],
     [
@@ -184,12 +230,32 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
   }
   cues.items = Array.from(cues.items, (item) => item ?? {});
   if (combine) cues.combine = combine;
-  const themeText = [cues.themeWord, cues.location, cues.enemy].filter(Boolean).join(' ');
-  cues.element = elementOf(themeText);
+  const free = readFreeContext(messages.filter((m) => m.role === 'user').map((m) => m.content));
+  cues.location ||= free.location;
+  cues.enemy ||= free.enemy?.replace(/\s*\([^)]*\)/, '');
+  cues.themeWord ||= free.theme;
+  cues.playerLevel ??= free.playerLevel ?? free.item.level;
+  if (!cues.items.length && !combine) {
+    cues.base = free.item;
+    cues.count ??= free.count;
+  }
+  // The enemy and the room lead; the theme only colours what they leave plain.
+  const declared = free.element && free.element in ELEMENT_CUES ? (free.element as Theme) : undefined;
+  const lead = cues.enemyElement ?? declared ?? (cues.enemy ? elementOf(cues.enemy) : 'none');
+  const room = lead !== 'none' ? lead : cues.location ? elementOf(cues.location) : 'none';
+  cues.element = room;
+  if (cues.element === 'none' && cues.themeWord) {
+    cues.element = elementOf(cues.themeWord);
+    cues.themeOnly = cues.element !== 'none';
+  }
   const forged = cues.materials?.find((i) => i.element !== 'none')?.element;
-  if (cues.element === 'none' && forged) cues.element = forged;
+  if (forged && (cues.element === 'none' || cues.themeOnly)) {
+    cues.element = forged;
+    cues.themeOnly = false;
+  }
   if (cues.element === 'none' && cues.request) cues.element = elementOf(cues.request);
   const firstUser = messages.find((m) => m.role === 'user')?.content ?? '';
-  if (cues.element === 'none' && !combine) cues.element = elementOf(firstUser);
+  if (cues.element === 'none' && !combine && !cues.items.length) cues.element = elementOf(firstUser);
+  cues.obtained = combine ? 'crafted' : cues.materials ? 'forged' : 'dropped';
   return cues;
 }

@@ -1,24 +1,16 @@
 import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
+import { affixesFor } from './affixes.ts';
 import type { Cues, ItemCue } from './cues.ts';
-import {
-  ELEMENT_ADJECTIVES,
-  ELEMENT_EFFECTS,
-  ELEMENT_MATERIALS,
-  METALS_BY_TIER,
-  NAME_ENDINGS,
-  NAME_PREFIXES,
-  NAME_ROOTS,
-  NAME_SUFFIXES,
-  RARITY_ORDER,
-  SUBTYPE_NOUNS,
-  SUBTYPE_TYPES,
-  TYPE_SUBTYPES,
-} from './lexicon.ts';
+import { describeItem, loreFor } from './item-text.ts';
+import { ELEMENT_MATERIALS, METALS_BY_TIER, RARITY_ORDER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
+import { itemName } from './names.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
 export interface ItemPlan {
   name: string;
+  /** The noun the name uses for the subtype, which the text agrees with. */
+  noun: string;
   type: string;
   subtype: string;
   rarity: string;
@@ -86,58 +78,35 @@ export function defaultBudget(level: number, rarity: number): number {
   return Math.round((8 + level * 3) * (RARITY_POWER[rarity] as number));
 }
 
-function titleCase(word: string): string {
-  return word.replace(/\b[a-z]/g, (c) => c.toUpperCase());
-}
-
-function nounFor(subtype: string, rng: Rng): string {
-  const key = Object.keys(SUBTYPE_NOUNS).find((k) => subtype.includes(k));
-  return key ? rng.pick(SUBTYPE_NOUNS[key] as string[]) : titleCase(subtype);
-}
-
-export function itemName(
-  temperature: number,
-  element: Element,
-  subtype: string,
-  material: string,
-  rarity: number,
-  naming: string | undefined,
-  rng: Rng,
-): string {
-  const noun = nounFor(subtype, rng);
-  const prefix = rng.pick(NAME_PREFIXES[element]);
-  const simple = naming === 'simple' || naming === 'plain';
-  const form =
-    simple || temperature < 0.3
-      ? rng.int(0, 1)
-      : rng.int(rarity >= 3 ? 1 : 0, rarity >= 2 || temperature > 1.2 ? 4 : 2);
-  switch (form) {
-    case 0:
-      // "Iron Axe" reads well; "Clay Flask Tonic" does not, so long materials take a prefix instead.
-      if (!material.includes(' ')) return `${titleCase(material)} ${noun}`;
-      return `${prefix} ${noun}`;
-    case 1:
-      return `${prefix} ${noun}`;
-    case 2:
-      return `${noun} ${rng.pick(NAME_SUFFIXES[element])}`;
-    case 3:
-      return `${prefix} ${noun} ${rng.pick(NAME_SUFFIXES[element])}`;
-    default: {
-      const proper = `${rng.pick(NAME_ROOTS[element])}${rng.pick(NAME_ENDINGS)}`;
-      return rng.chance(0.4)
-        ? proper
-        : `${proper}, the ${rng.pick(['Ancient', 'Sworn', 'Last', 'Eternal', 'Relentless'])} ${noun}`;
-    }
-  }
-}
+/** Materials by what a subtype is made of; metal work falls through to metals by rarity. */
+const SUBTYPE_MATERIALS: Array<[RegExp, readonly string[]]> = [
+  [/scroll|map/, ['parchment', 'vellum']],
+  [/bandage/, ['linen', 'gauze']],
+  [/bomb/, ['iron', 'clay']],
+  [/potion|elixir|tonic/, ['glass', 'crystal vial', 'clay flask']],
+  [/pouch|satchel|quiver|belt|whip/, ['leather', 'canvas', 'hide']],
+  [/^chest$/, ['oak', 'ironbound oak', 'ebony']],
+  [/robe|hood|cloak|gloves|leggings|hat|tunic/, ['silk', 'linen', 'wool', 'leather']],
+  [/boots|bracers/, ['leather', 'hide', 'suede']],
+  [/crown|circlet|ring|amulet|talisman/, ['gold', 'silver', 'copper', 'platinum']],
+  [/orb/, ['crystal', 'glass', 'obsidian']],
+  [/totem/, ['oak', 'bone', 'ebony']],
+  [/horn/, ['bone', 'ivory', 'ram horn']],
+  [/lantern/, ['brass', 'iron', 'copper']],
+  [/^dust$/, ['arcane', 'bone', 'star', 'ash']],
+  [/^essence$/, ['distilled', 'bottled', 'pure']],
+  [/^crystal$/, ['quartz', 'amethyst', 'moonstone']],
+  [/^herb$/, ['moonleaf', 'bitterroot', 'silverleaf']],
+  [/^bone$/, ['giant', 'wyrm', 'old']],
+  [/^hide$/, ['wolf', 'bear', 'drake']],
+  [/^(ore|ingot)$/, ['iron', 'copper', 'silver', 'mithril']],
+];
 
 function pickMaterial(type: string, subtype: string, element: Element, rarity: number, rng: Rng): string {
-  if (type === 'CONSUMABLE')
-    return subtype.includes('scroll') ? 'parchment' : rng.pick(['glass', 'crystal vial', 'clay flask']);
-  if (type === 'CONTAINER') return rng.pick(['leather', 'oak', 'canvas']);
-  if (['robe', 'hood', 'cloak', 'gloves', 'leggings'].some((w) => subtype.includes(w)))
-    return rng.pick(['silk', 'linen', 'wool', 'leather']);
-  if (['staff', 'wand', 'bow'].some((w) => subtype.includes(w)))
+  const fixed = SUBTYPE_MATERIALS.find(([pattern]) => pattern.test(subtype))?.[1];
+  if (fixed) return rng.pick(fixed);
+  if (type === 'CONSUMABLE') return rng.pick(['glass', 'clay flask']);
+  if (['staff', 'wand', 'bow', 'crossbow'].some((w) => subtype.includes(w)))
     return element !== 'none' && rng.chance(0.5)
       ? rng.pick(ELEMENT_MATERIALS[element])
       : rng.pick(['yew', 'ash wood', 'ironwood', 'elderwood']);
@@ -168,6 +137,7 @@ export function allotStats(
     : undefined;
   add(focusStat);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
+  if (/bomb/.test(subtype)) add('attack');
   for (const s of PRIMARY_STATS[type] ?? PRIMARY_STATS.WEAPON ?? []) add(s);
   if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
     add(`${element}_resist`);
@@ -195,7 +165,19 @@ export interface PlanOptions {
   maxStats?: number;
   maxAffixes?: number;
   material?: string;
+  element?: Element;
   nameHint?: string;
+  nounHint?: string;
+  /** Types the schema allows, when the request names none. */
+  types?: readonly string[];
+}
+
+const ELEMENTS = ['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const;
+
+/** The item's element: the enemy or room's always; a theme's on most drops; now and then one of its own. */
+function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
+  if (cues.element !== 'none' && !(cues.themeOnly && rng.chance(0.35))) return cues.element;
+  return rarity >= 3 && rng.chance(0.3) ? rng.pick(ELEMENTS) : 'none';
 }
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
@@ -208,25 +190,32 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
   const type =
     cue.type ??
     (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
-    rng.fork('type').pick(Object.keys(TYPE_SUBTYPES));
+    rng.fork('type').pick(options.types?.length ? options.types : Object.keys(TYPE_SUBTYPES));
   const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type] ?? ['trinket']);
   const rarityName = cue.rarity ?? 'COMMON';
   const rarity = rarityIndex(rarityName);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));
   const budget = cue.budget ?? defaultBudget(level, rarity);
   const temperature = cues.temperature ?? 0.8;
-  const element: Element =
-    cues.element !== 'none'
-      ? cues.element
-      : rarity >= 3 && rng.fork('element').chance(0.3)
-        ? rng.fork('element').pick(['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const)
-        : 'none';
+  const element = options.element ?? elementFor(cues, rarity, rng.fork('element'));
   const forgedFrom = cues.materials?.find((i) => i.element === 'none' && i.material)?.material;
   const material =
     options.material ?? forgedFrom ?? pickMaterial(type, subtype, element, rarity, rng.fork('material'));
-  const name =
-    options.nameHint ??
-    itemName(temperature, element, subtype, material, rarity, cues.naming, rng.fork('name'));
+  const named = itemName(
+    {
+      temperature,
+      type,
+      element,
+      subtype,
+      material,
+      rarity,
+      naming: cues.naming,
+      enemy: cues.obtained === 'dropped' ? cues.enemy : undefined,
+      location: cues.obtained === 'dropped' ? cues.location : undefined,
+    },
+    rng.fork('name'),
+  );
+  const name = options.nameHint ?? named.name;
   const stats = allotStats(
     type,
     subtype,
@@ -240,126 +229,28 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
     0.1 + 0.2 * Math.min(2, temperature),
   );
   const affixCount = Math.min(options.maxAffixes ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] as number);
-  const affixRng = rng.fork('affixes');
-  const themed = ELEMENT_EFFECTS[element];
-  const start = affixRng.int(0, themed.length - 1);
-  // Themed affixes first (rotated by the seed), then generic ones if the item has room for more.
-  const pool = [
-    ...themed.slice(start),
-    ...themed.slice(0, start),
-    ...(element === 'none' ? [] : ELEMENT_EFFECTS.none),
-  ];
-  const affixes: ItemPlan['affixes'] = [];
-  for (let i = 0; i < affixCount; i++) {
-    const template = pool[i % pool.length] as { name: string; effect: string };
-    const n = Math.max(2, Math.round(3 + level * 0.4 + rarity * 3 + affixRng.int(0, 4)));
-    affixes.push({
-      name: template.name,
-      effect: template.effect.replace('{n}', String(n)).replace('{s}', String(1 + Math.floor(rarity / 2))),
-    });
-  }
+  const affixes = affixesFor(type, element, rarity, level, affixCount, rng.fork('affixes'));
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * (RARITY_POWER[rarity] as number) * rng.range(0.9, 1.1)),
   );
-  return {
+  const facts = {
     name,
+    noun: options.nounHint ?? named.noun,
     type,
     subtype,
+    material,
+    element,
+    stats,
+    value,
+  };
+  return {
+    ...facts,
     rarity: rarityName,
     level,
-    element,
-    material,
-    description: describe(type, subtype, material, element, rarityName, stats, rng.fork('description')),
-    lore: loreFor(cues, element, subtype, rng.fork('lore')),
-    stats,
+    description: describeItem(facts, cues, rng.fork('description')),
+    lore: loreFor(facts, cues, rng.fork('lore')),
     affixes,
-    value,
     budget,
   };
-}
-
-const ELEMENT_PHRASES: Record<Element, readonly string[]> = {
-  none: [
-    'It is solid and well balanced.',
-    'Plain work, but honest and sturdy.',
-    'Its maker took no shortcuts.',
-  ],
-  fire: [
-    'Ember-light dances along it.',
-    'It is warm to the touch and smells of smoke.',
-    'Faint flames lick its edges.',
-  ],
-  frost: [
-    'Rime creeps across its surface.',
-    'It is cold enough to sting bare skin.',
-    'Frost flowers bloom wherever it rests.',
-  ],
-  poison: [
-    'A green sheen beads on it.',
-    'It smells faintly of bitter almonds.',
-    'Venom pools in its grooves.',
-  ],
-  shadow: [
-    'It drinks the light around it.',
-    'Its outline blurs at the edge of sight.',
-    'Whispers follow it in the dark.',
-  ],
-  holy: [
-    'It glows with a soft, warm light.',
-    'It hums quietly, like a distant hymn.',
-    'Its surface never tarnishes.',
-  ],
-  lightning: ['Sparks crawl over it.', 'The air around it smells of a storm.', 'It crackles when it moves.'],
-};
-
-function describe(
-  type: string,
-  subtype: string,
-  material: string,
-  element: Element,
-  rarity: string,
-  stats: ItemPlan['stats'],
-  rng: Rng,
-): string {
-  const adjective = ELEMENT_ADJECTIVES[element];
-  const article = /^[aeiou]/i.test(adjective) ? 'An' : 'A';
-  const main = stats[0];
-  const phrase = rng.pick(ELEMENT_PHRASES[element]);
-  const rare =
-    rarity === 'COMMON' ? '' : ` ${rarity.charAt(0)}${rarity.slice(1).toLowerCase()} craftsmanship.`;
-  if (type === 'CONSUMABLE') {
-    const effect = main ? ` Restores ${main.value} ${main.name.replace('_', ' ')} when used.` : '';
-    return `${article} ${adjective} ${subtype} in ${material}.${effect} ${phrase}`;
-  }
-  if (type === 'MATERIAL')
-    return `${article} ${adjective} piece of ${material}, sought after by crafters. ${phrase}`;
-  const favour = main ? ` Grants +${main.value} ${main.name.replace('_', ' ')}.` : '';
-  return rng.pick([
-    `${article} ${adjective} ${subtype} of ${material}.${favour} ${phrase}${rare}`,
-    `${phrase} This ${subtype} of ${material} is ${rarity.toLowerCase()} work.${favour}`,
-    `Forged from ${material}, this ${adjective} ${subtype} ${element === 'none' ? 'serves well' : 'carries its element'}.${favour} ${phrase}`,
-  ]);
-}
-
-function loreFor(cues: Cues, element: Element, subtype: string, rng: Rng): string {
-  const where = cues.location ? ` in ${cues.location}` : '';
-  const who = cues.enemy
-    ? `the ${cues.enemy.replace(/^the /i, '')}`
-    : rng.pick(['a forgotten warlord', 'a wandering smith', 'an old hermit', 'a fallen knight']);
-  const flavour: Record<Element, string> = {
-    none: 'It has seen more battles than its bearers remember.',
-    fire: 'It never quite cools, and smells of smoke and cinders.',
-    frost: 'Frost creeps over it even in summer, and its breath is the cold of the deep glacier.',
-    poison: 'A green sheen clings to it; wise bearers wear gloves.',
-    shadow: 'Shadows lean towards it, and whispers follow its wielder.',
-    holy: 'It hums softly at dawn, as if remembering a prayer.',
-    lightning: 'Sparks leap from it before every storm.',
-  };
-  const opening = rng.pick([
-    `Taken from ${who}${where}.`,
-    `Once carried by ${who}${where}.`,
-    `This ${subtype} was found${where || ' on a battlefield'}, near ${who}.`,
-  ]);
-  return `${opening} ${flavour[element]}`;
 }

@@ -1,7 +1,8 @@
-import type { Rng } from '../random.ts';
+import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
-import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
+import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
+import { RARITY_ORDER } from './lexicon.ts';
 import { writeProse } from './prose.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,6 +16,10 @@ export interface FillContext {
   verdict?: Verdict;
   /** Position in the nearest array, so "Item 2:" fills the second element. */
   index: number;
+  /** The key of the enclosing object, so `damage: {min, max}` is read as a stat. */
+  parent?: string;
+  /** How many stat-named fields the enclosing object has, which share the item's budget. */
+  statFields?: number;
   words: readonly string[];
 }
 
@@ -61,17 +66,106 @@ function fitNumber(value: number, node: JsonSchema, integer: boolean): number {
   return v;
 }
 
+/** Field names that ask for a stat: `attack`, `armorRating`, `base_damage`, `hp`, `str`… */
+const STAT_KEY =
+  /power|attack|atk|damage|dmg|dps|defen[cs]e|armou?r|block|health|vitality|stamina|mana|magic|spell|strength|dexterity|agility|intellect|intelligence|wisdom|speed|crit|luck|resist|toughness|might|potency|heal|protection|evasion|dodge|accuracy/;
+const STAT_TOKENS = new Set([
+  'hp',
+  'mp',
+  'ac',
+  'def',
+  'str',
+  'dex',
+  'int',
+  'agi',
+  'vit',
+  'wis',
+  'spd',
+  'ap',
+  'sp',
+]);
+const STAT_NAMES: Array<[RegExp, string]> = [
+  [/attack|atk|damage|dmg|dps|power|might|strength|str/, 'attack'],
+  [/defen|armou?r|block|protection|toughness|def|ac/, 'defense'],
+  [/health|hp|vitality|stamina|vit|heal/, 'health'],
+  [/mana|mp/, 'mana'],
+  [/magic|spell|intell|int|wis|potency|sp/, 'magic'],
+  [/speed|agility|dex|evasion|dodge|spd|agi/, 'speed'],
+  [/crit|accuracy/, 'crit_chance'],
+  [/luck/, 'luck'],
+];
+
+export function isStatKey(key: string): boolean {
+  const k = key.toLowerCase();
+  if (/level|lvl|count|price|cost|value|weight|id$|index|quantity|required|requirement|slots?$/.test(k))
+    return false;
+  if (STAT_KEY.test(k)) return true;
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((t) => STAT_TOKENS.has(t));
+}
+
+/**
+ * A stat for a field the schema names itself: the item's budget shared among the stat fields of its
+ * object, a little more for the item type's own stat. It rises with rarity and level, as the budget does.
+ */
+function statValue(plan: ItemPlan, key: string, fields: number): number {
+  const meaning = STAT_NAMES.find(([pattern]) => pattern.test(key.toLowerCase()))?.[1];
+  const main = plan.stats[0]?.name === meaning ? 1.15 : 1;
+  // Jitter from the item and the field, not a random draw, so `damage.min` and `damage.max` share it.
+  const jitter = 0.9 + ((hashString(`${plan.name}:${key}`) % 1000) / 1000) * 0.2;
+  return Math.max(1, (plan.budget / Math.max(1, fields)) * main * jitter);
+}
+
+/** Maps a rising value into a bounded range along a saturating curve, so order survives the bounds. */
+function intoRange(value: number, node: JsonSchema): number {
+  const bound = (a: unknown, b: unknown) =>
+    typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
+  const lo = bound(node.minimum, node.exclusiveMinimum) ?? 0;
+  const hi = bound(node.maximum, node.exclusiveMaximum);
+  if (hi === undefined) return Math.max(lo, value);
+  return lo + (hi - lo) * (1 - Math.exp(-value / (100 + hi - lo)));
+}
+
+/** A name field of the item itself, not of its enemy, place or maker. */
+const NAME_KEY = /(^|_)name$|[a-z]Name$|^title$/;
+const OTHER_NAME = /enemy|monster|boss|location|zone|area|player|owner|creator|author|npc|maker|set/i;
+export const isNameKey = (key: string) => NAME_KEY.test(key) && !OTHER_NAME.test(key);
+
 /** A value the plan suggests for a field, looked up by the field's name. */
 function planned(ctx: FillContext, key: string): unknown {
   const plan = ctx.plan;
   if (!plan) return undefined;
   const k = key.toLowerCase();
-  if (k in plan) return plan[k as keyof ItemPlan];
-  if (k === 'title') return plan.name;
-  if (k === 'item_type' || k === 'kind') return plan.type;
-  if (k === 'flavor' || k === 'flavour' || k === 'story' || k === 'history') return plan.lore;
-  if (k === 'gold' || k === 'price' || k === 'worth') return plan.value;
-  if (k === 'item_level' || k === 'ilvl') return plan.level;
+  // A stat of the plan ({name, value}) under the schema's own names: {stat, amount}, {attribute, bonus}…
+  const stat = plan as unknown as { name: string; value: number; rarity?: string };
+  if (stat.rarity === undefined && typeof stat.value === 'number') {
+    if (/^(stat|attr|attribute|type|key|name|label)$/.test(k)) return stat.name;
+    if (/^(amount|value|val|bonus|points|modifier|mod|number|score)$/.test(k)) return stat.value;
+  }
+  if (k in plan && k !== 'noun' && k !== 'budget') return plan[k as keyof ItemPlan];
+  if (isNameKey(key)) return plan.name;
+  if (/^(id|slug|key|item_?id|code)$/.test(k))
+    return plan.name
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '_')
+      .replace(/^_|_$/g, '');
+  if (/^(text|body|details|info|tooltip|effect_?text|card_?text|desc)$/.test(k)) return plan.description;
+  if (/^(item_?type|kind|slot|category)$/.test(k)) return plan.type;
+  if (/^(base|sub_?type|weapon_?type|armou?r_?type)$/.test(k)) return plan.subtype;
+  if (/lore|story|history|flavou?r|backstory|legend/.test(k)) return plan.lore;
+  if (/desc|summary|blurb/.test(k)) return plan.description;
+  if (/^(gold|price|worth|cost|sell_?price|gold_?value)$/.test(k)) return plan.value;
+  if (/^(item_?level|ilvl|required_?level|level_?requirement|req_?level)$/.test(k)) return plan.level;
+  if (/^(quality|grade|rarity_?name)$/.test(k)) return plan.rarity;
+  if (/^(damage_?type|affinity|school)$/.test(k)) return plan.element;
+  if (/^(affixes|effects|abilities|perks|modifiers|enchantments|traits|properties|bonuses)$/.test(k))
+    return plan.affixes;
+  if (/location|zone|area|found_?in/.test(k)) return ctx.cues.location;
+  if (/enemy|monster|source|dropped_?by|boss/.test(k)) return ctx.cues.enemy;
+  if (/^(stats|attributes|stat_?block)$/.test(k)) return plan.stats;
   return undefined;
 }
 
@@ -151,6 +245,41 @@ function hashDigits(text: string): number {
   return h;
 }
 
+/** Words games use for an item type in their own enums ("head", "mainhand", "jewelry"). */
+const TYPE_ALIASES: Record<string, readonly string[]> = {
+  WEAPON: [
+    'weapon',
+    'weapons',
+    'mainhand',
+    'main_hand',
+    'main hand',
+    'melee',
+    'ranged',
+    'two_hand',
+    'twohand',
+  ],
+  HELMET: ['helmet', 'head', 'helm', 'headgear', 'hat'],
+  CHEST: ['chest', 'body', 'torso', 'armor', 'armour', 'chestpiece'],
+  LEGS: ['legs', 'leg', 'pants', 'legging', 'leggings'],
+  BOOTS: ['boots', 'feet', 'foot', 'shoes'],
+  GLOVES: ['gloves', 'hands', 'hand', 'gauntlets'],
+  SHIELD: ['shield', 'offhand', 'off_hand', 'off hand'],
+  ACCESSORY: ['accessory', 'ring', 'amulet', 'neck', 'necklace', 'trinket', 'jewelry', 'jewellery', 'finger'],
+  CONSUMABLE: ['consumable', 'potion', 'consumables', 'food', 'scroll'],
+  MATERIAL: ['material', 'materials', 'reagent', 'crafting', 'resource'],
+  CONTAINER: ['container', 'bag'],
+  EQUIPMENT: ['equipment', 'gear', 'cloak', 'back', 'belt', 'waist'],
+};
+
+/** The item type an enum value stands for, if any. */
+function typeOfValue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.toLowerCase();
+  return Object.entries(TYPE_ALIASES).find(
+    ([type, words]) => type.toLowerCase() === v || words.includes(v),
+  )?.[0];
+}
+
 function enumGen(values: readonly unknown[]): Gen {
   const lower = values.map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
   return (ctx, key) => {
@@ -158,6 +287,15 @@ function enumGen(values: readonly unknown[]): Gen {
     if (typeof want === 'string') {
       const i = lower.indexOf(want.toLowerCase());
       if (i >= 0) return values[i];
+      // A subtype the enum names ("ring"), else a value that stands for the plan's type ("head" for HELMET).
+      const bySubtype = ctx.plan ? lower.indexOf(ctx.plan.subtype) : -1;
+      if (bySubtype >= 0 && ctx.plan?.type === want) return values[bySubtype];
+      const byType = values.findIndex((v) => typeOfValue(v) === want.toUpperCase());
+      if (byType >= 0) return values[byType];
+      // A game's own rarity words ("poor" … "masterwork"), read as a ladder from low to high.
+      const rank = RARITY_ORDER.indexOf(want.toUpperCase() as (typeof RARITY_ORDER)[number]);
+      if (rank >= 0 && /rarity|quality|grade|tier|class/i.test(key))
+        return values[Math.round((rank / (RARITY_ORDER.length - 1)) * (values.length - 1))];
     }
     if (key === 'element' && lower.includes('none')) return values[lower.indexOf('none')];
     return ctx.rng.pick(values);
@@ -169,14 +307,37 @@ function numberGen(node: JsonSchema, integer: boolean): Gen {
     const fromPlan = planned(ctx, key);
     const lo = typeof node.minimum === 'number' ? node.minimum : 0;
     const hi = typeof node.maximum === 'number' ? node.maximum : lo + 100;
-    const value =
-      typeof fromPlan === 'number' ? fromPlan : lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
+    let value: number;
+    const plan = ctx.plan;
+    const k = key.toLowerCase();
+    if (typeof fromPlan === 'number') value = fromPlan;
+    else if (plan && /^(tier|rarity|quality|grade|stars?)$/.test(k))
+      value = lo + ((Math.min(hi, lo + 100) - lo) * rarityIndex(plan.rarity)) / 5;
+    else if (
+      plan &&
+      (isStatKey(key) ||
+        (ctx.parent && isStatKey(ctx.parent) && /min|max|low|high|base|value|amount/.test(k)))
+    ) {
+      const own = isStatKey(key);
+      const statKey = own ? key : (ctx.parent as string);
+      const spread = /max|high/.test(k) ? 1.3 : /min|low/.test(k) ? 0.75 : 1;
+      value = intoRange(statValue(plan, statKey, own ? (ctx.statFields ?? 1) : 1) * spread, node);
+    } else value = lo + (Math.min(hi, lo + 100) - lo) * ctx.rng.next();
+    // Non-integer numbers keep two decimals: a stat of 39.24, not 39.241659685854735.
+    if (!integer && Math.abs(value) >= 1) value = Math.round(value * 100) / 100;
     return fitNumber(value, node, integer);
   };
 }
 
+const ITEM_KEYS =
+  /^(rarity|stats|attributes|subtype|type|item_?type|slot|level|item_?level|description|lore|affixes|effects|element|material|tier|quality)$/i;
+
+/** An object that describes an item: a name, and a field an item has (rarity, type, …) or two stats. */
 function isItemLike(props: JsonSchema): boolean {
-  return 'name' in props && ('rarity' in props || 'stats' in props || 'subtype' in props);
+  const keys = Object.keys(props);
+  const named = keys.some(isNameKey);
+  const statKeys = keys.filter(isStatKey).length;
+  return named && (keys.some((k) => ITEM_KEYS.test(k)) || statKeys >= 2) && !('sensible' in props);
 }
 
 /** Plan options a schema implies: which stat names it allows and how many stats or affixes fit. */
@@ -188,7 +349,23 @@ function planOptions(props: JsonSchema): PlanOptions {
   if (typeof stats.maxItems === 'number') options.maxStats = stats.maxItems;
   const affixes = asSchema(props.affixes);
   if (typeof affixes.maxItems === 'number') options.maxAffixes = affixes.maxItems;
+  // The types the schema allows (its own enum of slots or kinds), else gear when it asks for stats.
+  const typeKey = Object.keys(props).find((k) => /^(type|item_?type|slot|category|kind)$/i.test(k));
+  const typeEnum = typeKey ? asSchema(props[typeKey]).enum : undefined;
+  const fromEnum = Array.isArray(typeEnum) ? [...new Set(typeEnum.map(typeOfValue).filter(Boolean))] : [];
+  const statKeys = Object.keys(props).filter(isStatKey);
+  if (fromEnum.length) options.types = fromEnum as string[];
+  else if (statKeys.length && statKeys.every((k) => /att|atk|dam|dmg|dps|power|might|str/i.test(k)))
+    options.types = ['WEAPON'];
+  else if (statKeys.length)
+    options.types = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
   return options;
+}
+
+/** The number schema of an object's `additionalProperties`, when it is a map of numbers. */
+function statRecord(node: JsonSchema): JsonSchema | undefined {
+  const extra = asSchema(node.additionalProperties);
+  return extra.type === 'integer' || extra.type === 'number' ? extra : undefined;
 }
 
 class Compiler {
@@ -282,19 +459,26 @@ class Compiler {
       : verdictLike
         ? planOptions(asSchema(this.itemProps(asSchema(props.item))))
         : {};
-    return (ctx, _key) => {
+    const record = statRecord(node);
+    const statFields = Object.keys(props).filter(isStatKey).length;
+    return (ctx, key) => {
       let inner = ctx;
       if (verdictLike && ctx.cues.combine) {
         inner = { ...ctx, verdict: judgeCombination(ctx.cues, ctx.rng.fork('verdict'), options) };
       } else if (itemLike) {
-        const plan =
-          ctx.verdict?.item ??
-          planItem(ctx.cues.items[ctx.index] ?? {}, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
+        const cue = ctx.cues.items[ctx.index] ?? ctx.cues.items[0] ?? ctx.cues.base;
+        const plan = ctx.verdict?.item ?? planItem(cue, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
         const { verdict: _drop, ...rest } = ctx;
         inner = { ...rest, plan };
       }
       const out: Record<string, unknown> = {};
-      for (const [key, gen] of fields) out[key] = gen({ ...inner, depth: inner.depth + 1 }, key);
+      for (const [field, gen] of fields)
+        out[field] = gen({ ...inner, depth: inner.depth + 1, parent: key, statFields }, field);
+      // `stats: {type: object, additionalProperties: integer}`: the plan's stats by name.
+      const stats = record && fields.length === 0 ? planned(ctx, key) : undefined;
+      if (Array.isArray(stats))
+        for (const s of stats as Array<{ name: string; value: number }>)
+          out[s.name] = fitNumber(s.value, record as JsonSchema, record?.type === 'integer');
       return out;
     };
   }
@@ -336,11 +520,15 @@ class Compiler {
       if (Array.isArray(fromPlan)) {
         const values = fromPlan.slice(0, max);
         if (values.length >= min) {
-          return values.map((v, i) =>
-            v && typeof v === 'object'
-              ? item({ ...ctx, plan: v as ItemPlan, index: i, depth: ctx.depth + 1 }, key)
-              : v,
-          );
+          return values.map((v, i) => {
+            if (!v || typeof v !== 'object') return v;
+            // A list of strings where the plan has {name, effect}: "Frostbite: Hits chill…".
+            if (target.type === 'string') {
+              const { name, effect, value } = v as { name: string; effect?: string; value?: number };
+              return fitString(effect ? `${name}: ${effect}` : `${name} +${value}`, target);
+            }
+            return item({ ...ctx, plan: v as ItemPlan, index: i, depth: ctx.depth + 1 }, key);
+          });
         }
         count = min;
       } else if (ctx.verdict && key === 'suggestions') {

@@ -1,6 +1,7 @@
 import type {
   CombineResponse,
   CreateItemResponse,
+  EquipmentResponse,
   GameDefinition,
   GenerateItemsResponse,
   IconPending,
@@ -8,7 +9,9 @@ import type {
   InventoryResponse,
   Item,
   ItemIcon,
+  ItemType,
   SessionResponse,
+  UseItemResponse,
 } from '@lootsmith/protocol';
 import { DEFAULT_RETRY, isRetryable, type RetryPolicy, retryDelay, sleep } from './backoff.ts';
 import { type CacheLimits, LootsmithCache } from './cache.ts';
@@ -32,7 +35,9 @@ import {
   generateItemsBody,
   hash,
   type IconPromptOptions,
+  type ItemRef,
   imageBody,
+  refId,
 } from './requests.ts';
 
 export interface LootsmithConfig {
@@ -148,12 +153,34 @@ export class LootsmithClient {
   }
 
   createItem(params: CreateItemParams, options: CallOptions = {}): Promise<CreateItemResponse> {
-    const path = `/api/v1/player/${encodeURIComponent(this.playerId)}/create-item`;
+    const path = this.#playerPath('/create-item');
     return this.#request({ method: 'POST', path, body: createItemBody(params) }, options);
   }
 
+  /** What the player wears: every slot of the game, and the worn items' stats summed. */
+  equipment(options: CallOptions = {}): Promise<EquipmentResponse> {
+    return this.#request({ method: 'GET', path: this.#playerPath('/equipment') }, options);
+  }
+
+  /** Wears an owned item in the slot of its type; answers the equipment after the change. */
+  equip(item: ItemRef, options: CallOptions = {}): Promise<EquipmentResponse> {
+    const body = { item_id: refId(item) };
+    return this.#request({ method: 'POST', path: this.#playerPath('/equipment/equip'), body }, options);
+  }
+
+  unequip(slot: ItemType, options: CallOptions = {}): Promise<EquipmentResponse> {
+    const body = { slot };
+    return this.#request({ method: 'POST', path: this.#playerPath('/equipment/unequip'), body }, options);
+  }
+
+  /** Spends one owned consumable; every call is a use of its own (two calls drink two potions). */
+  useItem(item: ItemRef, options: CallOptions = {}): Promise<UseItemResponse> {
+    const body = { item_id: refId(item) };
+    return this.#request({ method: 'POST', path: this.#playerPath('/use-item'), body, key: false }, options);
+  }
+
   async inventory(options: CallOptions = {}): Promise<InventoryResponse> {
-    const path = `/api/v1/player/${encodeURIComponent(this.playerId)}/inventory`;
+    const path = this.#playerPath('/inventory');
     const inventory = await this.#request<InventoryResponse>({ method: 'GET', path }, options);
     await this.#cache?.set(this.#inventoryKey(), inventory);
     return inventory;
@@ -210,6 +237,10 @@ export class LootsmithClient {
       options.signal,
       options.onProgress,
     );
+  }
+
+  #playerPath(rest: string) {
+    return `/api/v1/player/${encodeURIComponent(this.playerId)}${rest}`;
   }
 
   #inventoryKey() {

@@ -59,11 +59,13 @@ function defined<T extends object>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
 }
 
+export const refId = (ref: ItemRef) => (typeof ref === 'string' ? ref : ref.id);
+
 /** Sums quantities of repeated ids, so `[ore, ore]` means two ore. */
 export function stacks(refs: ItemRef[]): Array<{ id: string; quantity: number }> {
   const totals = new Map<string, number>();
   for (const ref of refs) {
-    const [id, quantity] = typeof ref === 'string' ? [ref, 1] : [ref.id, ref.quantity ?? 1];
+    const [id, quantity] = [refId(ref), typeof ref === 'string' ? 1 : (ref.quantity ?? 1)];
     totals.set(id, (totals.get(id) ?? 0) + quantity);
   }
   return [...totals].map(([id, quantity]) => ({ id, quantity }));

@@ -1,16 +1,25 @@
 import type {
   CombineResponse,
   CreateItemResponse,
+  EquipmentResponse,
   GameDefinition,
   InventoryResponse,
   Item,
   ItemIcon,
+  ItemType,
+  UseItemResponse,
 } from '@lootsmith/protocol';
 import Phaser from 'phaser';
 import { type CallOptions, LootsmithClient, type LootsmithConfig } from '../core/client.ts';
 import { abortedError, LootsmithError, toLootsmithError } from '../core/errors.ts';
 import { RARITY_COLORS } from '../core/rarity-colors.ts';
-import type { CombineParams, CreateItemParams, DropParams, IconPromptOptions } from '../core/requests.ts';
+import type {
+  CombineParams,
+  CreateItemParams,
+  DropParams,
+  IconPromptOptions,
+  ItemRef,
+} from '../core/requests.ts';
 import type { LootsmithEvents, LootsmithOp } from './events.ts';
 import { addGlowTexture, type DropSpriteInfo, LootSprite } from './loot-sprite.ts';
 import { addBase64, TextureRegistry } from './texture-registry.ts';
@@ -105,6 +114,33 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
       this.#run('inventory', signal, (_id, call) => this.client.inventory(call)),
     /** The last inventory fetched on this device, for an instant first paint; undefined if none. */
     cached: async () => this.client.cachedInventory(),
+    /** Uses up one owned consumable; the answer's `effects` are its stats, for the game to apply. */
+    use: (item: ItemRef, signal?: AbortSignal): Promise<UseItemResponse> =>
+      this.#run('use', signal, async (id, call) => {
+        const result = await this.client.useItem(item, call);
+        this.#emit('use', { id, op: 'use', result });
+        return result;
+      }),
+  };
+
+  readonly equipment = {
+    /** Every slot of the game with what the player wears in it, and the worn stats summed. */
+    list: (signal?: AbortSignal): Promise<EquipmentResponse> =>
+      this.#run('equipment', signal, (_id, call) => this.client.equipment(call)),
+    /** Wears an owned item in the slot of its type, replacing what was there. */
+    equip: (item: ItemRef, signal?: AbortSignal): Promise<EquipmentResponse> =>
+      this.#run('equip', signal, async (id, call) => {
+        const equipment = await this.client.equip(item, call);
+        this.#emit('equipment', { id, op: 'equip', equipment });
+        return equipment;
+      }),
+    /** Empties a slot; the item stays in the inventory. */
+    unequip: (slot: ItemType, signal?: AbortSignal): Promise<EquipmentResponse> =>
+      this.#run('unequip', signal, async (id, call) => {
+        const equipment = await this.client.unequip(slot, call);
+        this.#emit('equipment', { id, op: 'unequip', equipment });
+        return equipment;
+      }),
   };
 
   /** The game's public rules: materials, stations, enemies. */

@@ -1,9 +1,25 @@
-import type { CombineResponse, CreateItemResponse, Item } from '@lootsmith/protocol';
+import type {
+  CombineResponse,
+  CreateItemResponse,
+  EquipmentResponse,
+  Item,
+  UseItemResponse,
+} from '@lootsmith/protocol';
 import type Phaser from 'phaser';
 import type { Progress } from '../core/client.ts';
 import type { LootsmithError } from '../core/errors.ts';
 
-export type LootsmithOp = 'drop' | 'combine' | 'createItem' | 'icon' | 'inventory' | 'gameDefinition';
+export type LootsmithOp =
+  | 'drop'
+  | 'combine'
+  | 'createItem'
+  | 'icon'
+  | 'inventory'
+  | 'gameDefinition'
+  | 'equipment'
+  | 'equip'
+  | 'unequip'
+  | 'use';
 
 interface OpEvent {
   /** Counts up per plugin; ties a request to its progress, result and error. */
@@ -26,6 +42,10 @@ export interface LootsmithEvents {
    * {@link LootSprite} already shows it, a custom sprite can `setTexture(key)`.
    */
   iconready: OpEvent & { item: Item; key: string; sprite: Phaser.GameObjects.GameObject };
+  /** The player's equipment changed (an equip or unequip succeeded). */
+  equipment: OpEvent & { op: 'equip' | 'unequip'; equipment: EquipmentResponse };
+  /** A consumable was used: apply `result.effects`. */
+  use: OpEvent & { result: UseItemResponse };
   /** Any failure except aborts (a scene that shut down has no one to tell). */
   error: OpEvent & { error: LootsmithError };
 }

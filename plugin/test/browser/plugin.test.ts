@@ -274,6 +274,28 @@ describe('LootsmithPlugin in Phaser', () => {
     expect(result).toMatchObject({ crafts: ['combine', 'createItem'], success: true, xp: 25 });
   });
 
+  it('wears, takes off and uses items, emitting equipment and use events', async () => {
+    page = await harness.open();
+    const result = await page.evaluate(async () => {
+      const { lootsmith } = window.lootsmithTest.scene('arena');
+      const events: string[] = [];
+      lootsmith.on('equipment', (e) => events.push(`${e.op}:${e.equipment.slots[0]?.item?.id ?? 'empty'}`));
+      lootsmith.on('use', (e) => events.push(`use:${e.result.item.id}`));
+      const off = await lootsmith.equipment.unequip('WEAPON');
+      const on = await lootsmith.equipment.equip('item-1');
+      const listed = await lootsmith.equipment.list();
+      const used = await lootsmith.inventory.use({ id: 'potion-9' });
+      return { events, off: off.stats, on: on.stats, listed: listed.slots.length, heal: used.effects };
+    });
+    expect(result).toEqual({
+      events: ['unequip:empty', 'equip:item-1', 'use:potion-9'],
+      off: {},
+      on: { attack: 5 },
+      listed: 1,
+      heal: [{ name: 'health', value: 12 }],
+    });
+  });
+
   it('shows the inventory icons after a reload from IndexedDB, without asking the server again', async () => {
     const cacheName = `reload-${Date.now()}`;
     page = await harness.open({ cacheName });

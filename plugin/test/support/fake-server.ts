@@ -5,11 +5,16 @@ import {
   type CombineResponse,
   CreateItemRequest,
   type CreateItemResponse,
+  type EquipmentResponse,
+  EquipRequest,
   GenerateItemsRequest,
   ImageGenerationRequest,
   type InventoryResponse,
   type Item,
   SessionRequest,
+  UnequipRequest,
+  UseItemRequest,
+  type UseItemResponse,
 } from '@lootsmith/protocol';
 import type { ZodType } from 'zod';
 import { solidPng } from './png.ts';
@@ -146,6 +151,31 @@ export async function startFakeServer() {
         crafting_level: 1,
         crafting_xp: 0,
         recipes: [],
+      };
+      return send(res, 200, result);
+    }
+    const worn = path.match(/^\/api\/v1\/player\/([^/]+)\/equipment(\/equip|\/unequip)?$/);
+    if (worn) {
+      const change = worn[2] === '/equip' ? valid(EquipRequest, body, res) : undefined;
+      const off = worn[2] === '/unequip' ? valid(UnequipRequest, body, res) : undefined;
+      if (worn[2] && !change && !off) return;
+      const sword = fakeItem(1);
+      const wearing = change?.item_id === sword.id || (!change && !off);
+      const result: EquipmentResponse = {
+        player_id: decodeURIComponent(worn[1] as string),
+        slots: [{ slot: 'WEAPON', item: wearing ? sword : null }],
+        stats: wearing ? { attack: 5 } : {},
+      };
+      return send(res, 200, result);
+    }
+    if (req.method === 'POST' && /^\/api\/v1\/player\/[^/]+\/use-item$/.test(path)) {
+      const request = valid(UseItemRequest, body, res);
+      if (!request) return;
+      const potion = { ...fakeItem(7), id: request.item_id, type: 'CONSUMABLE' as const };
+      const result: UseItemResponse = {
+        item: potion,
+        effects: [{ name: 'health', value: 12 }],
+        remaining: 0,
       };
       return send(res, 200, result);
     }

@@ -77,6 +77,13 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   const affixes = game.item_limits.affixes_by_rarity[want.rarity];
   if (item.affixes.length > affixes)
     problems.push(`a ${want.rarity} item has at most ${affixes} affixes, not ${item.affixes.length}`);
+  if (!game.item_limits.on_hit_types.includes(item.type))
+    item.affixes.forEach((a, i) => {
+      if (ON_HIT.test(a.effect))
+        problems.push(
+          `affixes.${i}: a ${item.type} does not strike, so its effects act on use or while worn, not on a hit`,
+        );
+    });
   const texts = [
     ['description', item.description],
     ...item.affixes.map((a, i) => [`affixes.${i}`, `${a.name} ${a.effect}`]),
@@ -94,9 +101,43 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   return problems;
 }
 
-/** The rarity a crafted item gets: the best material's, one step up for a generous stack. */
-export function craftedRarity(materialRarities: Rarity[], totalQuantity: number): Rarity {
-  const best = Math.max(0, ...materialRarities.map(rarityIndex));
-  const bonus = totalQuantity >= 5 ? 1 : 0;
-  return RARITIES[Math.min(best + bonus, rarityIndex('LEGENDARY'))] as Rarity;
+/** The rarity a crafted item gets: its best ingredient's, a step up for a generous stack and for skill. */
+export function craftedRarity(
+  game: GameDefinition,
+  ingredientRarities: Rarity[],
+  totalQuantity: number,
+  craftingLvl: number,
+): Rarity {
+  const rules = game.crafting;
+  const best = Math.max(0, ...ingredientRarities.map(rarityIndex));
+  const stack = Math.floor(totalQuantity / rules.rarity_step_quantity);
+  const skill = rules.rarity_step_crafting_levels
+    ? Math.floor(craftingLvl / rules.rarity_step_crafting_levels)
+    : 0;
+  return RARITIES[Math.min(best + stack + skill, rarityIndex(rules.max_rarity))] as Rarity;
 }
+
+/**
+ * A crafted item's level: its best ingredient's plus a share of crafting skill, bounded by the
+ * player's level, so no chain of crafts outruns what the loot tables drop.
+ */
+export function craftedLevel(
+  game: GameDefinition,
+  bestIngredient: number,
+  craftingLvl: number,
+  playerLevel: number | null,
+): number {
+  const rules = game.crafting;
+  const wanted = bestIngredient + Math.floor(craftingLvl * rules.levels_per_crafting_level);
+  // A player whose level the server never learnt crafts at the level of what went in, no higher.
+  const bound = playerLevel === null ? bestIngredient : playerLevel + rules.max_levels_above_player;
+  return clampLevel(game, Math.min(wanted, Math.max(bound, 1)));
+}
+
+/** Crafting XP for a result: the route's XP times the factor of its rarity. */
+export function craftingXp(game: GameDefinition, base: number, rarity: Rarity): number {
+  return Math.round(base * (game.crafting.xp_factor_by_rarity[rarity] ?? 1));
+}
+
+/** Wording of an effect that acts when striking: only on types that strike. */
+const ON_HIT = /\b(hits?|on hit|strikes?|struck|critical hits?)\b/i;

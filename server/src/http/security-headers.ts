@@ -10,6 +10,9 @@ export const CSP: Record<string, string[]> = {
   'base-uri': ["'self'"],
   'script-src': ["'self'"],
   'style-src': ["'self'"],
+  // Phaser sets style attributes (`setAttribute('style', …)` for its viewport ruler): attributes only,
+  // never a <style> element or a stylesheet from elsewhere.
+  'style-src-attr': ["'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'media-src': ["'self'", 'data:', 'blob:'],
   'connect-src': ["'self'", 'data:', 'blob:'],

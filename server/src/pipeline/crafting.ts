@@ -8,7 +8,7 @@ import {
   type Item,
 } from '@lootsmith/protocol';
 import type { Coordination } from '../coordination/coordination.ts';
-import { checkItem, clampLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
+import { checkItem, craftedLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
 import { ApiError, reasonError } from '../http/errors.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
@@ -51,7 +51,36 @@ async function ingredientsOf(deps: CraftingDeps, stacks: Stack[]) {
 }
 
 const describe = (i: { quantity: number; item: Item }) =>
-  `${i.quantity} × ${i.item.name} (${i.item.type}, ${i.item.material}, ${i.item.element})`;
+  `${i.quantity} × ${i.item.name} (${i.item.type}, ${i.item.subtype}, ${i.item.material}, ${i.item.element})`;
+
+type Station = LootDeps['game']['stations'][number];
+const makes = (s: Station) => `${s.name} (makes ${s.types.join(', ')})`;
+
+/** The crafter: crafting XP and the player's level (null when the server never learnt it), which bound a craft. */
+export interface Crafter {
+  xp: number;
+  level: number | null;
+}
+
+export const crafterOf = (player: {
+  crafting_xp: number;
+  level: number | null;
+  claimed_level: number | null;
+}) => ({
+  xp: player.crafting_xp,
+  level: player.level ?? player.claimed_level,
+});
+
+/** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
+function assertStationLevel(st: Station, craftingLvl: number) {
+  if (craftingLvl < st.min_level)
+    throw reasonError(
+      400,
+      'skill_too_low',
+      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}`,
+      { required_level: st.min_level, crafting_level: craftingLvl },
+    );
+}
 
 export interface CraftPlan {
   item: Item;
@@ -74,29 +103,37 @@ export class CombinePlanner {
     },
   ) {}
 
-  async plan(body: CombineRequest, xp: number, signal?: AbortSignal): Promise<CombinePlan> {
+  async plan(body: CombineRequest, crafter: Crafter, signal?: AbortSignal): Promise<CombinePlan> {
     const deps = this.deps;
     const stacks = mergeStacks(body.ingredients.map((i) => ({ id: i.item_id, quantity: i.quantity })));
     if (stacks.reduce((a, s) => a + s.quantity, 0) < 2)
       throw new ApiError(400, 'invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
+    const skill = craftingLevel(deps.game, crafter.xp);
+    if (st) assertStationLevel(st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
+      deps.game,
       ingredients.map((i) => i.item.rarity),
       stacks.reduce((a, s) => a + s.quantity, 0),
+      skill,
     );
-    const level = clampLevel(
+    const level = craftedLevel(
       deps.game,
-      Math.max(...ingredients.map((i) => i.item.level)) + craftingLevel(deps.game, xp),
+      Math.max(...ingredients.map((i) => i.item.level)),
+      skill,
+      crafter.level,
     );
+    // The intent is part of the recipe: "a flaming sword" and "an oak shield" from the same ore differ.
+    const intent = body.description?.toLowerCase().replace(/\s+/g, ' ').trim() || null;
     // What went in by identity (a material's definition id, an item's own id), never by a name a
     // model wrote; and what comes out, so a recipe is only reused for the same rarity and level.
     const identities = ingredients
       .map((i) => `${i.item_id}:${i.item.rarity}:${i.item.level}×${i.quantity}`)
       .sort();
     const key = createHash('sha256')
-      .update(JSON.stringify([identities, st?.id ?? null, tool, rarity, level]))
+      .update(JSON.stringify([identities, st?.id ?? null, tool, rarity, level, intent]))
       .digest('hex')
       .slice(0, 24);
     const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
@@ -114,7 +151,11 @@ export class CombinePlanner {
         const budget = statBudget(deps.game, rarity, level);
         const user = [
           `Combine: ${ingredients.map(describe).join('; ')}`,
-          [st ? `Station: ${st.name}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
+          [st ? `Station: ${makes(st)}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
+          `Other stations: ${deps.game.stations
+            .filter((o) => o.id !== st?.id)
+            .map(makes)
+            .join('; ')}`,
           body.description ? `Player intent: ${body.description}` : '',
           `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
         ]
@@ -160,7 +201,7 @@ export async function planCreateItem(
   deps: CraftingDeps,
   playerId: string,
   body: CreateItemRequest,
-  xp: number,
+  crafter: Crafter,
   signal?: AbortSignal,
 ): Promise<{ item: Item; stacks: Stack[] }> {
   const st = station(deps, body.crafting_station);
@@ -174,11 +215,13 @@ export async function planCreateItem(
     );
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
+  const level = craftingLevel(deps.game, crafter.xp);
   const rarity = craftedRarity(
+    deps.game,
     ingredients.map((i) => i.item.rarity),
     stacks.reduce((a, s) => a + s.quantity, 0),
+    level,
   );
-  const level = craftingLevel(deps.game, xp);
   const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
   if (level < required)
     throw reasonError(
@@ -187,7 +230,12 @@ export async function planCreateItem(
       `Crafting level ${required} is needed to make a ${rarity} item at the ${st.name}; you are level ${level}`,
       { required_level: required, crafting_level: level },
     );
-  const itemLevel = clampLevel(deps.game, Math.max(...ingredients.map((i) => i.item.level)) + level * 2);
+  const itemLevel = craftedLevel(
+    deps.game,
+    Math.max(...ingredients.map((i) => i.item.level)),
+    level,
+    crafter.level,
+  );
   const spec = {
     type: params.type,
     rarity,

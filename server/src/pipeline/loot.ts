@@ -29,6 +29,10 @@ export interface LootDeps {
   iconsAfterItem?: boolean;
 }
 
+/** An enemy as the prompt names it: name, tier and element. */
+export const enemyLine = (enemy: GameEnemy) =>
+  `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`;
+
 /** Where and for whom a drop happens, as the server settled it: what pooled items are bucketed by. */
 export interface DropSite {
   enemy: GameEnemy | undefined;
@@ -157,20 +161,21 @@ export async function writeItems(
   });
 
   const created_at = new Date().toISOString();
-  const pendingIcons: string[] = [];
-  const items = await Promise.all(
-    batch.items.map(async (generated) => {
-      const prompt = deps.icons.promptFor(generated);
-      let icon: ItemIcon;
-      if (req.iconsAfterItem) {
-        const later = await deps.icons.paintBehind(prompt, req.clientId);
-        // Kept out of the item itself: the stored item never says pending once the icon is painted.
-        if (later.pending) pendingIcons.push(later.icon.id);
-        icon = later.icon;
-      } else icon = await deps.icons.ensure(prompt, req.clientId, req.signal);
-      return { ...generated, id: newItemId(), icon, created_at };
-    }),
-  );
+  const prompts = batch.items.map((generated) => deps.icons.promptFor(generated));
+  let icons: ItemIcon[];
+  let pendingIcons: string[] = [];
+  if (req.iconsAfterItem) {
+    const later = await Promise.all(prompts.map((prompt) => deps.icons.paintBehind(prompt, req.clientId)));
+    icons = later.map((l) => l.icon);
+    // Kept out of the item itself: the stored item never says pending once the icon is painted.
+    pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
+  } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
+  const items = batch.items.map((generated, i) => ({
+    ...generated,
+    id: newItemId(),
+    icon: icons[i] as ItemIcon,
+    created_at,
+  }));
   deps.metrics?.generations.inc({ kind: req.kind, outcome: 'ok' });
   return { items, pendingIcons };
 }
@@ -232,7 +237,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         specs: missing,
         context: {
           location: ctx.location,
-          enemy: enemy ? `${enemy.name} (tier ${enemy.tier})` : ctx.enemy,
+          enemy: enemy ? enemyLine(enemy) : ctx.enemy,
           theme: ctx.theme ?? enemy?.element,
           playerLevel,
         },

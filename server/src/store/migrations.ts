@@ -71,6 +71,16 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE TABLE drop_grants (id TEXT PRIMARY KEY, player_id TEXT NOT NULL, expires_at ${d.bigint} NOT NULL);
     CREATE INDEX drop_grants_expiry ON drop_grants (expires_at);
   `,
+  // Equipment: one owned item per player and slot.
+  () => `
+    CREATE TABLE equipment (
+      player_id TEXT NOT NULL,
+      slot TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      equipped_at TEXT NOT NULL,
+      PRIMARY KEY (player_id, slot)
+    );
+  `,
   // Loot pools: items generated ahead of drops, owned by no player until a drop claims one. A row
   // without data is a slot being generated; it lapses at lease_until if never filled.
   (d) => `

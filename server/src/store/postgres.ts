@@ -2,7 +2,15 @@ import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
-import { now, type PlayerRow, RECIPES_OF_PLAYER, type RecipeRow, toPlayer, toRecipe } from './rows.ts';
+import {
+  EQUIPMENT_OF_PLAYER,
+  now,
+  type PlayerRow,
+  RECIPES_OF_PLAYER,
+  type RecipeRow,
+  toPlayer,
+  toRecipe,
+} from './rows.ts';
 import {
   type CraftInput,
   type CraftResult,
@@ -360,6 +368,38 @@ export class PostgresStore implements Store {
       'UPDATE players SET claimed_level = GREATEST(COALESCE(claimed_level, 0), $2) WHERE id = $1',
       [playerId, level],
     );
+  }
+
+  async equipment(playerId: string) {
+    const { rows } = await this.pool.query<{ slot: string; item_id: string }>(EQUIPMENT_OF_PLAYER, [
+      playerId,
+    ]);
+    return rows;
+  }
+
+  async equip(playerId: string, slot: string, itemId: string) {
+    await this.tx(async (c) => {
+      // The stack row stays locked until commit, so the item cannot be spent while it is put on.
+      const owned = await c.query(
+        'SELECT quantity FROM inventory WHERE player_id = $1 AND item_id = $2 FOR UPDATE',
+        [playerId, itemId],
+      );
+      if (!owned.rowCount) throw new InsufficientError([{ item_id: itemId, have: 0, need: 1 }]);
+      await c.query('DELETE FROM equipment WHERE player_id = $1 AND item_id = $2 AND slot <> $3', [
+        playerId,
+        itemId,
+        slot,
+      ]);
+      await c.query(
+        `INSERT INTO equipment (player_id, slot, item_id, equipped_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (player_id, slot) DO UPDATE SET item_id = excluded.item_id, equipped_at = excluded.equipped_at`,
+        [playerId, slot, itemId, now()],
+      );
+    });
+  }
+
+  async unequip(playerId: string, slot: string) {
+    await this.pool.query('DELETE FROM equipment WHERE player_id = $1 AND slot = $2', [playerId, slot]);
   }
 
   async reservePoolSlots(request: PoolSlotRequest, at: number) {

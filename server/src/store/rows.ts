@@ -51,4 +51,9 @@ export const toRecipe = (r: RecipeRow): Recipe => ({
   discovered_at: r.created_at,
 });
 
+/** Worn items the player still owns ($1: the player). */
+export const EQUIPMENT_OF_PLAYER = `SELECT e.slot, e.item_id FROM equipment e
+  JOIN inventory i ON i.player_id = e.player_id AND i.item_id = e.item_id
+  WHERE e.player_id = $1 ORDER BY e.slot`;
+
 export const now = () => new Date().toISOString();

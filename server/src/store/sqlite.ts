@@ -6,7 +6,15 @@ import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
-import { now, type PlayerRow, RECIPES_OF_PLAYER, type RecipeRow, toPlayer, toRecipe } from './rows.ts';
+import {
+  EQUIPMENT_OF_PLAYER,
+  now,
+  type PlayerRow,
+  RECIPES_OF_PLAYER,
+  type RecipeRow,
+  toPlayer,
+  toRecipe,
+} from './rows.ts';
 import {
   type CraftInput,
   type CraftResult,
@@ -351,6 +359,32 @@ export class SqliteStore implements Store {
     this.db
       .prepare('UPDATE players SET claimed_level = MAX(COALESCE(claimed_level, 0), ?) WHERE id = ?')
       .run(level, playerId);
+  }
+
+  async equipment(playerId: string) {
+    return this.db
+      .prepare<[string], { slot: string; item_id: string }>(EQUIPMENT_OF_PLAYER.replace('$1', '?'))
+      .all(playerId);
+  }
+
+  async equip(playerId: string, slot: string, itemId: string) {
+    this.db.transaction(() => {
+      if (!this.stmts.stack.get(playerId, itemId))
+        throw new InsufficientError([{ item_id: itemId, have: 0, need: 1 }]);
+      this.db
+        .prepare('DELETE FROM equipment WHERE player_id = ? AND item_id = ? AND slot <> ?')
+        .run(playerId, itemId, slot);
+      this.db
+        .prepare(
+          `INSERT INTO equipment (player_id, slot, item_id, equipped_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (player_id, slot) DO UPDATE SET item_id = excluded.item_id, equipped_at = excluded.equipped_at`,
+        )
+        .run(playerId, slot, itemId, now());
+    })();
+  }
+
+  async unequip(playerId: string, slot: string) {
+    this.db.prepare('DELETE FROM equipment WHERE player_id = ? AND slot = ?').run(playerId, slot);
   }
 
   async reservePoolSlots(request: PoolSlotRequest, at: number) {

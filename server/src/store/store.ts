@@ -148,6 +148,14 @@ export interface Store {
   release(reservation: Reservation): Promise<void>;
   /** Records a level served on the player's claim; the record only rises. */
   recordClaimedLevel(playerId: string, level: number): Promise<void>;
+  /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
+  equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
+  /**
+   * Puts an item the player owns in a slot, replacing what was there, in one transaction with the
+   * ownership check; throws InsufficientError when the player owns none.
+   */
+  equip(playerId: string, slot: string, itemId: string): Promise<void>;
+  unequip(playerId: string, slot: string): Promise<void>;
   /**
    * Takes up to `wants.length` pool slots in one transaction, as many as the bucket size, the game's
    * total and the hourly budget leave (the budget is charged for every slot taken); `refused` names

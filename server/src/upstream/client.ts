@@ -94,7 +94,7 @@ function chatFields(res: ChatCompletionResponse, scrub: (text: string) => string
 /** The `/v1` service client: keep-alive pool, timeouts, retries with jitter and Retry-After, fallback. */
 export class UpstreamClient {
   private readonly targets: Target[];
-  readonly secrets: Secrets;
+  private readonly secrets: Secrets;
 
   constructor(private readonly options: UpstreamOptions) {
     this.secrets = options.secrets ?? new Secrets([options.primary.key, options.fallback?.key]);
@@ -208,7 +208,10 @@ export class UpstreamClient {
     throw new ApiError(502, 'upstream_unavailable', 'The content service is unavailable; try again shortly');
   }
 
-  /** One request with a deadline on the whole exchange (a trickling answer cannot hold it open). */
+  /**
+   * One request with a deadline on the whole exchange (a trickling answer cannot hold it open). The
+   * timer and the listener on the caller's signal are removed when it ends: nothing outlives it.
+   */
   private async attempt(
     target: Target,
     path: string,
@@ -217,54 +220,66 @@ export class UpstreamClient {
     deadlineMs: number,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    const deadline = AbortSignal.timeout(deadlineMs);
-    let res: Dispatcher.ResponseData;
+    const stop = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort();
+    }, deadlineMs);
+    const hangUp = () => stop.abort();
+    signal?.addEventListener('abort', hangUp, { once: true });
+    const failure = (err: unknown, during: string) => {
+      if (err instanceof AttemptFailed) return err;
+      // A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left).
+      if (timedOut) return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
+      return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
+    };
     try {
-      res = await target.pool.request({
-        path: target.basePath + path,
-        method: 'POST',
-        headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        headersTimeout: deadlineMs,
-        bodyTimeout: deadlineMs,
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await target.pool.request({
+          path: target.basePath + path,
+          method: 'POST',
+          headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          headersTimeout: deadlineMs,
+          bodyTimeout: deadlineMs,
+          signal: stop.signal,
+        });
+      } catch (err) {
+        throw failure(err, 'network');
+      }
+      const status = res.statusCode;
+      const declared = Number(res.headers['content-length']);
+      const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
+      if (declared > limit) {
+        res.body.destroy();
+        throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
+      }
+      const text = await readLimited(res.body, limit).catch((err) => {
+        throw failure(err, 'body read');
       });
-    } catch (err) {
-      throw this.failure(err, deadline, deadlineMs, 'network');
+      if (status === 401 || status === 403)
+        throw new AttemptFailed(`status ${status}`, false, undefined, true);
+      if (status === 429 || status >= 500) {
+        const header = res.headers['retry-after'];
+        const seconds = Number(Array.isArray(header) ? header[0] : header);
+        throw new AttemptFailed(
+          `status ${status}`,
+          true,
+          Number.isFinite(seconds) ? seconds * 1000 : undefined,
+        );
+      }
+      if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new AttemptFailed('response is not JSON', true);
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', hangUp);
     }
-    const status = res.statusCode;
-    const declared = Number(res.headers['content-length']);
-    const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
-    if (declared > limit) {
-      res.body.destroy();
-      throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
-    }
-    const text = await readLimited(res.body, limit).catch((err) => {
-      throw this.failure(err, deadline, deadlineMs, 'body read');
-    });
-    if (status === 401 || status === 403) throw new AttemptFailed(`status ${status}`, false, undefined, true);
-    if (status === 429 || status >= 500) {
-      const header = res.headers['retry-after'];
-      const seconds = Number(Array.isArray(header) ? header[0] : header);
-      throw new AttemptFailed(
-        `status ${status}`,
-        true,
-        Number.isFinite(seconds) ? seconds * 1000 : undefined,
-      );
-    }
-    if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AttemptFailed('response is not JSON', true);
-    }
-  }
-
-  /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
-  private failure(err: unknown, deadline: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
-    if (err instanceof AttemptFailed) return err;
-    if (deadline.aborted) return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
-    return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
   }
 
   /** What a player is told of a 4xx: the upstream's own message, short, printable and scrubbed of secrets. */

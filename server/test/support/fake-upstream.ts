@@ -75,7 +75,7 @@ export function itemsFor(prompt: string, call: number) {
 
 /** What a hostile upstream sends instead of the scripted answer; `trickle` drips a body a byte at a time. */
 export type HostileAnswer =
-  | { status: number; body: string | Buffer; headers?: Record<string, string> }
+  | { status: number; body: string | Buffer; headers?: Record<string, string>; afterMs?: number }
   | { trickle: string; everyMs: number };
 
 /** The request a hostile answer is chosen for. */
@@ -152,6 +152,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       return;
     }
     if (hostile) {
+      if (hostile.afterMs) await new Promise((r) => setTimeout(r, hostile.afterMs));
+      if (res.destroyed) return;
       res.writeHead(hostile.status, { 'content-type': 'application/json', ...hostile.headers });
       return res.end(hostile.body);
     }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import { launchChromium } from '../../support/browser.ts';
@@ -15,6 +16,9 @@ interface Point {
   y: number;
 }
 
+/** A page point, and whether it lies inside the canvas now (the camera follows the hero). */
+type PagePoint = Point & { onScreen: boolean };
+
 /** The parts of the demo's `window.__lootsmithDemo` hook the tests read. */
 export interface DemoHook {
   playerId: string;
@@ -24,16 +28,35 @@ export interface DemoHook {
   panel: string | undefined;
   craftingLevel: number;
   recipes: string[];
-  hero(): { x: number; y: number; hp: number; page: Point } | undefined;
+  revealed: string[];
+  won: boolean;
+  goal: string;
+  hero():
+    | {
+        x: number;
+        y: number;
+        hp: number;
+        maxHp: number;
+        attack: number;
+        defense: number;
+        speed: number;
+        damage: [number, number];
+        page: PagePoint;
+      }
+    | undefined;
+  hits(): number[];
+  worn(): Array<{ slot: string; id: string; name: string }>;
   enemies(): Array<{
     uid: string;
     kind: string;
     hp: number;
     alive: boolean;
+    visible: boolean;
     x: number;
     y: number;
-    page: Point;
+    page: PagePoint;
   }>;
+  door(): { open: boolean; cracks: number; needs: number; x: number; y: number; page: PagePoint } | undefined;
   drops(): Array<{
     itemId: string;
     name: string;
@@ -41,11 +64,22 @@ export interface DemoHook {
     texture?: string;
     textureLoaded: boolean;
     pending: boolean;
-    page: Point;
+    page: PagePoint;
   }>;
-  stations(): Array<{ id: string; page: Point }>;
-  toPage(p: Point): Point;
-  inventory(): Array<{ id: string; name: string; type: string; quantity: number }>;
+  stations(): Array<{ id: string; x: number; y: number; page: PagePoint }>;
+  stationPrompt():
+    | { visible: boolean; text: string; x: number; y: number; namesHidden: string[]; page: PagePoint }
+    | undefined;
+  areaNames: string[];
+  toPage(p: Point): PagePoint;
+  route(x: number, y: number): PagePoint[];
+  inventory(): Array<{
+    id: string;
+    name: string;
+    type: string;
+    quantity: number;
+    stats: Array<{ name: string; value: number }>;
+  }>;
   toasts(): Array<{ kind: string; title: string; detail?: string }>;
   textureExists(key: string): boolean;
   iconKey(itemId: string): string | undefined;
@@ -96,6 +130,21 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoR
   }
 }
 
+/** Starts a demo rig before the file's tests and closes it after them; the result reads it. */
+export function useDemoRig(): () => DemoRig {
+  let rig: DemoRig | undefined;
+  beforeAll(async () => {
+    rig = await startDemo();
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+  return () => {
+    if (!rig) throw new Error('the demo rig did not start');
+    return rig;
+  };
+}
+
 /** Console messages of one page, kept for assertions. */
 export function recordConsole(page: Page): ConsoleMessage[] {
   const messages: ConsoleMessage[] = [];
@@ -115,24 +164,66 @@ export async function openGame(page: Page, url: string) {
 export const enemies = (page: Page) => page.evaluate(() => window.__lootsmithDemo.enemies());
 export const drops = (page: Page) => page.evaluate(() => window.__lootsmithDemo.drops());
 
+export const hero = async (page: Page) => {
+  const h = await page.evaluate(() => window.__lootsmithDemo.hero());
+  if (!h) throw new Error('no hero');
+  return h;
+};
+
+/** Whether a real click at this page point would land on the game's canvas (not on a button or panel). */
+const onCanvas = (page: Page, p: Point) =>
+  page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName === 'CANVAS', p);
+
 /**
- * Clicks a living enemy of `kind` with the real mouse: the hero walks up and fights it until it
- * falls (clicking again only if the fight stalls). Returns its uid.
+ * Walks the hero to a map point with real clicks: along the route, it clicks the farthest waypoint
+ * that is on screen and not under the interface, until the hero is there.
+ */
+export async function walkTo(page: Page, to: Point, within = 24) {
+  for (let leg = 0; leg < 12; leg++) {
+    const at = await hero(page);
+    if (Math.hypot(at.x - to.x, at.y - to.y) <= within) return;
+    const route = await page.evaluate(({ x, y }) => window.__lootsmithDemo.route(x, y), to);
+    if (!route.length) throw new Error(`no way from (${at.x}, ${at.y}) to (${to.x}, ${to.y})`);
+    let aim: Point | undefined;
+    for (const point of route.toReversed())
+      if (point.onScreen && (await onCanvas(page, point))) {
+        aim = point;
+        break;
+      }
+    if (!aim) throw new Error('no step of the route is on screen');
+    await page.mouse.click(aim.x, aim.y);
+    // Until the hero stops walking (or a fight stops it).
+    let last = at;
+    for (let tick = 0; tick < 60; tick++) {
+      await page.waitForTimeout(250);
+      const now = await hero(page);
+      if (Math.hypot(now.x - last.x, now.y - last.y) < 1) break;
+      last = now;
+    }
+  }
+  throw new Error(`the hero did not reach (${to.x}, ${to.y})`);
+}
+
+/**
+ * Clicks a living enemy of `kind` with the real mouse, walking into view of it first: the hero
+ * walks up and fights it until it falls (clicking again if the fight stalls). Returns its uid.
  */
 export async function killEnemy(page: Page, kind: string): Promise<string> {
   const target = (await enemies(page)).find((e) => e.kind === kind && e.alive);
   if (!target) throw new Error(`No living ${kind} in the dungeon`);
-  for (let click = 0; click < 4; click++) {
+  for (let click = 0; click < 6; click++) {
     const enemy = (await enemies(page)).find((e) => e.uid === target.uid);
     if (!enemy?.alive) return target.uid;
+    if (!enemy.visible || !enemy.page.onScreen || !(await onCanvas(page, enemy.page))) {
+      await walkTo(page, enemy, 90);
+      continue;
+    }
     await page.mouse.click(enemy.page.x, enemy.page.y);
     const fell = await page
       .waitForFunction(
         (uid) => !window.__lootsmithDemo.enemies().some((e) => e.uid === uid && e.alive),
         target.uid,
-        {
-          timeout: 15_000,
-        },
+        { timeout: 15_000 },
       )
       .then(
         () => true,
@@ -141,6 +232,23 @@ export async function killEnemy(page: Page, kind: string): Promise<string> {
     if (fell) return target.uid;
   }
   throw new Error(`The ${kind} did not fall`);
+}
+
+/** Walks over every drop on the floor (each waits to land first); resolves once none are left. */
+export async function pickUpLoot(page: Page) {
+  await page.waitForTimeout(800);
+  for (let round = 0; round < 6; round++) {
+    const [drop] = await drops(page);
+    if (!drop) return;
+    if (drop.page.onScreen && (await onCanvas(page, drop.page)))
+      await page.mouse.click(drop.page.x, drop.page.y);
+    await page
+      .waitForFunction((id) => !window.__lootsmithDemo.drops().some((d) => d.itemId === id), drop.itemId, {
+        timeout: 10_000,
+      })
+      .catch(() => {});
+  }
+  if ((await drops(page)).length) throw new Error('loot left on the floor');
 }
 
 export async function screenshot(page: Page, name: string) {

@@ -131,6 +131,7 @@ const TABLES = [
   'idempotency',
   'rate_limits',
   'drop_grants',
+  'equipment',
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -159,6 +160,7 @@ export const MATERIAL_TABLES: Table[] = [
   'ledger',
   'discoveries',
   'daily_usage',
+  'equipment',
 ];
 
 export interface LedgerReport {

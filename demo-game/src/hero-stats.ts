@@ -1,0 +1,75 @@
+import type { StatName } from '@lootsmith/plugin';
+
+/** The hero with nothing worn. */
+export const BASE = { attack: 2, health: 24, speed: 150, crit: 5 };
+
+export type Element = 'fire' | 'frost' | 'poison' | 'shadow';
+
+/** What the hero fights with: the base plus the worn items' stats (the server sums them). */
+export interface HeroStats {
+  attack: number;
+  defense: number;
+  maxHp: number;
+  /** Pixels per second. */
+  speed: number;
+  /** Chance of a double hit, 0–1. */
+  crit: number;
+  /** Per cent less damage from enemies of that element. */
+  resist: Record<Element, number>;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+
+/**
+ * The demo's rules for item stats: attack adds to every hit (and half of magic), defence blunts
+ * hits, health (and half of mana) adds to the health bar, speed quickens the step, crit chance and
+ * half of luck give double hits, a resistance blunts that element's hits.
+ */
+export function heroStats(worn: Partial<Record<StatName, number>>): HeroStats {
+  const s = (name: StatName) => worn[name] ?? 0;
+  const resist = (name: StatName) => clamp(s(name), 0, 60);
+  return {
+    attack: Math.max(1, BASE.attack + s('attack') + Math.floor(s('magic') / 2)),
+    defense: Math.max(0, s('defense')),
+    maxHp: Math.max(10, BASE.health + s('health') + Math.floor(s('mana') / 2)),
+    speed: clamp(BASE.speed + 5 * s('speed'), 100, 260),
+    crit: clamp(BASE.crit + s('crit_chance') + Math.floor(s('luck') / 2), 0, 60) / 100,
+    resist: {
+      fire: resist('fire_resist'),
+      frost: resist('frost_resist'),
+      poison: resist('poison_resist'),
+      shadow: resist('shadow_resist'),
+    },
+  };
+}
+
+/** The lowest and highest plain hit of an attack value. */
+export function damageRange(attack: number): [number, number] {
+  return [Math.max(1, Math.round(attack * 0.8)), Math.max(1, Math.round(attack * 1.2))];
+}
+
+/** "4–6", or "2" when every hit is the same. */
+export function hitText(attack: number): string {
+  const [min, max] = damageRange(attack);
+  return min === max ? String(min) : `${min}–${max}`;
+}
+
+/** One swing: a roll in the range, doubled on a critical hit. */
+export function rollDamage(stats: HeroStats, random = Math.random): { damage: number; crit: boolean } {
+  const [min, max] = damageRange(stats.attack);
+  const crit = random() < stats.crit;
+  const damage = min + Math.floor(random() * (max - min + 1));
+  return { damage: damage * (crit ? 2 : 1), crit };
+}
+
+/** What an enemy's hit does after defence and the matching resistance (never less than 1). */
+export function damageTaken(raw: number, stats: HeroStats, element?: string): number {
+  const resist = element && element in stats.resist ? stats.resist[element as Element] : 0;
+  return Math.max(1, Math.round(((raw * 12) / (12 + stats.defense)) * (1 - resist / 100)));
+}
+
+/** Health a used item restores: its health, and half its mana. */
+export function healingOf(effects: Array<{ name: string; value: number }>): number {
+  const of = (name: string) => effects.find((e) => e.name === name)?.value ?? 0;
+  return Math.max(0, of('health') + Math.floor(of('mana') / 2));
+}

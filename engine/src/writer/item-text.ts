@@ -1,0 +1,231 @@
+import type { Element } from '@lootsmith/protocol';
+import type { Rng } from '../random.ts';
+import type { Cues } from './cues.ts';
+import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
+
+/** What the text of one item is written from. */
+export interface ItemFacts {
+  name: string;
+  /** The noun the name uses, lower case ("legguards"), which the sentences agree with. */
+  noun: string;
+  type: string;
+  subtype: string;
+  material: string;
+  element: Element;
+  stats: ReadonlyArray<{ name: string; value: number }>;
+  value: number;
+}
+
+const ADJECTIVES: Record<Element, readonly string[]> = {
+  none: ['well-made', 'sturdy', 'battle-worn', 'plain but honest', 'carefully balanced', 'polished', 'heavy'],
+  fire: ['smouldering', 'ember-lit', 'scorched', 'soot-streaked', 'heat-warped'],
+  frost: ['frost-rimed', 'ice-cold', 'rime-crusted', 'pale, frozen', 'snow-dusted'],
+  poison: ['venom-slick', 'green-tinged', 'bitter-smelling', 'acid-pitted', 'mottled'],
+  shadow: ['shadow-wreathed', 'light-drinking', 'dusk-dark', 'whispering', 'ink-black'],
+  holy: ['softly glowing', 'gleaming', 'consecrated', 'sunlit', 'hymn-etched'],
+  lightning: ['crackling', 'storm-scarred', 'humming', 'spark-flecked', 'charged'],
+};
+
+/** Clauses with the item as subject; {it}/{its}/{is}/{has} agree with the noun. */
+const FLAVOURS: Record<Element, readonly string[]> = {
+  none: [
+    '{it} {has} outlasted every owner so far',
+    'no rust has ever touched {them}',
+    '{its} grip is worn smooth by other hands',
+    'a maker’s mark is still legible on {them}',
+    '{it} {is} heavier than {it} {looks}',
+    '{it} {bears} a notch for every battle',
+  ],
+  fire: [
+    '{it} never quite {cools}',
+    '{it} still {smells} of smoke and cinders',
+    'sparks leap from {them} when struck',
+    'snow melts where {it} {lies}',
+    '{its} metal glows at the edges in the dark',
+    'a faint heat rolls off {them} like a banked hearth',
+  ],
+  frost: [
+    'frost creeps over {them} even in summer',
+    '{it} {stings} bare skin with cold',
+    'breath mists in the air around {them}',
+    'ice flowers bloom wherever {it} {rests}',
+    '{it} {rings} like a frozen lake when tapped',
+    'no fire will warm {them} for long',
+  ],
+  poison: [
+    'a green sheen clings to {them}',
+    'wise bearers handle {them} with gloves',
+    'grass wilts where {it} {is} set down',
+    '{it} {weeps} a bitter dew at night',
+    'flies will not settle on {them}',
+    '{it} {smells} faintly of bitter almonds',
+  ],
+  shadow: [
+    'candles gutter when {it} {is} drawn',
+    '{its} outline blurs at the edge of sight',
+    'whispers follow whoever carries {them}',
+    '{it} {casts} no reflection in still water',
+    'torchlight seems to bend away from {them}',
+    'the dark around {them} is never quite empty',
+  ],
+  holy: [
+    '{it} {hums} softly at dawn, like a remembered prayer',
+    'the undead will not touch {them}',
+    '{its} surface never tarnishes',
+    'a faint warmth settles over whoever holds {them}',
+    'bells are said to ring when {it} {is} raised',
+    'no shadow falls beneath {them}',
+  ],
+  lightning: [
+    'sparks crawl over {them} before every storm',
+    'hair stands on end near {them}',
+    '{it} {crackles} when moved quickly',
+    'the air around {them} smells of rain',
+    'compasses spin in {its} presence',
+    'thunder seems to answer when {it} {is} swung',
+  ],
+};
+
+/** What a crafting material lends the things made from it. */
+const USES: Record<Element, string> = {
+  none: 'honest, sturdy work',
+  fire: 'blades that burn',
+  frost: 'armour that turns the cold',
+  poison: 'edges that sicken',
+  shadow: 'work that hides in the dark',
+  holy: 'wards against the dead',
+  lightning: 'weapons that strike twice',
+};
+
+/** What a scroll does when read, by element; {n} is its strength. */
+const SPELLS: Record<Element, string> = {
+  none: 'wards the reader against the next {n} damage',
+  fire: 'calls down {n} fire damage on every foe nearby',
+  frost: 'locks nearby foes in ice and deals {n} frost damage',
+  poison: 'spreads a cloud that deals {n} poison damage over time',
+  shadow: 'drains {n} health from the nearest foe',
+  holy: 'heals everyone nearby for {n}',
+  lightning: 'strikes up to three foes for {n} lightning damage',
+};
+
+function agreeClause(clause: string, noun: string): string {
+  const a = agree(noun);
+  return clause
+    .replaceAll('{them}', a.them)
+    .replaceAll('{it}', a.it)
+    .replaceAll('{its}', a.its)
+    .replaceAll('{is}', a.is)
+    .replaceAll('{has}', a.has)
+    .replace(/\{([a-z]+)\}/g, (_, v: string) => verb(v, noun));
+}
+
+const statWords = (name: string) => name.replace('_', ' ');
+
+function statPhrase(stats: ItemFacts['stats']): string {
+  return listOf(stats.slice(0, 3).map((s) => `+${s.value} ${statWords(s.name)}`));
+}
+
+/** "from the Sunken Crypt", "taken off a Fire Imp", …: where the item comes from, when the request says. */
+function originClause(cues: Cues, rng: Rng): string {
+  const enemy = cues.enemy?.replace(/^the\s+/i, '');
+  const place = cues.location && placeName(cues.location);
+  const options: string[] = [];
+  if (enemy && place)
+    options.push(`taken from the ${enemy} in ${place}`, `won from the ${enemy} in ${place}`);
+  if (enemy)
+    options.push(
+      `pried from the ${enemy}`,
+      `left behind by the ${enemy}`,
+      `marked by the ${enemy}'s last stand`,
+    );
+  if (place) options.push(`from ${place}`, `carried out of ${place}`, `found deep in ${place}`);
+  if (!options.length && cues.themeWord)
+    options.push(`in the ${cues.themeWord} style`, `fit for a ${cues.themeWord}`);
+  if (cues.obtained === 'crafted' && cues.combine?.station)
+    options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
+  if (cues.obtained === 'forged' && cues.station)
+    options.splice(0, options.length, `newly made at the ${cues.station}`);
+  return options.length ? rng.pick(options) : '';
+}
+
+/** One sentence that says what the item is, where it is from and what it does, agreeing in number. */
+export function describeItem(item: ItemFacts, cues: Cues, rng: Rng): string {
+  const adjective = rng.pick(ADJECTIVES[item.element]);
+  const material = item.material.includes(' ') ? '' : `${item.material} `;
+  const noun = item.noun.toLowerCase();
+  const phrase = `${adjective} ${material}${noun}`;
+  const origin = originClause(cues, rng);
+  const from = origin ? ` ${origin}` : '';
+  const main = item.stats[0];
+  if (item.type === 'CONSUMABLE') {
+    const amount = main ? `${main.value} ${statWords(main.name)}` : `${Math.max(5, item.value % 97)} health`;
+    if (/scroll|writ|codex|leaf|parchment/.test(item.subtype)) {
+      const n = main?.value ?? 10;
+      return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${SPELLS[item.element].replace('{n}', String(n))} and crumbles to ash.`;
+    }
+    if (/food|ration|bread|meat/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} when eaten.`;
+    if (/bandage|poultice|salve/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} when bound to a wound.`;
+    if (/bomb|grenade/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage when thrown.`;
+    const vessel = rng.pick(['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']);
+    return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} when drunk.`;
+  }
+  if (item.type === 'MATERIAL' || !main) {
+    const crafters = rng.pick([
+      'crafters prize',
+      'smiths pay well for',
+      'alchemists hoard',
+      'every forge wants',
+    ]);
+    return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${USES[item.element]}.`;
+  }
+  const a = agree(noun);
+  const stats = statPhrase(item.stats);
+  const grant = verb('grants', noun);
+  const forms = [
+    `${capitalise(withArticle(phrase))}${from} that ${grant} ${stats}.`,
+    `${a.this} ${phrase}${from} ${grant} ${stats}.`,
+    `${capitalise(withArticle(phrase))}${origin ? `, ${origin},` : ''} ${rng.pick(['good for', 'adding', 'giving'])} ${stats}.`,
+    `${capitalise(stats)} from ${withArticle(phrase)}${from}.`,
+  ];
+  return rng.pick(forms);
+}
+
+/** One sentence of history that fits how the item came to be: dropped, crafted or forged. */
+export function loreFor(item: ItemFacts, cues: Cues, rng: Rng): string {
+  // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
+  const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
+  const was = isPlural(noun) ? 'were' : 'was';
+  const flavour = agreeClause(rng.pick(FLAVOURS[item.element]), noun);
+  const enemy = cues.enemy?.replace(/^the\s+/i, '');
+  const place = cues.location && placeName(cues.location);
+  let opening: string;
+  if (cues.obtained === 'crafted') {
+    const parts = (cues.combine?.ingredients ?? []).map((i) => i.name);
+    const station = cues.combine?.station ?? 'workbench';
+    opening = `${item.name} ${was} ${rng.pick(['worked', 'fused', 'bound together', 'shaped'])} at the ${station} from ${listOf(parts) || 'what was at hand'}`;
+  } else if (cues.obtained === 'forged') {
+    const parts = (cues.materials ?? []).map((i) => i.name);
+    const station = cues.station ?? 'forge';
+    const asked = cues.request ? ` to answer a request for ${cues.request.replace(/^an?\s+/i, 'a ')}` : '';
+    opening = `${item.name} ${was} forged at the ${station} from ${listOf(parts) || 'raw stock'}${asked}`;
+  } else if (enemy) {
+    const how = rng.pick(['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from']);
+    opening = `${item.name} ${was} ${how} the ${enemy}${place ? ` in ${place}` : ''}`;
+  } else if (place) {
+    opening = `${item.name} ${was} ${rng.pick(['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'])} ${place}`;
+  } else {
+    const who = rng.pick([
+      'a forgotten warlord',
+      'a wandering smith',
+      'an old hermit',
+      'a fallen knight',
+      'a river pirate',
+      'a temple guard',
+    ]);
+    opening = `${item.name} ${was} ${rng.pick(['once carried by', 'last seen with', 'made for', 'lost by'])} ${who}`;
+  }
+  return `${opening}, and ${flavour}.`;
+}

@@ -1,0 +1,131 @@
+import type { Element } from '@lootsmith/protocol';
+import type { Rng } from '../random.ts';
+import { placeName, titleCase } from './grammar.ts';
+import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS } from './lexicon.ts';
+
+export interface NameRequest {
+  temperature: number;
+  type?: string;
+  element: Element;
+  subtype: string;
+  material: string;
+  rarity: number;
+  naming?: string | undefined;
+  enemy?: string | undefined;
+  location?: string | undefined;
+}
+
+const EPITHETS = [
+  'Ancient',
+  'Sworn',
+  'Last',
+  'Eternal',
+  'Relentless',
+  'Patient',
+  'Hungry',
+  'Silent',
+  'Faithful',
+];
+const MAKER_HEADS = [
+  'Al',
+  'Bor',
+  'Cael',
+  'Dun',
+  'Ev',
+  'Gar',
+  'Hal',
+  'Is',
+  'Kor',
+  'Mor',
+  'Ren',
+  'Syl',
+  'Tor',
+  'Vael',
+];
+const MAKER_TAILS = ['dric', 'wen', 'mund', 'ric', 'ara', 'eth', 'ion', 'var', 'gar', 'ys', 'old', 'ith'];
+
+/** The noun a name uses for a subtype ("greaves" → Legguards, Tassets…), and the subtype itself if none. */
+export function nounFor(subtype: string, rng: Rng): string {
+  const key = Object.keys(SUBTYPE_NOUNS)
+    .filter((k) => subtype.includes(k))
+    .sort((a, b) => b.length - a.length)[0];
+  return key ? rng.pick(SUBTYPE_NOUNS[key] as string[]) : titleCase(subtype);
+}
+
+/** A coined name, "Cinderbite", with no doubled letter at the joint ("Ice" + "edge" takes another ending). */
+function coin(element: Element, rng: Rng): string {
+  const root = rng.pick(NAME_ROOTS[element]);
+  let i = rng.int(0, NAME_ENDINGS.length - 1);
+  while (
+    root.toLowerCase().endsWith((NAME_ENDINGS[i] as string)[0] as string) ||
+    root.toLowerCase() === NAME_ENDINGS[i]
+  )
+    i = (i + 1) % NAME_ENDINGS.length;
+  return `${root}${NAME_ENDINGS[i]}`;
+}
+
+/** The fuller name when it fits the name length, else the shorter one. */
+const shortest = (full: string, short: string) => (full.length <= 40 ? full : short);
+
+function possessive(owner: string): string {
+  const clean = titleCase(owner.replace(/^the\s+/i, '').trim());
+  return clean.endsWith('s') ? `${clean}'` : `${clean}'s`;
+}
+
+function ofPlace(location: string): string {
+  return `of ${titleCase(placeName(location)).replace(/^The /, 'the ')}`;
+}
+
+/**
+ * A name in one of several forms — "Iron Axe", "Emberforged Axe", "Axe of Cinders", "Emberbite",
+ * "Frost Giant's Maul", "Greaves of the Sunken Crypt", "Torwen's Ward" — so a bag reads varied in shape,
+ * not only in words. Plain requests (low temperature, simple naming) keep to the first two.
+ */
+export function itemName(request: NameRequest, rng: Rng): { name: string; noun: string } {
+  const { element, material, rarity } = request;
+  const noun = nounFor(request.subtype, rng);
+  const prefix = rng.pick(NAME_PREFIXES[element]);
+  const suffix = rng.pick(NAME_SUFFIXES[element]);
+  const simple = request.naming === 'simple' || request.naming === 'plain' || request.temperature < 0.3;
+  // Potions and ore get no heroic names: "Icemaw, the Patient Poultice" is not a thing anyone says.
+  const humble = request.type === 'CONSUMABLE' || request.type === 'MATERIAL';
+  const forms: Array<[number, () => string | undefined]> = [
+    [rarity <= 1 ? 2 : 1, () => (material.includes(' ') ? undefined : `${titleCase(material)} ${noun}`)],
+    [3, () => `${prefix} ${noun}`],
+    [simple ? 0 : 2, () => `${noun} ${suffix}`],
+    [simple || rarity < 2 ? 0 : 2, () => `${prefix} ${noun} ${suffix}`],
+    [simple || humble ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(element, rng)],
+    [
+      simple || humble || rarity < 2 ? 0 : 2,
+      () => `${coin(element, rng)}, the ${rng.pick(EPITHETS)} ${noun}`,
+    ],
+    [
+      simple || !request.enemy ? 0 : 2,
+      () =>
+        shortest(
+          `${possessive(request.enemy as string)} ${prefix} ${noun}`,
+          `${possessive(request.enemy as string)} ${noun}`,
+        ),
+    ],
+    [
+      simple || !request.location ? 0 : 2,
+      () =>
+        shortest(
+          `${prefix} ${noun} ${ofPlace(request.location as string)}`,
+          `${noun} ${ofPlace(request.location as string)}`,
+        ),
+    ],
+    [simple || humble ? 0 : 1, () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`],
+  ];
+  if (request.temperature > 1.2) for (const f of forms.slice(2)) if (f[0]) f[0] += 1;
+  const total = forms.reduce((sum, [w]) => sum + w, 0);
+  let roll = rng.next() * total;
+  for (const [weight, make] of forms) {
+    roll -= weight;
+    if (roll >= 0) continue;
+    const name = make();
+    if (name && name.length <= 44) return { name, noun };
+    break;
+  }
+  return { name: `${prefix} ${noun}`, noun };
+}

@@ -1,0 +1,129 @@
+import { CombineResponse, GameDefinition, type GeneratedItem, InventoryResponse } from '@lootsmith/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
+import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
+import { shippedGame } from './support/game-file.ts';
+
+const game = GameDefinition.parse(shippedGame());
+
+describe('crafting rules as data', () => {
+  it('bounds crafted levels by the player level, so a chain of crafts stops where the loot does', () => {
+    let level = 4;
+    const chain = [];
+    for (let step = 0; step < 8; step++) {
+      level = craftedLevel(game, level, 10, 8);
+      chain.push(level);
+    }
+    expect(Math.max(...chain)).toBe(8 + game.crafting.max_levels_above_player);
+    // A player whose level the server never learnt crafts at the level of what went in.
+    expect(craftedLevel(game, 5, 10, null)).toBe(5);
+    expect(
+      craftedLevel({ ...game, crafting: { ...game.crafting, max_levels_above_player: 0 } }, 3, 10, 6),
+    ).toBe(6);
+  });
+
+  it('raises crafted rarity with the stack and with skill, up to the game’s cap', () => {
+    expect(craftedRarity(game, ['COMMON', 'COMMON'], 2, 0)).toBe('COMMON');
+    expect(craftedRarity(game, ['UNCOMMON', 'COMMON'], 2, 0)).toBe('UNCOMMON');
+    expect(craftedRarity(game, ['COMMON'], 5, 0)).toBe('UNCOMMON');
+    expect(craftedRarity(game, ['COMMON'], 2, 5)).toBe('UNCOMMON');
+    expect(craftedRarity(game, ['EPIC'], 10, 20)).toBe(game.crafting.max_rarity);
+  });
+
+  it('pays XP by the rarity made, from the game definition', () => {
+    expect(craftingXp(game, 15, 'COMMON')).toBe(15);
+    expect(craftingXp(game, 15, 'RARE')).toBeGreaterThan(craftingXp(game, 15, 'UNCOMMON'));
+    const generous = { ...game, crafting: { ...game.crafting, xp_factor_by_rarity: { COMMON: 4 } } };
+    expect(craftingXp(generous, 15, 'COMMON')).toBe(60);
+  });
+
+  it('keeps on-hit effects to the types that strike', () => {
+    const potion: GeneratedItem = {
+      name: 'Red Draught',
+      type: 'CONSUMABLE',
+      subtype: 'potion',
+      rarity: 'COMMON',
+      level: 3,
+      element: 'none',
+      material: 'glass',
+      description: 'A red potion that restores 9 health.',
+      lore: 'Brewed in a cellar.',
+      stats: [{ name: 'health', value: 9 }],
+      affixes: [{ name: 'Searing Strike', effect: 'Hits set the target ablaze for 4 fire damage.' }],
+      value: 10,
+    };
+    const want = { rarity: 'COMMON' as const, level: 3 };
+    expect(checkItem(game, potion, want).join(' ')).toMatch(/does not strike/);
+    const used = { ...potion, affixes: [{ name: 'Mending', effect: 'On use: heals 4 more over 10s.' }] };
+    expect(checkItem(game, used, want)).toEqual([]);
+    expect(checkItem(game, { ...potion, type: 'WEAPON', subtype: 'sword' }, want)).toEqual([]);
+  });
+
+  it('parses a game file written before these rules, with their defaults', () => {
+    const { crafting: _c, ...old } = shippedGame();
+    const { on_hit_types: _o, ...limits } = shippedGame().item_limits;
+    const parsed = GameDefinition.parse({ ...old, item_limits: limits });
+    expect(parsed.crafting.max_levels_above_player).toBeGreaterThanOrEqual(0);
+    expect(parsed.item_limits.on_hit_types).toContain('WEAPON');
+  });
+});
+
+describe('crafting routes', () => {
+  let t: Booted;
+  beforeEach(async () => {
+    t = await bootWithFake();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const server = { authorization: `Bearer ${SERVER_KEY}` };
+  const call = (method: 'POST' | 'PATCH' | 'GET', url: string, payload?: object) =>
+    t.server.app.inject({ method, url, headers: server, ...(payload ? { payload } : {}) });
+  const stock = async (player: string) =>
+    InventoryResponse.parse((await call('GET', `/api/v1/player/${player}/inventory`)).json());
+
+  it('asks the station level on combine too, and a refused craft spends nothing', async () => {
+    await call('POST', '/api/v1/player/novice/inventory/grant', {
+      items: [{ item_id: 'gold_nugget', quantity: 1 }],
+    });
+    const before = await stock('novice');
+    const chats = t.fake.calls.chat;
+    const res = await call('POST', '/api/v1/crafting/combine', {
+      player_id: 'novice',
+      ingredients: [
+        { item_id: 'gold_nugget', quantity: 1 },
+        { item_id: 'iron_ore', quantity: 1 },
+      ],
+      crafting_station: 'enchanting_altar',
+      description: 'a ring',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().reason).toBe('skill_too_low');
+    expect(t.fake.calls.chat).toBe(chats);
+    const after = await stock('novice');
+    expect(after.items).toEqual(before.items);
+    expect(after.crafting_xp).toBe(before.crafting_xp);
+  });
+
+  it('keeps a chain of crafts within the player level', async () => {
+    await call('PATCH', '/api/v1/player/smith', { crafting_level: 20, level: 6 });
+    await call('POST', '/api/v1/player/smith/inventory/grant', {
+      items: [{ item_id: 'iron_ore', quantity: 20 }],
+    });
+    let current = { item_id: 'iron_ore', quantity: 2 };
+    const levels: number[] = [];
+    for (let step = 0; step < 5; step++) {
+      const res = await call('POST', '/api/v1/crafting/combine', {
+        player_id: 'smith',
+        ingredients: [current, { item_id: 'iron_ore', quantity: 1 }],
+        crafting_station: 'forge',
+      });
+      const body = CombineResponse.parse(res.json());
+      expect(body.success).toBe(true);
+      levels.push(body.result_item?.level ?? 0);
+      current = { item_id: body.result_item?.id ?? '', quantity: 1 };
+    }
+    expect(Math.max(...levels)).toBeLessThanOrEqual(6 + game.crafting.max_levels_above_player);
+  });
+});

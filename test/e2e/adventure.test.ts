@@ -1,0 +1,251 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import {
+  hero,
+  killEnemy,
+  openGame,
+  pickUpLoot,
+  recordConsole,
+  screenshot,
+  useDemoRig,
+  walkTo,
+} from './support/demo.ts';
+
+// The demo as a new player finishes it, with real mouse and keyboard input: fight bare-handed,
+// forge and wear a weapon (and see the hits grow), brew a potion and drink it, shatter the Frost
+// Door, beat the Frost Giant, see the victory screen — checking the server's store along the way.
+const rig = useDemoRig();
+
+const TILE = 32;
+const panel = (page: Page) => page.evaluate(() => window.__lootsmithDemo.panel);
+const goal = (page: Page) => page.evaluate(() => window.__lootsmithDemo.goal);
+
+/** Creates an item in the Forge panel at a station; returns its id (from the result card). */
+async function forge(
+  page: Page,
+  o: { station: string; type: string; materials: string[]; description: string; focus: string },
+) {
+  await page.keyboard.press('f');
+  expect(await panel(page)).toBe('forge-panel');
+  await page.selectOption('#forge-panel select[name=station]', o.station);
+  await page.selectOption('#forge-panel select[name=type]', o.type);
+  for (const id of o.materials) await page.click(`#forge-panel [data-role=owned][data-item-id=${id}]`);
+  await page.fill('#forge-panel textarea[name=description]', o.description);
+  // One focus: clear the chosen chips, then pick this one.
+  for (const chip of await page.$$('#forge-panel .chip.on')) await chip.click();
+  await page.click(`#forge-panel .chip[data-focus=${o.focus}]`);
+  await page.click('#forge-panel button[name=create]');
+  await page.waitForSelector('#forge-panel .result .success', { timeout: 30_000 });
+  const id = (await page.getAttribute('#forge-panel .result .item-card', 'data-item-id')) ?? '';
+  await page.keyboard.press('Escape');
+  return id;
+}
+
+/** Wears an item from the Bag panel: click its square, then the card's Wear button. */
+async function wear(page: Page, itemId: string) {
+  await page.keyboard.press('i');
+  await page.click(`#inventory-panel .grid [data-item-id="${itemId}"]`);
+  await page.click('#inventory-panel .details button[name=equip]');
+  await page.waitForFunction((id) => window.__lootsmithDemo.worn().some((w) => w.id === id), itemId, {
+    timeout: 10_000,
+  });
+}
+
+const WORN = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
+const power = (item: { stats: Array<{ name: string; value: number }> }) =>
+  item.stats
+    .filter((s) => ['attack', 'defense', 'health'].includes(s.name))
+    .reduce((sum, s) => sum + s.value, 0);
+
+/** Wears, slot by slot, the item of the bag with the most attack, defence and health. */
+async function wearBest(page: Page) {
+  const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
+  const worn = new Set((await page.evaluate(() => window.__lootsmithDemo.worn())).map((w) => w.id));
+  for (const slot of WORN) {
+    const best = bag.filter((i) => i.type === slot).sort((a, b) => power(b) - power(a))[0];
+    if (best && !worn.has(best.id)) {
+      await wear(page, best.id);
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+const serverWorn = async (playerId: string) =>
+  (await rig().server.lootsmith.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
+
+it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const consoleMessages = recordConsole(page);
+  // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
+  const dropPlaces: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/v1/generate/items'))
+      dropPlaces.push(JSON.parse(request.postData() ?? '{}').generation_context?.location);
+  });
+  await openGame(page, rig().server.url);
+  const playerId = await page.evaluate(() => window.__lootsmithDemo.playerId);
+  await page.waitForTimeout(700);
+  await screenshot(page, 'adventure-00-start');
+
+  // Only the Crafters' Hall is lit; the boss is nowhere to be seen.
+  expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toEqual(['hall']);
+  const giant = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
+    (e) => e.kind === 'frost_giant',
+  );
+  expect(giant?.visible).toBe(false);
+  expect(await goal(page)).toMatch(/Defeat monsters/);
+
+  // At a station, its prompt stands above it in place of its name (which the hero would cover).
+  const forgeStation = (await page.evaluate(() => window.__lootsmithDemo.stations())).find(
+    (s) => s.id === 'forge',
+  );
+  if (!forgeStation) throw new Error('no forge');
+  await walkTo(page, { x: forgeStation.x, y: forgeStation.y + TILE }, 8);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'adventure-01-station-prompt');
+  const prompt = await page.evaluate(() => window.__lootsmithDemo.stationPrompt());
+  expect(prompt).toMatchObject({ visible: true, text: 'E — use the Forge', namesHidden: ['forge'] });
+  expect(prompt?.y).toBeLessThan(forgeStation.y);
+  expect(prompt?.y).toBeLessThan((await hero(page)).y - TILE);
+
+  // Bare-handed, every hit is the base attack's (doubled on a critical hit).
+  const bare = await hero(page);
+  expect(bare.attack).toBe(2);
+  await killEnemy(page, 'slime');
+  expect(dropPlaces).toEqual([await page.textContent('.room-name')]);
+  await pickUpLoot(page);
+  const bareHits = await page.evaluate(() => window.__lootsmithDemo.hits());
+  expect(bareHits.length).toBeGreaterThan(0);
+  for (const hit of bareHits) expect([bare.damage[0], bare.damage[1], bare.damage[1] * 2]).toContain(hit);
+
+  // Forge a weapon at the Workbench and wear it: the hero's attack grows by the weapon's stats.
+  const weaponId = await forge(page, {
+    station: 'workbench',
+    type: 'WEAPON',
+    materials: ['iron_ore', 'iron_ore', 'oak_wood'],
+    description: 'a heavy iron sword',
+    focus: 'attack',
+  });
+  const weapon = (await page.evaluate(() => window.__lootsmithDemo.inventory())).find(
+    (i) => i.id === weaponId,
+  );
+  if (!weapon) throw new Error('the forged weapon is not in the bag');
+  const stat = (name: string) => weapon.stats.find((s) => s.name === name)?.value ?? 0;
+  await wear(page, weaponId);
+  await page.waitForTimeout(400);
+  await screenshot(page, 'adventure-02-wear-weapon');
+  await page.keyboard.press('Escape');
+  const armed = await hero(page);
+  expect(armed.attack).toBe(bare.attack + stat('attack') + Math.floor(stat('magic') / 2));
+  expect(armed.attack).toBeGreaterThan(bare.attack);
+  expect(armed.damage[0]).toBeGreaterThan(bare.damage[1]);
+  expect(await serverWorn(playerId)).toContain(weaponId);
+
+  // The next fight hits harder: every new hit is within the armed range.
+  const before = (await page.evaluate(() => window.__lootsmithDemo.hits())).length;
+  await killEnemy(page, 'slime');
+  await pickUpLoot(page);
+  const armedHits = (await page.evaluate(() => window.__lootsmithDemo.hits())).slice(before);
+  expect(armedHits.length).toBeGreaterThan(0);
+  for (const hit of armedHits) expect(hit).toBeGreaterThanOrEqual(armed.damage[0]);
+
+  // A shield from the Workbench and two potions from the Alchemy Table.
+  const shieldId = await forge(page, {
+    station: 'workbench',
+    type: 'SHIELD',
+    materials: ['oak_wood', 'leather_scraps'],
+    description: 'a round oak shield',
+    focus: 'defense',
+  });
+  for (const [materials, description] of [
+    [['healing_herb', 'healing_herb'], 'a healing potion'],
+    [['healing_herb', 'leather_scraps'], 'a bitter tonic'],
+  ] as const)
+    await forge(page, {
+      station: 'alchemy_table',
+      type: 'CONSUMABLE',
+      materials: [...materials],
+      description,
+      focus: 'health',
+    });
+  await wear(page, shieldId);
+  await page.keyboard.press('Escape');
+
+  // The Crossroads' monsters give more loot; wear the best of everything found.
+  for (const kind of ['rat', 'slime']) {
+    await killEnemy(page, kind);
+    await pickUpLoot(page);
+  }
+  await wearBest(page);
+
+  // The Hero panel shows the worn gear and what it adds up to.
+  await page.keyboard.press('h');
+  expect(await panel(page)).toBe('hero-panel');
+  await page.waitForTimeout(400);
+  await screenshot(page, 'adventure-03-hero-panel');
+  const attackShown = await page.textContent('#hero-panel [data-stat=Attack]');
+  expect(attackShown).toContain(String((await hero(page)).attack));
+  await page.keyboard.press('Escape');
+
+  // East to the Frost Door: it shatters under the armed hero's blows.
+  const door = await page.evaluate(() => window.__lootsmithDemo.door());
+  if (!door) throw new Error('no door');
+  expect((await hero(page)).attack).toBeGreaterThanOrEqual(door.needs);
+  await walkTo(page, { x: door.x - 3 * TILE, y: door.y });
+  expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toContain('cold');
+  await page.waitForTimeout(300);
+  await screenshot(page, 'adventure-04-frost-door');
+  const doorAt = (await page.evaluate(() => window.__lootsmithDemo.door()))?.page;
+  if (!doorAt) throw new Error('no door');
+  await page.mouse.click(doorAt.x, doorAt.y);
+  await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 20_000 });
+
+  // Into the Frozen Throne: the giant wakes. Fight it, drinking the potion once hurt.
+  await walkTo(page, { x: door.x + 3 * TILE, y: door.y });
+  await page.waitForFunction(() => window.__lootsmithDemo.revealed.includes('throne'), null, {
+    timeout: 10_000,
+  });
+  expect(await goal(page)).toMatch(/Defeat the Frost Giant/);
+  // A knocked-out hero wakes in the hall; it walks back and fights on until the giant falls.
+  let drank = false;
+  for (let round = 0; round < 120; round++) {
+    const boss = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
+      (e) => e.kind === 'frost_giant',
+    );
+    if (!boss?.alive) break;
+    const me = await hero(page);
+    // The first hurt drinks the best potion (the server spends it); later, drink when low.
+    const potions = await page.isVisible('.hud-button[name=potion]');
+    if (potions && (!drank || me.hp < me.maxHp * 0.45) && me.hp < me.maxHp) {
+      const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
+      await page.click('.hud-button[name=potion]');
+      await page.waitForFunction((hp) => (window.__lootsmithDemo.hero()?.hp ?? 0) > hp, me.hp, {
+        timeout: 10_000,
+      });
+      if (!drank) {
+        const stored = await rig().server.lootsmith.inventory(playerId);
+        const potionsOf = (entries: Array<{ quantity: number; type?: string; item?: { type: string } }>) =>
+          entries
+            .filter((e) => (e.type ?? e.item?.type) === 'CONSUMABLE')
+            .reduce((n, e) => n + e.quantity, 0);
+        expect(potionsOf(stored.items)).toBe(potionsOf(bag) - 1);
+        await screenshot(page, 'adventure-05-boss-fight');
+      }
+      drank = true;
+    }
+    if (boss.page.onScreen) await page.mouse.click(boss.page.x, boss.page.y);
+    else await walkTo(page, boss, 120);
+    await page.waitForTimeout(1000);
+  }
+  expect(drank).toBe(true);
+  await page.waitForFunction(() => window.__lootsmithDemo.won, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.__lootsmithDemo.panel === 'win-panel', null, { timeout: 15_000 });
+  await page.waitForTimeout(600);
+  await screenshot(page, 'adventure-06-victory');
+  expect(await page.textContent('#win-panel')).toContain('The gear that won it');
+  expect(await page.$$('#win-panel .win-gear li')).not.toHaveLength(0);
+
+  const areaNames = await page.evaluate(() => window.__lootsmithDemo.areaNames);
+  for (const place of dropPlaces) expect(areaNames).toContain(place);
+  expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
+}, 480_000);
