@@ -164,7 +164,7 @@ export class Refiller {
         bucket.type === '*' ? (rolled[Math.floor(random.next() * rolled.length)] as ItemType) : bucket.type;
       return { type, rarity, level: slot.level, budget: statBudget(game, rarity, slot.level) };
     });
-    const { enemy, tier, playerLevel } = bucket.site;
+    const { enemy, playerLevel } = bucket.site;
     const { items } = await writeItems(loot, {
       clientId: POOL_CLIENT,
       specs,
