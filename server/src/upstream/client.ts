@@ -45,7 +45,18 @@ interface Target extends UpstreamTarget {
   label: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` fires first. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+const cancelled = () => new ApiError(499, 'aborted', 'The request was cancelled');
 
 /** Largest answers read: a chat completion, an image (768² RGBA as PNG, in base64, with room), an error. */
 export const BODY_LIMITS = { chat: 4 * 1024 * 1024, image: 8 * 1024 * 1024, error: 64 * 1024 };
@@ -170,6 +181,8 @@ export class UpstreamClient {
     let left = 2 * this.options.timeoutMs;
     for (const target of this.targets) {
       for (let attempt = 0; attempt <= this.options.retries && left > 0; attempt++) {
+        // A caller gone during a back-off (or before the first try) starts no new attempt.
+        if (signal?.aborted) throw cancelled();
         const started = Date.now();
         try {
           const json = await this.attempt(
@@ -187,7 +200,7 @@ export class UpstreamClient {
           return result;
         } catch (err) {
           if (err instanceof ApiError) throw err;
-          if (signal?.aborted) throw new ApiError(499, 'aborted', 'The request was cancelled');
+          if (signal?.aborted) throw cancelled();
           const failure = err instanceof AttemptFailed ? err : new AttemptFailed(String(err), true);
           this.count(target, path, failure.keyRefused ? 'key_refused' : 'error');
           refused ||= failure.keyRefused;
@@ -195,7 +208,7 @@ export class UpstreamClient {
           if (!failure.retryable || attempt === this.options.retries) break;
           if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxWait) break;
           const backoff = Math.min(2_000, 100 * 2 ** attempt);
-          await sleep(failure.retryAfterMs ?? backoff / 2 + Math.random() * backoff);
+          await sleep(failure.retryAfterMs ?? backoff / 2 + Math.random() * backoff, signal);
         }
       }
     }
