@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadGameDefinition } from '../src/game/definition.ts';
 import { gameKey } from '../src/pools/buckets.ts';
-import { PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
-import { createTestSchema } from './support/postgres.ts';
-import { type ServerProcess, startServerProcess } from './support/process.ts';
-import { REDIS_URL, redisAnswers } from './support/redis.ts';
+import { PLAYER_SECRET } from './support/boot.ts';
+import type { ServerProcess } from './support/process.ts';
+import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
 const BUCKET = 'rat/1-3/WEAPON/*';
 const RARITIES = ['COMMON', 'UNCOMMON', 'RARE'] as const;
@@ -36,38 +34,23 @@ const pooledItem = (id: string, rarity: string): Item => ({
 
 /** Two instances share one pool on PostgreSQL: a pooled item goes to one drop only. */
 describe('loot pools across two instances', () => {
-  let schema: Awaited<ReturnType<typeof createTestSchema>>;
-  let fake: FakeUpstream;
+  let two: TwoInstances | null;
   let a: ServerProcess;
   let b: ServerProcess;
   let db: pg.Client;
   const run = randomBytes(4).toString('hex');
 
   beforeAll(async () => {
-    schema = (await redisAnswers()) ? await createTestSchema() : null;
-    if (!schema) return;
-    fake = await startFakeUpstream();
-    const env = {
-      LOOTSMITH_DATABASE_URL: schema.url,
-      LOOTSMITH_REDIS_URL: REDIS_URL,
-      LOOTSMITH_REDIS_PREFIX: `lootsmith-pools-${run}:`,
-      LOOTSMITH_UPSTREAM_URL: fake.url,
-      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
-      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
-      LOOTSMITH_SERVER_KEY: SERVER_KEY,
-      LOOTSMITH_POOLS: '1',
-    };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    db = new pg.Client({ connectionString: schema.url });
+    two = await startTwoInstances({ LOOTSMITH_POOLS: '1' });
+    if (!two) return;
+    ({ a, b } = two);
+    db = new pg.Client({ connectionString: two.schema.url });
     await db.connect();
   }, 60_000);
 
   afterAll(async () => {
-    if (!schema) return;
     await db?.end();
-    await Promise.all([a?.stop(), b?.stop()]);
-    await fake.close();
-    await schema.drop();
+    await two?.close();
   });
 
   const drop = async (base: string, player: string) => {
@@ -87,7 +70,7 @@ describe('loot pools across two instances', () => {
   };
 
   it('grants each pooled item once under 100 concurrent drops spread over both instances', async (ctx) => {
-    if (!schema) ctx.skip();
+    if (!two) ctx.skip();
     // Fewer pooled items than drops that roll their rarity: claims race for every one of them.
     const game = gameKey(loadGameDefinition());
     const stocked = new Map<string, string>();
@@ -140,8 +123,8 @@ describe('loot pools across two instances', () => {
   });
 
   it('serves an icon painted after its item from either instance', async (ctx) => {
-    if (!schema) ctx.skip();
-    fake.imageDelayMs = 300;
+    if (!two) ctx.skip();
+    (two as TwoInstances).fake.imageDelayMs = 300;
     // A subtype keeps the drop away from the pool: generated on demand, its icon painted after it.
     const player = `icon-${run}`;
     const res = await fetch(`${a.url}/v1/generate/items`, {
