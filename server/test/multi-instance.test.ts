@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
+import { SERVER_KEY } from './support/boot.ts';
 import type { FakeUpstream } from './support/fake-upstream.ts';
 import type { ServerProcess } from './support/process.ts';
 import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
