@@ -4,6 +4,7 @@ import type { Item } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
+import { loadConfig, POOL_DEFAULTS, resolveConfig } from '../src/config.ts';
 import type { LootPools } from '../src/pools/pools.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
@@ -62,6 +63,30 @@ export function metricSum(text: string, name: string, labels = ''): number {
     .filter((l) => l.startsWith(`${name}{`) && l.includes(labels))
     .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
+
+describe('pool settings', () => {
+  it('are off by default, take the documented defaults when on, and refuse what makes no sense', () => {
+    expect(loadConfig({}).pools).toBeUndefined();
+    expect(loadConfig({}).iconsAfterItem).toBe(false);
+    const on = loadConfig({ LOOTSMITH_POOLS: '1' });
+    expect(on.pools).toEqual(POOL_DEFAULTS);
+    expect(on.iconsAfterItem).toBe(true);
+    expect(loadConfig({ LOOTSMITH_POOLS: '1', LOOTSMITH_ICONS_AFTER_ITEM: '0' }).iconsAfterItem).toBe(false);
+    expect(loadConfig({ LOOTSMITH_POOLS: '1', LOOTSMITH_POOL_SIZE: '3' }).pools?.size).toBe(3);
+    expect(() => loadConfig({ LOOTSMITH_POOL_SIZE: '3' })).toThrow(
+      /LOOTSMITH_POOL_SIZE: has no effect unless LOOTSMITH_POOLS/,
+    );
+    expect(() => loadConfig({ LOOTSMITH_POOLS: '1', LOOTSMITH_POOL_BUDGET_PER_HOUR: '0' })).toThrow(
+      /LOOTSMITH_POOL_BUDGET_PER_HOUR: must be at least 1/,
+    );
+    expect(() =>
+      loadConfig({ LOOTSMITH_POOLS: '1', LOOTSMITH_POOL_SIZE: '50', LOOTSMITH_POOL_TOTAL: '10' }),
+    ).toThrow(/LOOTSMITH_POOL_SIZE: must not be above LOOTSMITH_POOL_TOTAL/);
+    expect(() => resolveConfig({ pools: true, poolConcurrency: 0 })).toThrow(
+      /poolConcurrency: must be at least 1/,
+    );
+  });
+});
 
 describe('a game without pools', () => {
   let t: Booted;
