@@ -109,6 +109,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         rarity: sprite.item.rarity,
         texture: sprite.icon?.texture.key,
         textureLoaded: sprite.icon ? scene?.textures.exists(sprite.icon.texture.key) === true : false,
+        /** The icon is still being painted: a placeholder in the rarity colour shows. */
+        pending: sprite.pending,
         page: page(sprite),
       }));
     },

@@ -30,6 +30,16 @@ export const LootAuthority = z.strictObject({
 });
 export type LootAuthority = z.infer<typeof LootAuthority>;
 
+/**
+ * What a game's loot pools (generated ahead of drops, when the server turns pools on) are split by
+ * beyond enemy, band of player levels and item type: the locations the game names.
+ */
+export const LootPools = z.strictObject({
+  /** Locations (rooms, zones) that get pools of their own; a drop anywhere else uses the enemy's. */
+  locations: z.array(z.string().trim().min(1).max(64)).max(64),
+});
+export type LootPools = z.infer<typeof LootPools>;
+
 /** How crafting turns ingredients and skill into a result, on every crafting route. */
 export const CraftingRules = z.strictObject({
   /** A crafted item's level is its best ingredient's level plus this many per crafting level… */
@@ -131,5 +141,6 @@ export const GameDefinition = z.strictObject({
   crafting: CraftingRules.default(DEFAULT_CRAFTING),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
   loot_authority: LootAuthority,
+  loot_pools: LootPools.default({ locations: [] }),
 });
 export type GameDefinition = z.infer<typeof GameDefinition>;

@@ -77,8 +77,20 @@ export const ItemIcon = z.looseObject({
   /** Path of the PNG (immutable) relative to the Lootsmith server's base URL, e.g. `/api/v1/icons/….png`. */
   url: z.string(),
   prompt: z.string(),
+  /**
+   * `pending` while the icon is still being painted: the item is already granted, and `url` answers
+   * 202 ({@link IconPending}) until the PNG is there. Absent or `ready`: `url` serves the PNG.
+   */
+  status: z.enum(['ready', 'pending']).optional(),
 });
 export type ItemIcon = z.infer<typeof ItemIcon>;
+
+/** The 202 answer of an icon URL while the icon is painted: ask again after `retry_after_ms`. */
+export const IconPending = z.looseObject({
+  status: z.literal('pending'),
+  retry_after_ms: z.int().min(0),
+});
+export type IconPending = z.infer<typeof IconPending>;
 
 /** An item as the server stores and returns it. */
 export const Item = z.looseObject({

@@ -36,6 +36,16 @@ and names it):
   LOOTSMITH_STATIC_DIR        a directory to serve at / (your built game); nothing is served by default
   LOOTSMITH_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   LOOTSMITH_TEXT_MODEL        model name asked of the /v1 service (default: the key's default)
+  LOOTSMITH_POOLS=1           loot pools: items generated ahead in the background, per enemy, level
+                              band, item type and named location, so a drop is served at once; off
+                              by default (with the embedded engine drops are instant anyway)
+  LOOTSMITH_POOL_SIZE         items kept per bucket (default 12)
+  LOOTSMITH_POOL_TOTAL        items kept over all buckets (default 400)
+  LOOTSMITH_POOL_BUDGET_PER_HOUR  items the pools may generate per hour, all instances together
+                              (default 600); the server's own spend, not a player's daily budget
+  LOOTSMITH_POOL_CONCURRENCY  generation batches one instance runs at once (default 8)
+  LOOTSMITH_ICONS_AFTER_ITEM=1  a drop answers before its icons are painted (icon.status "pending",
+                              the icon URL answers 202 until ready); default on with pools, else off
   NODE_ENV=production         no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET required
 `;
 

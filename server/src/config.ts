@@ -67,6 +67,14 @@ const OptionsSchema = z.strictObject({
   staticDir: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   textModel: z.string().min(1).optional(),
+  /** Loot pools: items generated ahead of drops, in the background (see docs/DEPLOY.md). */
+  pools: flag.default(false),
+  poolSize: whole(1, 1000).optional(),
+  poolTotal: whole(1, 1_000_000).optional(),
+  poolBudgetPerHour: whole(1, 1_000_000).optional(),
+  poolConcurrency: whole(1, 64).optional(),
+  /** A drop answers before its icons are painted (`icon.status: "pending"`); on with pools by default. */
+  iconsAfterItem: flag.optional(),
   /** Production hardening: no guest logins, no default CORS origins, a player secret required. */
   production: flag.default(false),
 });
@@ -99,8 +107,28 @@ export const ENV_NAMES = {
   staticDir: 'LOOTSMITH_STATIC_DIR',
   logLevel: 'LOOTSMITH_LOG_LEVEL',
   textModel: 'LOOTSMITH_TEXT_MODEL',
+  pools: 'LOOTSMITH_POOLS',
+  poolSize: 'LOOTSMITH_POOL_SIZE',
+  poolTotal: 'LOOTSMITH_POOL_TOTAL',
+  poolBudgetPerHour: 'LOOTSMITH_POOL_BUDGET_PER_HOUR',
+  poolConcurrency: 'LOOTSMITH_POOL_CONCURRENCY',
+  iconsAfterItem: 'LOOTSMITH_ICONS_AFTER_ITEM',
   production: 'NODE_ENV',
 } as const satisfies Record<keyof LootsmithOptions, string>;
+
+/** Limits of the loot pools, per game; defaults suit a small game on a hosted service. */
+export interface PoolSettings {
+  /** Items kept per bucket (ready or being generated). */
+  size: number;
+  /** Items kept over all buckets. */
+  total: number;
+  /** Items the pools may generate per hour, across all instances (the server's own spend). */
+  budgetPerHour: number;
+  /** Generation batches one instance runs at once. */
+  concurrency: number;
+}
+
+export const POOL_DEFAULTS: PoolSettings = { size: 12, total: 400, budgetPerHour: 600, concurrency: 8 };
 
 export interface Config {
   port: number;
@@ -128,6 +156,9 @@ export interface Config {
   staticDir?: string;
   logLevel: string;
   textModel?: string;
+  /** Loot pools; undefined when off (the default). */
+  pools?: PoolSettings;
+  iconsAfterItem: boolean;
 }
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
@@ -155,6 +186,20 @@ export function resolveConfig(
   if (o.upstreamUrl) require('upstreamKey', 'upstreamUrl', o.upstreamKey);
   if (o.staticDir && !existsSync(o.staticDir))
     throw new ConfigError(`${name('staticDir')}: ${resolve(o.staticDir)} does not exist`);
+  const poolOptions = ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'] as const;
+  for (const option of poolOptions)
+    if (o[option] !== undefined && !o.pools)
+      throw new ConfigError(`${name(option)}: has no effect unless ${name('pools')} is on`);
+  const pools: PoolSettings | undefined = o.pools
+    ? {
+        size: o.poolSize ?? POOL_DEFAULTS.size,
+        total: o.poolTotal ?? Math.max(POOL_DEFAULTS.total, o.poolSize ?? 0),
+        budgetPerHour: o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour,
+        concurrency: o.poolConcurrency ?? POOL_DEFAULTS.concurrency,
+      }
+    : undefined;
+  if (pools && pools.size > pools.total)
+    throw new ConfigError(`${name('poolSize')}: must not be above ${name('poolTotal')} (${pools.total})`);
   if (o.production && !o.playerSecret)
     throw new ConfigError(`${name('playerSecret')}: required in production (${name('production')})`);
   return {
@@ -185,6 +230,8 @@ export function resolveConfig(
     staticDir: o.staticDir && resolve(o.staticDir),
     logLevel: o.logLevel,
     textModel: o.textModel,
+    pools,
+    iconsAfterItem: o.iconsAfterItem ?? o.pools,
   };
 }
 

@@ -6,15 +6,29 @@ import type { Store } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 
 const ICON_SIZE = 128;
+/** After a background paint fails, the icon URL waits this long before starting another. */
+const RETRY_PAINT_MS = 2_000;
+
+/** What the icon URL answers: the PNG, a wait while it is painted, or nothing (no such icon). */
+export type IconLookup = { png: Buffer } | { retryAfterMs: number } | null;
 
 /** Icons are content-addressed by prompt: the same prompt is painted once and served forever. */
 export class IconService {
+  /** Paints running in the background (icons after the item), by icon id. */
+  private readonly behind = new Map<string, { started: number; done: Promise<void> }>();
+  private readonly failedAt = new Map<string, number>();
+  private readonly stopping = new AbortController();
+  /** Moving average of background paints, for the wait the icon URL suggests. */
+  private paintMs = 0;
+
   constructor(
     private readonly store: Store,
     private readonly coordination: Coordination,
     private readonly upstream: UpstreamClient,
     private readonly game: GameDefinition,
     private readonly metrics?: Metrics,
+    /** The icon URL answers 202 while a paint runs, rather than painting while the request waits. */
+    private readonly afterItem = false,
   ) {}
 
   /** SPEC 2.3: the subject first, then comma-separated style tags. */
@@ -41,6 +55,64 @@ export class IconService {
     const icon = this.describe(prompt);
     await this.paint(icon.id, prompt, clientId, signal);
     return icon;
+  }
+
+  /**
+   * Starts painting in the background unless the icon exists (`pending` says which). The prompt is
+   * registered first, so the icon URL answers on any instance: 202 until painted, then the PNG.
+   */
+  async paintBehind(prompt: string, clientId: string): Promise<{ icon: ItemIcon; pending: boolean }> {
+    const icon = this.describe(prompt);
+    if (await this.store.icon(icon.id)) return { icon, pending: false };
+    await this.coordination.rememberIcon(icon.id, prompt);
+    this.startBehind(icon.id, prompt, clientId);
+    return { icon, pending: true };
+  }
+
+  /** What the icon URL serves: with icons after the item, a paint in progress answers a wait. */
+  async lookup(id: string): Promise<IconLookup> {
+    if (!this.afterItem) {
+      const png = await this.png(id);
+      return png && { png };
+    }
+    const stored = await this.store.icon(id);
+    if (stored) {
+      this.metrics?.cacheHits.inc({ cache: 'icon' });
+      return { png: stored };
+    }
+    const prompt = await this.coordination.iconPrompt(id);
+    if (!prompt) return null;
+    const failed = this.failedAt.get(id);
+    if (failed === undefined || Date.now() - failed > RETRY_PAINT_MS)
+      this.startBehind(id, prompt, 'lootsmith');
+    const started = this.behind.get(id)?.started ?? Date.now();
+    const expected = this.paintMs || 1000;
+    return { retryAfterMs: Math.max(100, Math.round(expected - (Date.now() - started))) };
+  }
+
+  private startBehind(id: string, prompt: string, clientId: string) {
+    if (this.behind.has(id) || this.stopping.signal.aborted) return;
+    const started = Date.now();
+    const done = this.paint(id, prompt, clientId, this.stopping.signal).then(
+      () => {
+        const took = Date.now() - started;
+        this.paintMs = this.paintMs ? 0.8 * this.paintMs + 0.2 * took : took;
+        this.failedAt.delete(id);
+      },
+      () => {
+        // Painted again when the icon is next asked for; a bounded memory of failures.
+        if (this.failedAt.size > 10_000) this.failedAt.clear();
+        this.failedAt.set(id, Date.now());
+      },
+    );
+    this.behind.set(id, { started, done });
+    void done.finally(() => this.behind.delete(id));
+  }
+
+  /** Stops background paints (shutdown) and waits for them to end. */
+  async close() {
+    this.stopping.abort();
+    await Promise.all([...this.behind.values()].map((b) => b.done));
   }
 
   /**

@@ -24,7 +24,7 @@ import {
   mergeStacks,
   planCreateItem,
 } from './pipeline/crafting.ts';
-import { generateLoot } from './pipeline/loot.ts';
+import { generateLoot, type LootSupply } from './pipeline/loot.ts';
 import {
   InsufficientError,
   type InventoryRead,
@@ -54,6 +54,10 @@ export interface LootsmithDeps {
   textModel?: string;
   /** The server credential: it signs drop grants. */
   serverKey?: string;
+  /** Loot pools (`LOOTSMITH_POOLS`): drops take ready items from them before asking the model. */
+  pools?: LootSupply;
+  /** Drops answer before their icons are painted (`icon.status: "pending"`). */
+  iconsAfterItem?: boolean;
 }
 
 export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
@@ -252,14 +256,21 @@ export class Lootsmith {
         : [];
       const loot = await generateLoot(
         { ...this.deps, materials: this.materials },
-        { body: plan.body, trusted, takenNames, signal },
+        { body: plan.body, trusted, takenNames, signal, supply: this.deps.pools },
       );
       const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
-      await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot');
+      await this.deps.store.grantLoot(player.id, loot.items, stacks, 'loot').catch(async (err) => {
+        await loot.giveBack();
+        throw err;
+      });
       return loot;
     });
     if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
-    return { items: [...loot.items, ...loot.materials] };
+    const pending = new Set(loot.pendingIcons);
+    const items = [...loot.items, ...loot.materials].map((i) =>
+      i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
+    );
+    return { items };
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {

@@ -9,6 +9,7 @@ import { loadGameDefinition } from './game/definition.ts';
 import { IconService } from './icons.ts';
 import { Lootsmith } from './lootsmith.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
@@ -73,16 +74,23 @@ export async function startServices(config: Config, options: { store?: Store } =
     metrics,
     secrets,
   });
-  const icons = new IconService(store, coordination, upstream, game, metrics);
+  const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
+  const loot = { game, upstream, icons, metrics, textModel: config.textModel };
+  const pools =
+    config.pools &&
+    new LootPools({
+      loot: { ...loot, materials: new Map() },
+      store,
+      settings: config.pools,
+      registry: metrics.registry,
+    });
   const lootsmith = new Lootsmith({
-    game,
+    ...loot,
     store,
     coordination,
-    upstream,
-    icons,
-    metrics,
-    textModel: config.textModel,
     serverKey: config.serverKey,
+    pools: pools || undefined,
+    iconsAfterItem: config.iconsAfterItem,
   });
   await lootsmith.init();
   return {
@@ -95,6 +103,9 @@ export async function startServices(config: Config, options: { store?: Store } =
     upstreamUrl,
     embedded: engine !== undefined,
     async close() {
+      // Background work first (refills, icons painted after their item): it still needs the upstream.
+      await pools?.close();
+      await icons.close();
       await upstream.close();
       await engine?.close();
       await coordination.close();

@@ -1,58 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
-import { createTestSchema } from './support/postgres.ts';
-import { type ServerProcess, startServerProcess } from './support/process.ts';
-
-const REDIS_URL = process.env.LOOTSMITH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-
-/** Whether Redis answers; CI starts it (.ci/run), elsewhere a missing Redis skips this suite visibly. */
-async function redisAnswers(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  const answered = await new Promise<boolean>((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-  if (!answered && process.env.CI) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
-  return answered;
-}
+import { SERVER_KEY } from './support/boot.ts';
+import type { FakeUpstream } from './support/fake-upstream.ts';
+import type { ServerProcess } from './support/process.ts';
+import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
 /** Two server processes over one PostgreSQL and one Redis behave as one server. */
 describe('two instances over PostgreSQL and Redis', () => {
-  let schema: Awaited<ReturnType<typeof createTestSchema>>;
+  let schema: TwoInstances['schema'] | undefined;
   let fake: FakeUpstream;
   let a: ServerProcess;
   let b: ServerProcess;
+  let close: (() => Promise<void>) | undefined;
   const run = `${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    schema = (await redisAnswers()) ? await createTestSchema() : null;
-    if (!schema) return;
-    fake = await startFakeUpstream();
-    const env = {
-      LOOTSMITH_DATABASE_URL: schema.url,
-      LOOTSMITH_REDIS_URL: REDIS_URL,
-      LOOTSMITH_REDIS_PREFIX: `lootsmith-test-${run}:`,
-      LOOTSMITH_UPSTREAM_URL: fake.url,
-      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
-      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
-      LOOTSMITH_SERVER_KEY: SERVER_KEY,
-    };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const two = await startTwoInstances();
+    if (two) ({ schema, fake, a, b, close } = two);
   }, 60_000);
 
-  afterAll(async () => {
-    if (!schema) return;
-    await Promise.all([a?.stop(), b?.stop()]);
-    await fake.close();
-    await schema.drop();
-  });
+  afterAll(() => close?.());
 
   const call = async (
     base: string,

@@ -113,6 +113,8 @@ export class DungeonScene extends Phaser.Scene {
       (id) => this.state.game?.stations.find((s) => s.id === id)?.name ?? id,
     );
     this.loot = new LootLayer(this);
+    // With a slow model the server answers before an icon is painted: the plugin swaps it in later.
+    this.lootsmith.on('iconready', ({ sprite }) => this.loot.iconArrived(sprite as LootSprite));
     this.hero = new Hero(this, HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
     this.door = new FrostDoor(this, DOOR_NEEDS);
     for (const spawn of ENEMY_SPAWNS) this.#spawn(spawn.kind, spawn.x * TILE, spawn.y * TILE);

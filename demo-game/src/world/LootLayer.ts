@@ -98,6 +98,12 @@ export class LootLayer {
     });
   }
 
+  /** A pending icon was swapped in: a small flourish where the item lies, if it is still there. */
+  iconArrived(sprite: LootSprite) {
+    if (!this.#ground.has(sprite)) return;
+    sparkBurst(this.#scene, sprite.x, sprite.y, RARITY_COLORS[sprite.item.rarity] ?? 0xffffff, 8);
+  }
+
   /**
    * Items the hero walks onto, taken off the floor with a flourish toward the bag. Standing still
    * takes nothing, so loot that lands at the hero's feet stays until the player goes for it.

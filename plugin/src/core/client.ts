@@ -4,6 +4,7 @@ import type {
   EquipmentResponse,
   GameDefinition,
   GenerateItemsResponse,
+  IconPending,
   ImageGenerationResponse,
   InventoryResponse,
   Item,
@@ -19,10 +20,12 @@ import {
   abortedError,
   errorFromResponse,
   LootsmithError,
+  parseRetryAfter,
   toLootsmithError,
   unreachableError,
 } from './errors.ts';
 import { InFlight } from './in-flight.ts';
+import { IconPendingError, untilPainted } from './pending-icon.ts';
 import {
   type CombineParams,
   type CreateItemParams,
@@ -88,6 +91,14 @@ interface Call {
 }
 
 const randomKey = () => crypto.randomUUID();
+
+/** The wait a 202 asks for: `retry_after_ms` in its body (IconPending), else `Retry-After`. */
+async function pendingFrom(res: Response): Promise<IconPendingError> {
+  const body = (await res.json().catch(() => ({}))) as Partial<IconPending>;
+  const seconds = parseRetryAfter(res.headers.get('retry-after'));
+  const waitMs = typeof body.retry_after_ms === 'number' ? body.retry_after_ms : seconds && seconds * 1000;
+  return new IconPendingError(waitMs);
+}
 
 /** The framework-free Lootsmith client: HTTP, tokens, retries, dedupe and cache. */
 export class LootsmithClient {
@@ -192,8 +203,14 @@ export class LootsmithClient {
   ): Promise<IconImage> {
     if (typeof source !== 'string') {
       const url = /^[a-z]+:/i.test(source.url) ? source.url : this.baseUrl + source.url;
+      // An icon painted after its item answers 202 until it is there: asked again with back-off.
       return this.#cachedIcon(`icon:${source.id}`, options, async (call) =>
-        pngDataUrl(await this.#send({ method: 'GET', path: url, auth: false, bytes: true }, call)),
+        pngDataUrl(
+          await untilPainted(
+            () => this.#send<Uint8Array>({ method: 'GET', path: url, auth: false, bytes: true }, call),
+            call.signal ?? new AbortController().signal,
+          ),
+        ),
       );
     }
     const body = imageBody(this.playerId, source, prompt);
@@ -275,6 +292,7 @@ export class LootsmithClient {
           continue;
         }
         if (!res.ok) throw await errorFromResponse(res);
+        if (res.status === 202 && call.bytes) throw await pendingFrom(res);
         return (call.bytes ? new Uint8Array(await res.arrayBuffer()) : await res.json()) as T;
       } catch (e) {
         const error = toLootsmithError(e, signal);

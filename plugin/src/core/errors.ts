@@ -9,7 +9,8 @@ export type ClientErrorCode =
   | 'not_configured'
   | 'no_icon'
   | 'texture_failed'
-  | 'token_failed';
+  | 'token_failed'
+  | 'icon_pending';
 
 export interface LootsmithErrorInit {
   status?: number;

@@ -72,7 +72,9 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
       this.#run('drop', options.signal, async (id, call) => {
         const items = await this.client.generateItems(options, call);
         const sprites =
-          options.x === undefined || options.y === undefined ? [] : await this.#dropSprites(items, options);
+          options.x === undefined || options.y === undefined
+            ? []
+            : await this.#dropSprites(id, items, options);
         this.#emit('loot', { id, op: 'drop', items, sprites });
         return { items, sprites } as LootDrop<S>;
       }),
@@ -262,16 +264,24 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
     return key;
   }
 
-  async #dropSprites<S extends Phaser.GameObjects.GameObject>(items: Item[], options: DropOptions<S>) {
+  async #dropSprites<S extends Phaser.GameObjects.GameObject>(
+    id: number,
+    items: Item[],
+    options: DropOptions<S>,
+  ) {
     const { x = 0, y = 0, size = 48 } = options;
     const scene = this.scene as Phaser.Scene;
     const glowTexture = await this.#registry.acquire(this, `${this.#registry.prefix}glow`, () =>
       addGlowTexture(this.game.textures, `${this.#registry.prefix}glow`),
     );
-    // An icon that fails still leaves a glowing drop: the loot itself was granted.
+    const pending = items.map((item) => item.icon?.status === 'pending');
+    // An icon that fails still leaves a glowing drop: the loot itself was granted. A pending icon
+    // is not waited for: the sprite shows a placeholder until it arrives.
     const textures = await Promise.all(
-      items.map((item) =>
-        item.icon ? this.icons.texture(item, { signal: options.signal }).catch(() => undefined) : undefined,
+      items.map((item, i) =>
+        item.icon && !pending[i]
+          ? this.icons.texture(item, { signal: options.signal }).catch(() => undefined)
+          : undefined,
       ),
     );
     if (this.#abort.signal.aborted) throw abortedError();
@@ -281,13 +291,34 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
         scene,
         item,
         texture: textures[i],
+        pending: pending[i],
         glowTexture,
         color: RARITY_COLORS[item.rarity] ?? RARITY_COLORS.COMMON,
         x: x + (i - (items.length - 1) / 2) * size * 1.25,
         y,
         size,
       };
-      return scene.add.existing(make(info));
+      const sprite = scene.add.existing(make(info));
+      if (pending[i]) void this.#swapWhenPainted(id, item, sprite, options.signal);
+      return sprite;
     });
+  }
+
+  /** Loads a pending icon (one request at a time, with back-off) and swaps it into its drop sprite. */
+  async #swapWhenPainted(
+    id: number,
+    item: Item,
+    sprite: Phaser.GameObjects.GameObject,
+    signal?: AbortSignal,
+  ) {
+    let key: string;
+    try {
+      key = await this.icons.texture(item, { signal });
+    } catch {
+      // Reported as an `error` event by the icon call; the placeholder stays.
+      return;
+    }
+    if (sprite instanceof LootSprite && sprite.scene) sprite.setIconTexture(key);
+    this.#emit('iconready', { id, op: 'drop', item, key, sprite });
   }
 }

@@ -37,6 +37,11 @@ export interface LootsmithEvents {
   craft: OpEvent &
     ({ op: 'combine'; result: CombineResponse } | { op: 'createItem'; result: CreateItemResponse });
   icon: OpEvent & { key: string; cached: boolean };
+  /**
+   * A drop's icon that was still being painted is now a texture (the drop's `id`); a
+   * {@link LootSprite} already shows it, a custom sprite can `setTexture(key)`.
+   */
+  iconready: OpEvent & { item: Item; key: string; sprite: Phaser.GameObjects.GameObject };
   /** The player's equipment changed (an equip or unequip succeeded). */
   equipment: OpEvent & { op: 'equip' | 'unequip'; equipment: EquipmentResponse };
   /** A consumable was used: apply `result.effects`. */

@@ -12,8 +12,8 @@ export function findEnemy(game: GameDefinition, name: string | undefined) {
   return game.enemies.find((e) => e.id === needle || e.name.toLowerCase() === needle);
 }
 
-/** Rolls a rarity from the enemy tier's loot table; higher player levels shift weight upwards. */
-export function rollRarity(game: GameDefinition, tier: number, playerLevel: number, random: Random): Rarity {
+/** Weights of each rarity (in `RARITIES` order) for an enemy tier; higher player levels shift weight upwards. */
+export function rarityWeights(game: GameDefinition, tier: number, playerLevel: number): number[] {
   const table = game.loot_tables[Math.min(tier, game.loot_tables.length) - 1] ?? game.loot_tables[0] ?? {};
   const weights = RARITIES.map((r) => table[r] ?? 0);
   const shift = Math.min(0.5, game.level_luck * Math.max(0, playerLevel - 1));
@@ -24,7 +24,12 @@ export function rollRarity(game: GameDefinition, tier: number, playerLevel: numb
     weights[i] = (weights[i] ?? 0) - moved;
     weights[i + 1] = (weights[i + 1] ?? 0) + moved;
   }
-  return RARITIES[pickWeighted(weights, random)] as Rarity;
+  return weights;
+}
+
+/** Rolls a rarity from the enemy tier's loot table; higher player levels shift weight upwards. */
+export function rollRarity(game: GameDefinition, tier: number, playerLevel: number, random: Random): Rarity {
+  return RARITIES[pickWeighted(rarityWeights(game, tier, playerLevel), random)] as Rarity;
 }
 
 /** Stat points an item of this rarity and level may carry. */

@@ -4,6 +4,7 @@ import {
   GeneratedItemBatch,
   type GenerateItemsRequest,
   type Item,
+  type ItemIcon,
   type ItemType,
 } from '@lootsmith/protocol';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
@@ -24,6 +25,33 @@ export interface LootDeps {
   icons: IconService;
   metrics?: Metrics;
   textModel?: string;
+  /** Answer before icons are painted: new items come back with their icons pending. */
+  iconsAfterItem?: boolean;
+}
+
+/** An enemy as the prompt names it: name, tier and element. */
+export const enemyLine = (enemy: GameEnemy) =>
+  `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`;
+
+/** Where and for whom a drop happens, as the server settled it: what pooled items are bucketed by. */
+export interface DropSite {
+  enemy: GameEnemy | undefined;
+  tier: number;
+  playerLevel: number;
+}
+
+type GameEnemy = GameDefinition['enemies'][number];
+
+/** Items taken from a loot pool for a drop; `giveBack` returns them if the drop fails. */
+export interface PoolDraw {
+  /** Aligned with the specs asked for; undefined where the pool had nothing that fits. */
+  items: Array<Item | undefined>;
+  giveBack(): Promise<void>;
+}
+
+/** A source of ready items (the loot pools): asked before the model, for every spec it can serve. */
+export interface LootSupply {
+  take(site: DropSite, specs: ItemSpec[], request: LootRequest): Promise<PoolDraw>;
 }
 
 export interface LootRequest {
@@ -34,6 +62,8 @@ export interface LootRequest {
   takenNames: string[];
   seed?: string;
   signal?: AbortSignal;
+  /** Loot pools, when the server keeps them. */
+  supply?: LootSupply;
 }
 
 /** A material from the game definition, favouring the enemy's element (frost giants drop frost shards). */
@@ -46,51 +76,50 @@ function rollMaterial(deps: LootDeps, element: string | undefined, random: Rando
 }
 
 export interface Loot {
-  /** Generated items, new to the store. */
+  /** Generated or pooled items, new to the store. */
   items: Item[];
   /** Materials that dropped, one each, in the order of the request. */
   materials: Item[];
+  /** Ids of icons still being painted. */
+  pendingIcons: string[];
+  /** How many of `items` came from a pool. */
+  pooled: number;
+  /** Returns pooled items to their pool when the drop cannot be granted. */
+  giveBack(): Promise<void>;
 }
 
-/** Rolls what the request leaves open, asks the model for the items, checks them, paints their icons. */
-export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Loot> {
+export interface WriteRequest {
+  clientId: string;
+  specs: ItemSpec[];
+  context: { location?: string; enemy?: string; theme?: string; playerLevel: number };
+  constraints?: GenerateItemsRequest['constraints'];
+  /** Names the items must not take when `constraints.ensure_uniqueness` is set. */
+  takenNames: string[];
+  /** Seeds the model's answer. */
+  random: Random;
+  /** Paint icons after answering (new icons come back pending), or before. */
+  iconsAfterItem: boolean;
+  /** Metrics label: a player's drop or a pool's refill. */
+  kind: 'loot' | 'pool';
+  signal?: AbortSignal;
+}
+
+/** Asks the model for items of the given specs, checks them against the game's rules and gives them icons. */
+export async function writeItems(
+  deps: LootDeps,
+  req: WriteRequest,
+): Promise<{ items: Item[]; pendingIcons: string[] }> {
   const { game } = deps;
-  const ctx = req.body.generation_context ?? {};
-  const random = seededRandom(req.seed ?? randomUUID());
-  const playerLevel = clampLevel(game, ctx.player_level ?? 1);
-  const enemy = findEnemy(game, ctx.enemy);
-  const tier = enemy?.tier ?? 1;
-  let specs: ItemSpec[] = req.body.items.map((wanted) => {
-    const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
-    const type: ItemType =
-      wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as ItemType);
-    const level = clampLevel(game, playerLevel + Math.floor(random.next() * 3) - 1 + (tier - 1));
-    return {
-      type,
-      subtype: wanted.subtype,
-      rarity,
-      level,
-      budget: statBudget(game, rarity, level),
-      focus: wanted.focus,
-    };
-  });
-  const wantsMaterial = (s: ItemSpec) => s.type === 'MATERIAL' && !s.subtype && !s.focus;
-  // A player's theme does not steer material odds: only the enemy's element (or the game server's theme).
-  const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
-  const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
-  specs = specs.filter((s) => !wantsMaterial(s));
-  if (!specs.length) return { items: [], materials };
-  const constraints = req.body.constraints ?? {};
+  const { specs } = req;
+  const constraints = req.constraints ?? {};
   const taken = new Set(req.takenNames.map((n) => n.toLowerCase()));
   const user = [
     `Generate ${specs.length} item${specs.length > 1 ? 's' : ''}.`,
     contextLine({
-      location: ctx.location,
-      enemy: enemy
-        ? `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`
-        : ctx.enemy,
-      theme: ctx.theme ?? enemy?.element,
-      'player level': playerLevel,
+      location: req.context.location,
+      enemy: req.context.enemy,
+      theme: req.context.theme,
+      'player level': req.context.playerLevel,
     }),
     ...specs.map((s, i) => itemLine(i + 1, s)),
     constraints.naming_style ? `Naming style: ${constraints.naming_style}` : '',
@@ -101,7 +130,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
 
   const batch = await askJson({
     upstream: deps.upstream,
-    clientId: req.body.client_id,
+    clientId: req.clientId,
     system: systemPrompt(
       game,
       'Write loot for the drop described by the user, one item per "Item N" line, in order.',
@@ -109,10 +138,10 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     user,
     schema: GeneratedItemBatch,
     schemaName: 'item_batch',
-    seed: Math.floor(random.next() * 2 ** 32),
+    seed: Math.floor(req.random.next() * 2 ** 32),
     model: deps.textModel,
     metrics: deps.metrics,
-    kind: 'loot',
+    kind: req.kind,
     signal: req.signal,
     check: (answer) => {
       const problems: string[] = [];
@@ -132,17 +161,104 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   });
 
   const created_at = new Date().toISOString();
-  const icons = await deps.icons.ensureAll(
-    batch.items.map((generated) => deps.icons.promptFor(generated)),
-    req.body.client_id,
-    req.signal,
-  );
+  const prompts = batch.items.map((generated) => deps.icons.promptFor(generated));
+  let icons: ItemIcon[];
+  let pendingIcons: string[] = [];
+  if (req.iconsAfterItem) {
+    const later = await Promise.all(prompts.map((prompt) => deps.icons.paintBehind(prompt, req.clientId)));
+    icons = later.map((l) => l.icon);
+    // Kept out of the item itself: the stored item never says pending once the icon is painted.
+    pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
+  } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
     ...generated,
     id: newItemId(),
-    icon: icons[i] as Item['icon'],
+    icon: icons[i] as ItemIcon,
     created_at,
   }));
-  deps.metrics?.generations.inc({ kind: 'loot', outcome: 'ok' });
-  return { items, materials };
+  deps.metrics?.generations.inc({ kind: req.kind, outcome: 'ok' });
+  return { items, pendingIcons };
+}
+
+/** Ids of these items' icons not painted yet; each starts painting in the background. */
+async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
+  const icons = [...new Set(items.flatMap((i) => (i.icon ? [i.icon.prompt] : [])))];
+  const later = await Promise.all(icons.map((prompt) => deps.icons.paintBehind(prompt, clientId)));
+  return later.filter((l) => l.pending).map((l) => l.icon.id);
+}
+
+/**
+ * Rolls what the request leaves open, takes what the loot pools hold for it, asks the model for the
+ * rest, checks them and gives them icons.
+ */
+export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Loot> {
+  const { game } = deps;
+  const ctx = req.body.generation_context ?? {};
+  const random = seededRandom(req.seed ?? randomUUID());
+  const playerLevel = clampLevel(game, ctx.player_level ?? 1);
+  const enemy = findEnemy(game, ctx.enemy);
+  const tier = enemy?.tier ?? 1;
+  let specs: ItemSpec[] = req.body.items.map((wanted) => {
+    const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
+    const type: ItemType =
+      wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as ItemType);
+    const level = clampLevel(game, playerLevel + Math.floor(random.next() * 3) - 1 + (tier - 1));
+    return {
+      type,
+      subtype: wanted.subtype,
+      rarity,
+      level,
+      budget: statBudget(game, rarity, level),
+      focus: wanted.focus,
+      typeChosen: wanted.type !== undefined,
+    };
+  });
+  const wantsMaterial = (s: ItemSpec) => s.type === 'MATERIAL' && !s.subtype && !s.focus;
+  // A player's theme does not steer material odds: only the enemy's element (or the game server's theme).
+  const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
+  const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
+  specs = specs.filter((s) => !wantsMaterial(s));
+  // A material's icon is painted when first asked for: not before the drop answers either.
+  const pendingMaterials = deps.iconsAfterItem
+    ? await unpaintedIcons(deps, materials, req.body.client_id)
+    : [];
+  const nothing = async () => {};
+  if (!specs.length)
+    return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
+
+  const draw = await req.supply?.take({ enemy, tier, playerLevel }, specs, req);
+  const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
+  const missing = specs.filter((_, i) => !draw?.items[i]);
+  let written: { items: Item[]; pendingIcons: string[] } = { items: [], pendingIcons: [] };
+  if (missing.length) {
+    try {
+      written = await writeItems(deps, {
+        clientId: req.body.client_id,
+        specs: missing,
+        context: {
+          location: ctx.location,
+          enemy: enemy ? enemyLine(enemy) : ctx.enemy,
+          theme: ctx.theme ?? enemy?.element,
+          playerLevel,
+        },
+        constraints: req.body.constraints,
+        takenNames: [...req.takenNames, ...pooled.map((i) => i.name)],
+        random,
+        iconsAfterItem: deps.iconsAfterItem ?? false,
+        kind: 'loot',
+        signal: req.signal,
+      });
+    } catch (err) {
+      await draw?.giveBack();
+      throw err;
+    }
+  }
+  const fresh = [...written.items];
+  return {
+    items: specs.map((_, i) => draw?.items[i] ?? (fresh.shift() as Item)),
+    materials,
+    pendingIcons: [...pendingMaterials, ...written.pendingIcons],
+    pooled: pooled.length,
+    giveBack: draw?.giveBack ?? nothing,
+  };
 }

@@ -17,6 +17,8 @@ export interface ItemSpec {
   level: number;
   budget: number;
   focus?: string;
+  /** Whether the request named the type (a pool keeps such items apart from rolled types). */
+  typeChosen?: boolean;
 }
 
 export function itemLine(n: number, s: ItemSpec): string {

@@ -6,6 +6,7 @@ import {
   GameDefinition,
   GenerateItemsRequest,
   GenerateItemsResponse,
+  type IconPending,
   PlayerId,
 } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -94,11 +95,26 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
 
   app.get(
     '/api/v1/icons/:file',
-    { schema: { summary: 'An item icon (PNG, immutable)', tags: ['items'] } },
+    {
+      schema: {
+        summary:
+          'An item icon (PNG, immutable); 202 with {status: "pending", retry_after_ms} while it is painted',
+        tags: ['items'],
+      },
+    },
     async (request, reply) => {
       const id = /^([0-9a-f]{32})\.png$/.exec((request.params as { file: string }).file)?.[1];
-      const png = id ? await lootsmith.deps.icons.png(id) : null;
-      if (!png) throw new ApiError(404, 'not_found', 'No such icon');
+      const found = id ? await lootsmith.deps.icons.lookup(id) : null;
+      if (!found) throw new ApiError(404, 'not_found', 'No such icon');
+      if ('retryAfterMs' in found) {
+        const pending: IconPending = { status: 'pending', retry_after_ms: found.retryAfterMs };
+        return reply
+          .status(202)
+          .header('cache-control', 'no-store')
+          .header('retry-after', String(Math.ceil(found.retryAfterMs / 1000)))
+          .send(pending);
+      }
+      const png = found.png;
       // Stored icons were checked when painted; the type still comes from the bytes, never assumed.
       return reply
         .type(imageType(png) ?? 'application/octet-stream')

@@ -83,6 +83,22 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
   `,
   // Rises with every change to what a player's inventory shows, so a copy of it can be checked cheaply.
   () => 'ALTER TABLE players ADD COLUMN inventory_version INTEGER NOT NULL DEFAULT 0;',
+  // Loot pools: items generated ahead of drops, owned by no player until a drop claims one. A row
+  // without data is a slot being generated; it lapses at lease_until if never filled.
+  (d) => `
+    CREATE TABLE pool_items (
+      id TEXT PRIMARY KEY,
+      game TEXT NOT NULL,
+      bucket TEXT NOT NULL,
+      rarity TEXT NOT NULL,
+      level INTEGER NOT NULL,
+      name TEXT,
+      data TEXT,
+      lease_until ${d.bigint},
+      created_at ${d.bigint} NOT NULL
+    );
+    CREATE INDEX pool_items_claim ON pool_items (game, bucket, rarity, level, created_at);
+  `,
 ];
 
 export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {

@@ -1,6 +1,7 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
 import { migrationsFor } from './migrations.ts';
+import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
   EQUIPMENT_OF_PLAYER,
   now,
@@ -18,6 +19,9 @@ import {
   PLAYER_SETTINGS,
   type PlayerRecord,
   type Refusal,
+  type PoolClaim,
+  type PoolSlotRequest,
+  type PoolStock,
   type Reservation,
   ReservationRefused,
   type ReservationRequest,
@@ -488,6 +492,119 @@ export class PostgresStore implements Store {
 
   async unequip(playerId: string, slot: string) {
     await this.pool.query('DELETE FROM equipment WHERE player_id = $1 AND slot = $2', [playerId, slot]);
+  }
+
+  async reservePoolSlots(request: PoolSlotRequest, at: number) {
+    // One game's reservations take turns on an advisory lock, so counts and inserts cannot interleave.
+    return this.tx(async (c) => {
+      const { game, bucket } = request;
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`lootsmith-pool:${game}`]);
+      await c.query('DELETE FROM pool_items WHERE game = $1 AND data IS NULL AND lease_until <= $2', [
+        game,
+        at,
+      ]);
+      const { rows } = await c.query<{ bucket: string; total: string }>(
+        `SELECT count(*) FILTER (WHERE bucket = $3) AS bucket, count(*) AS total FROM pool_items
+         WHERE game = $1 AND (data IS NOT NULL OR lease_until > $2)`,
+        [game, at, bucket],
+      );
+      const key = poolBudgetKey(game);
+      const budget = await c.query<{ count: number; reset_at: string }>(
+        'SELECT count, reset_at FROM rate_limits WHERE key = $1',
+        [key],
+      );
+      const row = budget.rows[0];
+      const current = row !== undefined && Number(row.reset_at) > at;
+      const { n, refused } = poolRoom(request, {
+        bucket: Number(rows[0]?.bucket ?? 0),
+        total: Number(rows[0]?.total ?? 0),
+        spent: current ? row.count : 0,
+      });
+      const slots = request.wants.slice(0, n);
+      if (!n) return { slots, refused };
+      await c.query(
+        `INSERT INTO rate_limits (key, count, reset_at) VALUES ($1, $2, $3)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.reset_at <= $4 THEN $2 ELSE rate_limits.count + $2 END,
+           reset_at = CASE WHEN rate_limits.reset_at <= $4 THEN $3 ELSE rate_limits.reset_at END`,
+        [key, n, at + POOL_BUDGET_WINDOW_MS, at],
+      );
+      await c.query(
+        `INSERT INTO pool_items (id, game, bucket, rarity, level, lease_until, created_at)
+         SELECT unnest($1::text[]), $2, $3, unnest($4::text[]), unnest($5::int[]), $6, $7`,
+        [
+          slots.map((s) => s.id),
+          game,
+          bucket,
+          slots.map((s) => s.rarity),
+          slots.map((s) => s.level),
+          at + request.leaseMs,
+          at,
+        ],
+      );
+      return { slots, refused };
+    });
+  }
+
+  async fillPoolSlot(id: string, item: Item) {
+    const res = await this.pool.query(
+      'UPDATE pool_items SET data = $2, name = $3, lease_until = NULL WHERE id = $1 AND data IS NULL',
+      [id, JSON.stringify(item), item.name.toLowerCase()],
+    );
+    return res.rowCount === 1;
+  }
+
+  async releasePoolSlots(ids: string[]) {
+    await this.pool.query('DELETE FROM pool_items WHERE id = ANY($1) AND data IS NULL', [ids]);
+  }
+
+  async claimPoolItems(game: string, claims: PoolClaim[], excludeNames: string[]) {
+    // SKIP LOCKED: a claim passes over a row another transaction is taking instead of waiting for it.
+    return this.tx(async (c) => {
+      const names = [...excludeNames];
+      const items: Array<Item | null> = [];
+      for (const claim of claims) {
+        const { rows } = await c.query<{ data: string }>(
+          `DELETE FROM pool_items WHERE id = (
+             SELECT id FROM pool_items
+             WHERE game = $1 AND bucket = $2 AND rarity = $3 AND level BETWEEN $4 AND $5
+               AND data IS NOT NULL AND name <> ALL($6::text[])
+             ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING data`,
+          [game, claim.bucket, claim.rarity, claim.minLevel, claim.maxLevel, names],
+        );
+        const item = rows[0] ? (JSON.parse(rows[0].data) as Item) : null;
+        if (item) names.push(item.name.toLowerCase());
+        items.push(item);
+      }
+      return items;
+    });
+  }
+
+  async returnPoolItems(game: string, items: Array<{ bucket: string; item: Item }>, at: number) {
+    await this.tx(async (c) => {
+      for (const { bucket, item } of items)
+        await c.query(
+          `INSERT INTO pool_items (id, game, bucket, rarity, level, name, data, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+          [item.id, game, bucket, item.rarity, item.level, item.name.toLowerCase(), JSON.stringify(item), at],
+        );
+    });
+  }
+
+  async poolStock(game: string, at: number): Promise<PoolStock[]> {
+    const { rows } = await this.pool.query<{
+      bucket: string;
+      rarity: string;
+      ready: string;
+      pending: string;
+    }>(
+      `SELECT bucket, rarity, count(*) FILTER (WHERE data IS NOT NULL) AS ready,
+              count(*) FILTER (WHERE data IS NULL AND lease_until > $2) AS pending
+       FROM pool_items WHERE game = $1 GROUP BY bucket, rarity ORDER BY bucket, rarity`,
+      [game, at],
+    );
+    return rows.map((r) => ({ ...r, ready: Number(r.ready), pending: Number(r.pending) }));
   }
 
   async idempotent(scope: string): Promise<StoredResponse | null> {

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
 import { migrationsFor } from './migrations.ts';
+import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
   EQUIPMENT_OF_PLAYER,
   now,
@@ -21,6 +22,9 @@ import {
   type InventoryRead,
   PLAYER_SETTINGS,
   type PlayerRecord,
+  type PoolClaim,
+  type PoolSlotRequest,
+  type PoolStock,
   type Reservation,
   ReservationRefused,
   type ReservationRequest,
@@ -492,6 +496,115 @@ export class SqliteStore implements Store {
 
   async unequip(playerId: string, slot: string) {
     this.db.prepare('DELETE FROM equipment WHERE player_id = ? AND slot = ?').run(playerId, slot);
+  }
+
+  async reservePoolSlots(request: PoolSlotRequest, at: number) {
+    return this.db
+      .transaction(() => {
+        const { game, bucket } = request;
+        this.db
+          .prepare('DELETE FROM pool_items WHERE game = ? AND data IS NULL AND lease_until <= ?')
+          .run(game, at);
+        const live = 'game = ? AND (data IS NOT NULL OR lease_until > ?)';
+        const count = (sql: string, ...args: unknown[]) =>
+          (this.db.prepare(sql).get(...args) as { n: number }).n;
+        const key = poolBudgetKey(game);
+        const budget = this.db
+          .prepare<[string], { count: number; reset_at: number }>(
+            'SELECT count, reset_at FROM rate_limits WHERE key = ?',
+          )
+          .get(key);
+        const current = budget && budget.reset_at > at;
+        const { n, refused } = poolRoom(request, {
+          bucket: count(
+            `SELECT count(*) AS n FROM pool_items WHERE ${live} AND bucket = ?`,
+            game,
+            at,
+            bucket,
+          ),
+          total: count(`SELECT count(*) AS n FROM pool_items WHERE ${live}`, game, at),
+          spent: current ? budget.count : 0,
+        });
+        const slots = request.wants.slice(0, n);
+        if (!n) return { slots, refused };
+        if (current) this.db.prepare('UPDATE rate_limits SET count = count + ? WHERE key = ?').run(n, key);
+        else
+          this.db
+            .prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)')
+            .run(key, n, at + POOL_BUDGET_WINDOW_MS);
+        const insert = this.db.prepare(
+          'INSERT INTO pool_items (id, game, bucket, rarity, level, lease_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        );
+        for (const s of slots) insert.run(s.id, game, bucket, s.rarity, s.level, at + request.leaseMs, at);
+        return { slots, refused };
+      })
+      .immediate();
+  }
+
+  async fillPoolSlot(id: string, item: Item) {
+    return (
+      this.db
+        .prepare('UPDATE pool_items SET data = ?, name = ?, lease_until = NULL WHERE id = ? AND data IS NULL')
+        .run(JSON.stringify(item), item.name.toLowerCase(), id).changes === 1
+    );
+  }
+
+  async releasePoolSlots(ids: string[]) {
+    const drop = this.db.prepare('DELETE FROM pool_items WHERE id = ? AND data IS NULL');
+    this.db.transaction(() => {
+      for (const id of ids) drop.run(id);
+    })();
+  }
+
+  async claimPoolItems(game: string, claims: PoolClaim[], excludeNames: string[]) {
+    const take = this.db.prepare<unknown[], { data: string }>(
+      `DELETE FROM pool_items WHERE id = (
+         SELECT id FROM pool_items
+         WHERE game = ? AND bucket = ? AND rarity = ? AND level BETWEEN ? AND ? AND data IS NOT NULL
+           AND name NOT IN (SELECT value FROM json_each(?))
+         ORDER BY created_at, id LIMIT 1)
+       RETURNING data`,
+    );
+    return this.db
+      .transaction(() => {
+        const names = [...excludeNames];
+        return claims.map((c) => {
+          const row = take.get(game, c.bucket, c.rarity, c.minLevel, c.maxLevel, JSON.stringify(names));
+          if (!row) return null;
+          const item = JSON.parse(row.data) as Item;
+          names.push(item.name.toLowerCase());
+          return item;
+        });
+      })
+      .immediate();
+  }
+
+  async returnPoolItems(game: string, items: Array<{ bucket: string; item: Item }>, at: number) {
+    const put = this.db.prepare(
+      'INSERT OR IGNORE INTO pool_items (id, game, bucket, rarity, level, name, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.db.transaction(() => {
+      for (const { bucket, item } of items)
+        put.run(
+          item.id,
+          game,
+          bucket,
+          item.rarity,
+          item.level,
+          item.name.toLowerCase(),
+          JSON.stringify(item),
+          at,
+        );
+    })();
+  }
+
+  async poolStock(game: string, at: number): Promise<PoolStock[]> {
+    return this.db
+      .prepare<[number, string], PoolStock>(
+        `SELECT bucket, rarity, SUM(data IS NOT NULL) AS ready, SUM(data IS NULL AND lease_until > ?) AS pending
+         FROM pool_items WHERE game = ? GROUP BY bucket, rarity ORDER BY bucket, rarity`,
+      )
+      .all(at, game);
   }
 
   async idempotent(scope: string): Promise<StoredResponse | null> {

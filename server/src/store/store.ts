@@ -91,6 +91,48 @@ export class ReservationRefused extends Error {
   }
 }
 
+/** One pooled item a drop asks for: its bucket, the rarity rolled and the levels the drop allows. */
+export interface PoolClaim {
+  bucket: string;
+  rarity: string;
+  minLevel: number;
+  maxLevel: number;
+}
+
+/** Slots to generate pool items into, all or some of them, within every limit (`Store.reservePoolSlots`). */
+export interface PoolSlotRequest {
+  /** The game definition's fingerprint: pools of other games (or older rules) are never touched. */
+  game: string;
+  bucket: string;
+  /** The slots wanted, in order of preference; the id becomes the item's id. */
+  wants: PoolSlot[];
+  /** Most items (ready or being generated) in this bucket. */
+  bucketMax: number;
+  /** Most items over every bucket of the game. */
+  totalMax: number;
+  /** Most items all instances may start generating in the current hour. */
+  hourlyMax: number;
+  /** How long an unfilled slot holds its place, so a crashed generator's slots lapse. */
+  leaseMs: number;
+}
+
+export interface PoolSlot {
+  id: string;
+  rarity: string;
+  level: number;
+}
+
+export type PoolRefusal = 'bucket_full' | 'total_full' | 'budget';
+
+export interface PoolStock {
+  bucket: string;
+  rarity: string;
+  /** Items ready to claim. */
+  ready: number;
+  /** Slots being generated. */
+  pending: number;
+}
+
 /** Raised inside a transaction when a player lacks what it would spend; the transaction rolls back. */
 export class InsufficientError extends Error {
   constructor(readonly missing: Array<{ item_id: string; have: number; need: number }>) {
@@ -144,6 +186,29 @@ export interface Store {
    */
   equip(playerId: string, slot: string, itemId: string): Promise<void>;
   unequip(playerId: string, slot: string): Promise<void>;
+  /**
+   * Takes up to `wants.length` pool slots in one transaction, as many as the bucket size, the game's
+   * total and the hourly budget leave (the budget is charged for every slot taken); `refused` names
+   * the limit that stopped it short.
+   */
+  reservePoolSlots(
+    request: PoolSlotRequest,
+    now: number,
+  ): Promise<{ slots: PoolSlot[]; refused?: PoolRefusal }>;
+  /** Puts a generated item into its slot; false when the slot has lapsed (the item is not pooled). */
+  fillPoolSlot(id: string, item: Item): Promise<boolean>;
+  /** Gives back slots whose generation failed (the budget they took stays spent). */
+  releasePoolSlots(ids: string[]): Promise<void>;
+  /**
+   * Takes one ready item per claim out of the pool, in one transaction: each row is deleted by the
+   * statement that finds it, so concurrent claims (on any instance) never get the same item. Names in
+   * `excludeNames` (lower case) and the names taken by earlier claims are skipped; null where none fits.
+   */
+  claimPoolItems(game: string, claims: PoolClaim[], excludeNames: string[]): Promise<Array<Item | null>>;
+  /** Puts claimed items back after the drop that took them failed. */
+  returnPoolItems(game: string, items: Array<{ bucket: string; item: Item }>, now: number): Promise<void>;
+  /** Ready and pending items per bucket and rarity. */
+  poolStock(game: string, now: number): Promise<PoolStock[]>;
   idempotent(scope: string): Promise<StoredResponse | null>;
   saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
   /** Rate-limit counter for a fixed window; survives restarts. */

@@ -103,6 +103,9 @@ export interface FakeUpstream {
   mode: FakeMode;
   /** Milliseconds every successful answer waits before it is sent. */
   delayMs: number;
+  /** Extra milliseconds before chat and image answers (a hosted model's pace). */
+  chatDelayMs: number;
+  imageDelayMs: number;
   /** Modes for the next calls, taken in order before `mode` applies. */
   script: FakeMode[];
   calls: { chat: number; image: number };
@@ -119,6 +122,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     url: '',
     mode,
     delayMs: 0,
+    chatDelayMs: 0,
+    imageDelayMs: 0,
     script: [],
     calls: { chat: 0, image: 0 },
     itemsFor,
@@ -153,7 +158,9 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       return res.end(hostile.body);
     }
     const current = state.script.shift() ?? state.mode;
-    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+    const pace =
+      state.delayMs + (req.url === '/v1/image/generations' ? state.imageDelayMs : state.chatDelayMs);
+    if (pace) await new Promise((r) => setTimeout(r, pace));
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));

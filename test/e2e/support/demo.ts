@@ -63,6 +63,7 @@ export interface DemoHook {
     rarity: string;
     texture?: string;
     textureLoaded: boolean;
+    pending: boolean;
     page: PagePoint;
   }>;
   stations(): Array<{ id: string; x: number; y: number; page: PagePoint }>;
@@ -97,7 +98,8 @@ export interface DemoRig {
   close(): Promise<void>;
 }
 
-export async function startDemo(): Promise<DemoRig> {
+/** `env` adds server variables, e.g. a hosted upstream (`LOOTSMITH_UPSTREAM_URL`) instead of the engine. */
+export async function startDemo(env: Record<string, string> = {}): Promise<DemoRig> {
   if (!existsSync(join(DIST, 'index.html')))
     throw new Error('demo-game/dist is missing: run `npm run build` first');
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -117,6 +119,7 @@ export async function startDemo(): Promise<DemoRig> {
         LOOTSMITH_STATIC_DIR: DIST,
         LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
         LOOTSMITH_LOG_LEVEL: 'silent',
+        ...env,
       }),
     );
     browser = await launchChromium();

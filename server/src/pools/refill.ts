@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type { ItemType, Rarity } from '@lootsmith/protocol';
+import type { PoolSettings } from '../config.ts';
+import { seededRandom } from '../game/random.ts';
+import { statBudget } from '../game/rules.ts';
+import { enemyLine, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
+import type { ItemSpec } from '../pipeline/prompts.ts';
+import type { PoolSlot, Store } from '../store/store.ts';
+import { type Bucket, rarityOdds } from './buckets.ts';
+import type { DemandRates } from './demand.ts';
+import type { PoolMetrics } from './pool-metrics.ts';
+
+/** Most items one chat completion writes (the item batch schema's bound). */
+const BATCH = 8;
+/** A slot nobody fills (its generator crashed) frees its place after this long. */
+const LEASE_MS = 10 * 60_000;
+const POOL_CLIENT = 'lootsmith-pool';
+
+export interface RefillDeps {
+  loot: LootDeps;
+  store: Store;
+  settings: PoolSettings;
+  game: string;
+  metrics: PoolMetrics;
+  rates: DemandRates;
+  log?: (message: string, err?: unknown) => void;
+}
+
+/**
+ * Generates pool items in the background, only for buckets drops have just drawn from (an idle game
+ * generates nothing): each is topped up to what its recent demand needs while a refill runs, with at
+ * least one item of every rarity it can roll; at most `concurrency` batches at once.
+ */
+export class Refiller {
+  /** Buckets to look at, with when each was first asked for since its last look. */
+  private readonly queue = new Map<string, { bucket: Bucket; since: number }>();
+  private readonly active = new Set<string>();
+  private readonly runs = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
+  /**
+   * Seconds from a draw asking for a refill to the items being ready (waiting for a free batch
+   * included), as a moving average: how far ahead a bucket's stock must reach.
+   */
+  private leadSeconds = 5;
+
+  constructor(private readonly deps: RefillDeps) {}
+
+  /** Asks for a look at a bucket's stock. */
+  want(bucket: Bucket) {
+    if (this.stopping.signal.aborted) return;
+    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now() });
+    this.pump();
+  }
+
+  /** Refills queued or running, for tests. */
+  get busy() {
+    return this.runs.size + this.queue.size;
+  }
+
+  /** Resolves once nothing is queued or running (tests). */
+  async settled() {
+    while (this.runs.size) await Promise.allSettled([...this.runs]);
+  }
+
+  /** Stops taking work and aborts running batches; their slots are given back. */
+  async close() {
+    this.stopping.abort();
+    this.queue.clear();
+    await Promise.allSettled([...this.runs]);
+  }
+
+  private pump() {
+    for (const [key, { bucket, since }] of this.queue) {
+      if (this.runs.size >= this.deps.settings.concurrency) return;
+      if (this.active.has(key)) continue;
+      this.queue.delete(key);
+      this.active.add(key);
+      const run = this.refill(bucket, since, () => {
+        this.active.delete(key);
+        this.pump();
+      })
+        .catch((err) => this.deps.log?.('pool refill failed', err))
+        .finally(() => {
+          this.active.delete(key);
+          this.runs.delete(run);
+          this.pump();
+        });
+      this.runs.add(run);
+    }
+  }
+
+  /**
+   * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
+   * odds × the bucket's recent rate × the lead time) and two standard deviations more, or its share
+   * of the largest drop lately; at least one.
+   */
+  private async shortfall(bucket: Bucket, now: number): Promise<PoolSlot[]> {
+    const stock = (await this.deps.store.poolStock(this.deps.game, now)).filter(
+      (s) => s.bucket === bucket.key,
+    );
+    const have = new Map(stock.map((s) => [s.rarity, s.ready + s.pending]));
+    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
+    const perDrop = this.deps.rates.perDrop(bucket.key, now);
+    const targets = rarityOdds(this.deps.loot.game, bucket.site)
+      .map(([rarity, p]) => {
+        const mean = p * draws;
+        const target = Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop));
+        return { rarity, short: target - (have.get(rarity) ?? 0) };
+      })
+      .filter((t) => t.short > 0);
+    // Round by round, so a batch cut short by a limit still has one of every missing rarity first.
+    const wants: PoolSlot[] = [];
+    for (let round = 0; targets.some((t) => t.short > round); round++)
+      for (const t of targets)
+        if (t.short > round) wants.push({ id: newItemId(), rarity: t.rarity, level: bucket.level });
+    return wants;
+  }
+
+  /**
+   * Reserves what the bucket lacks, then generates it. A bucket is looked at by one refill at a time
+   * (`reserved` ends that), so two never count the same shortfall; their batches may overlap.
+   */
+  private async refill(bucket: Bucket, since: number, reserved: () => void) {
+    const { store, settings, metrics } = this.deps;
+    const wants = await this.shortfall(bucket, Date.now());
+    if (!wants.length) return;
+    const started = Date.now();
+    const { slots, refused } = await store.reservePoolSlots(
+      {
+        game: this.deps.game,
+        bucket: bucket.key,
+        wants: wants.slice(0, BATCH),
+        bucketMax: settings.size,
+        totalMax: settings.total,
+        hourlyMax: settings.budgetPerHour,
+        leaseMs: LEASE_MS,
+      },
+      started,
+    );
+    if (refused) metrics.refused.inc({ reason: refused });
+    if (!slots.length) return;
+    metrics.spent.inc({ bucket: bucket.key }, slots.length);
+    // More than one batch short: the next look reserves the rest while this one is written.
+    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket);
+    reserved();
+    try {
+      await this.generate(bucket, slots);
+      this.leadSeconds = 0.8 * this.leadSeconds + 0.2 * ((Date.now() - since) / 1000);
+    } catch (err) {
+      metrics.failed.inc({ bucket: bucket.key }, slots.length);
+      await store.releasePoolSlots(slots.map((s) => s.id));
+      if (!this.stopping.signal.aborted) throw err;
+    }
+  }
+
+  private async generate(bucket: Bucket, slots: PoolSlot[]) {
+    const { loot, store, metrics } = this.deps;
+    const { game } = loot;
+    const random = seededRandom(randomUUID());
+    const rolled = game.loot_types.filter((t) => t !== 'MATERIAL');
+    const specs: ItemSpec[] = slots.map((slot) => {
+      const rarity = slot.rarity as Rarity;
+      const type: ItemType =
+        bucket.type === '*' ? (rolled[Math.floor(random.next() * rolled.length)] as ItemType) : bucket.type;
+      return { type, rarity, level: slot.level, budget: statBudget(game, rarity, slot.level) };
+    });
+    const { enemy, playerLevel } = bucket.site;
+    const { items } = await writeItems(loot, {
+      clientId: POOL_CLIENT,
+      specs,
+      context: {
+        location: bucket.location,
+        enemy: enemy ? enemyLine(enemy) : undefined,
+        theme: enemy?.element,
+        playerLevel,
+      },
+      takenNames: [],
+      random,
+      iconsAfterItem: false,
+      kind: 'pool',
+      signal: this.stopping.signal,
+    });
+    const filled = await Promise.all(
+      items.map((item, i) => {
+        const slot = slots[i] as PoolSlot;
+        return store.fillPoolSlot(slot.id, { ...item, id: slot.id });
+      }),
+    );
+    metrics.generated.inc({ bucket: bucket.key }, filled.filter(Boolean).length);
+  }
+}
