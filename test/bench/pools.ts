@@ -8,8 +8,8 @@ import { POOL_DEFAULTS } from '../../server/src/config.ts';
 import { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
 import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
 import { type PacedUpstream, startPacedUpstream } from '../support/paced-upstream.ts';
-import type { BenchRow } from './row.ts';
 import { percentile } from './load.ts';
+import type { BenchRow } from './row.ts';
 
 const PLAYER_SECRET = 'bench-player-secret-0123456789';
 const SERVER_KEY = 'bench-server-credential-0123456789';
