@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
 import { registerCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
@@ -26,7 +27,11 @@ const BODY_LIMIT = 64 * 1024;
  * Every Lootsmith route, hook and error handler on `app`: the root of the standalone server, or the
  * encapsulated (and possibly prefixed) context of the Fastify plugin inside a game's own server.
  */
-export async function registerApi(app: FastifyInstance, services: Services) {
+export async function registerApi(
+  app: FastifyInstance,
+  services: Services,
+  options: { accessLog?: Logger } = {},
+) {
   const { config, metrics, lootsmith } = services;
   const auth = new Authenticator(config.playerSecret, config.serverKey);
 
@@ -84,13 +89,22 @@ export async function registerApi(app: FastifyInstance, services: Services) {
     done(null, payload);
   });
 
+  // After the answer has gone, so it costs the request nothing: its metrics and, for the standalone
+  // server, one log line (Fastify's own message, which log searches already look for).
+  const { accessLog } = options;
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observe(
-      request.method,
-      request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
-      reply.elapsedTime,
-    );
+    const time = reply.elapsedTime;
+    metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, time);
+    if (accessLog)
+      accessLog.info(
+        {
+          reqId: request.id,
+          req: { method: request.method, url: request.url },
+          res: { statusCode: reply.statusCode },
+          responseTime: time,
+        },
+        'incoming request',
+      );
     done();
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { INVENTORY, INVENTORY_VERSION, PLAYER, PostgresStore } from '../../server/src/store/postgres.ts';
+import { INVENTORY, INVENTORY_VERSIONS, PLAYER, PostgresStore } from '../../server/src/store/postgres.ts';
 import { SqliteStore } from '../../server/src/store/sqlite.ts';
 import { createTestSchema } from '../../server/test/support/postgres.ts';
 
@@ -63,8 +63,11 @@ export async function queryPlans(): Promise<Plan[]> {
     try {
       // The plans a table of real size gets: on an empty one the planner prefers a scan.
       await client.query('SET enable_seqscan = off');
-      for (const text of [PLAYER, INVENTORY_VERSION, INVENTORY]) {
-        const params = [...new Set(text.match(/\$\d/g) ?? [])].map(() => '1');
+      for (const text of [PLAYER, INVENTORY_VERSIONS, INVENTORY]) {
+        // Every parameter is a player id, or a list of them.
+        const params = [...new Set(text.match(/\$\d/g) ?? [])].map(() =>
+          text.includes('ANY(') ? '{1}' : '1',
+        );
         const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params);
         plans.push({
           store: 'PostgreSQL',

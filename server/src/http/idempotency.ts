@@ -1,4 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { Coordination, IdempotencyClaim } from '../coordination/coordination.ts';
 
 const KEY = /^[\w.:-]{8,128}$/;
@@ -13,10 +21,10 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
   const scopes = new WeakMap<object, IdempotencyClaim>();
 
   // A request without the header passes without a promise; one with it is looked up (and may be answered).
-  app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined) return done();
+  const preHandler: preHandlerHookHandler = (request, reply, done) => {
+    if (request.headers['idempotency-key'] === undefined) return done();
     replayOrHold(request, reply).then(() => done(), done);
-  });
+  };
 
   async function replayOrHold(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
@@ -50,7 +58,7 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
 
   // Callback hooks: a request without the header passes them without a promise. A success is stored
   // and the scope let go in one step; anything else only lets go, when the answer has gone.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const onSend: onSendHookHandler = (request, reply, payload, done) => {
     const claim = scopes.get(request);
     if (!claim || !remembered(reply.statusCode) || typeof payload !== 'string') return done(null, payload);
     scopes.delete(request);
@@ -58,12 +66,34 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       () => done(null, payload),
       (err: Error) => done(err),
     );
-  });
+  };
 
-  app.addHook('onResponse', (request, _reply, done) => {
+  const onResponse: onResponseHookHandler = (request, _reply, done) => {
     const claim = scopes.get(request);
     if (!claim) return done();
     scopes.delete(request);
     claim.finish().then(() => done(), done);
+  };
+
+  // On POST routes only: reads and preflights do not run these hooks at all.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    // A replay is answered before the route's own checks (a rate limit) run.
+    routeHook(route, 'preHandler', preHandler, 'first');
+    routeHook(route, 'onSend', onSend);
+    routeHook(route, 'onResponse', onResponse);
   });
+}
+
+/** Adds `hook` to a route's own hooks of `name`, before or after those it has. */
+function routeHook(
+  route: RouteOptions,
+  name: 'preHandler' | 'onSend' | 'onResponse',
+  hook: unknown,
+  at: 'first' | 'last' = 'last',
+) {
+  const own = route[name] as unknown;
+  const list = own === undefined ? [] : Array.isArray(own) ? own : [own];
+  route[name] = (at === 'first' ? [hook, ...list] : [...list, hook]) as never;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Principal } from '../auth.ts';
+import { Cancel } from '../cancel.ts';
 import { invalidBody } from './errors.ts';
 
 declare module 'fastify' {
@@ -20,15 +21,27 @@ export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T 
   return result.data;
 }
 
+/** Calls `abort` if the client goes away before its answer. */
+function onHangUp(reply: FastifyReply, abort: () => void) {
+  // Not the request stream: it closes as soon as its body is read. The response closes when it is
+  // sent or when the connection drops, and only a drop leaves it unfinished.
+  if (reply.raw.socket?.destroyed) abort();
+  else
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abort();
+    });
+}
+
 /** An AbortSignal that fires when the client goes away before its answer, so upstream work stops with it. */
 export function clientSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  // Not the request stream: it closes as soon as its body is read. The response closes when it is
-  // sent or when the connection drops, and only a drop leaves it unfinished.
-  if (reply.raw.socket?.destroyed) controller.abort();
-  else
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
-    });
+  onHangUp(reply, () => controller.abort());
   return controller.signal;
+}
+
+/** `clientSignal` for the hot forward routes, as a `Cancel` (far cheaper than an AbortController). */
+export function clientCancel(reply: FastifyReply): Cancel {
+  const cancel = new Cancel();
+  onHangUp(reply, () => cancel.abort());
+  return cancel;
 }

@@ -2,7 +2,7 @@ import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse 
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import { clientSignal, parse } from '../http/request.ts';
+import { clientCancel, parse } from '../http/request.ts';
 import type { ForwardLimit } from '../lootsmith.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
@@ -41,7 +41,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing.
       const release = await lootsmith.reserveForward(client_id, 'images', IMAGE_LIMIT);
-      const { image } = await upstream.image(body, clientSignal(reply)).catch(async (err) => {
+      const { image } = await upstream.image(body, clientCancel(reply)).catch(async (err) => {
         await release();
         throw err;
       });
@@ -71,7 +71,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back if it fails.
       const release = await lootsmith.reserveForward(client_id, 'items', CHAT_LIMIT);
-      return upstream.chat(body, clientSignal(reply)).catch(async (err) => {
+      return upstream.chat(body, clientCancel(reply)).catch(async (err) => {
         await release();
         throw err;
       });

@@ -1,5 +1,6 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
+import { groupRead } from './group-read.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
@@ -33,7 +34,7 @@ import {
 type Client = pg.PoolClient;
 
 export const PLAYER = 'SELECT * FROM players WHERE id = $1';
-export const INVENTORY_VERSION = 'SELECT inventory_version, blocked FROM players WHERE id = $1';
+export const INVENTORY_VERSIONS = 'SELECT id, inventory_version, blocked FROM players WHERE id = ANY($1)';
 const REFUSED = 'lootsmith: reservation refused';
 
 /**
@@ -281,14 +282,18 @@ export class PostgresStore implements Store {
     };
   }
 
-  async inventoryVersion(playerId: string) {
-    const { rows } = await this.pool.query<{ inventory_version: number; blocked: number }>({
-      name: 'inventory-version',
-      text: INVENTORY_VERSION,
-      values: [playerId],
+  /** Read in groups: the players asked for while a read waits or runs share the next round trip. */
+  private readonly versionOf = groupRead(async (ids) => {
+    const { rows } = await this.pool.query<{ id: string; inventory_version: number; blocked: number }>({
+      name: 'inventory-versions',
+      text: INVENTORY_VERSIONS,
+      values: [ids],
     });
-    const row = rows[0];
-    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
+    return new Map(rows.map((r) => [r.id, { version: r.inventory_version, blocked: r.blocked === 1 }]));
+  });
+
+  async inventoryVersion(playerId: string) {
+    return (await this.versionOf(playerId)) ?? null;
   }
 
   async getItems(ids: string[]): Promise<Item[]> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
+import { groupRead } from './group-read.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
@@ -49,8 +50,11 @@ const CHECKPOINT_INTERVAL_MS = 200;
 
 type UsageKind = ReservationRequest['usage']['kind'];
 const usageStatements = (db: Database.Database, k: UsageKind) => ({
-  take: db.prepare(
-    `UPDATE daily_usage SET ${k} = ${k} + ? WHERE player_id = ? AND day = ? AND (? IS NULL OR ${k} + ? <= ?)`,
+  // One statement: the day's row made or counted up, unless that would pass the limit (no row back).
+  take: db.prepare<[string, string, number, number | null, number | null], { used: number }>(
+    `INSERT INTO daily_usage (player_id, day, ${k}) VALUES (?, ?, ?)
+     ON CONFLICT (player_id, day) DO UPDATE SET ${k} = ${k} + excluded.${k}
+     WHERE ? IS NULL OR ${k} + excluded.${k} <= ? RETURNING ${k} AS used`,
   ),
   give: db.prepare(`UPDATE daily_usage SET ${k} = ${k} - ? WHERE player_id = ? AND day = ? AND ${k} >= ?`),
 });
@@ -60,8 +64,8 @@ function prepareStatements(db: Database.Database) {
   return {
     player: db.prepare<[string], PlayerRow>('SELECT * FROM players WHERE id = ?'),
     insertPlayer: db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)'),
-    inventoryVersion: db.prepare<[string], { inventory_version: number; blocked: number }>(
-      'SELECT inventory_version, blocked FROM players WHERE id = ?',
+    inventoryVersions: db.prepare<[string], { id: string; inventory_version: number; blocked: number }>(
+      'SELECT p.id, p.inventory_version, p.blocked FROM json_each(?) j JOIN players p ON p.id = j.value',
     ),
     bumpVersion: db.prepare('UPDATE players SET inventory_version = inventory_version + 1 WHERE id = ?'),
     stacks: db.prepare<[string], Stack & { data: string | null }>(
@@ -69,9 +73,10 @@ function prepareStatements(db: Database.Database) {
        WHERE s.player_id = ? ORDER BY s.rowid`,
     ),
     recipes: db.prepare<[string], RecipeRow>(RECIPES_OF_PLAYER.replace('$1', '?')),
-    usageRow: db.prepare(
-      'INSERT OR IGNORE INTO daily_usage (player_id, day, items, images) VALUES (?, ?, 0, 0)',
-    ),
+    limits: db.prepare<
+      [string],
+      { blocked: number; daily_items: number | null; daily_images: number | null }
+    >('SELECT blocked, daily_items, daily_images FROM players WHERE id = ?'),
     usage: db.prepare<[string, string], { items: number; images: number }>(
       'SELECT items, images FROM daily_usage WHERE player_id = ? AND day = ?',
     ),
@@ -84,6 +89,15 @@ function prepareStatements(db: Database.Database) {
       'SELECT count, reset_at FROM rate_limits WHERE key = ?',
     ),
     openWindow: db.prepare('INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)'),
+    // One statement: a window opened, reopened when it has run out, or counted up below its max (no row
+    // back when it is full).
+    hitWindow: db.prepare<[string, number, number, number, number, number], { reset_at: number }>(
+      `INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN reset_at <= ? THEN 1 ELSE count + 1 END,
+         reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
+       WHERE reset_at <= ? OR count < ? RETURNING reset_at`,
+    ),
     countWindow: db.prepare('UPDATE rate_limits SET count = count + 1 WHERE key = ?'),
     uncountWindow: db.prepare(
       'UPDATE rate_limits SET count = count - 1 WHERE key = ? AND reset_at = ? AND count > 0',
@@ -175,15 +189,15 @@ export class SqliteStore implements Store {
 
   /** The SQL of the statements on the request paths, by name (the benchmark EXPLAINs them). */
   hotStatements(): Record<string, string> {
-    const { player, inventoryVersion, stacks, recipes, usageRow, images, window } = this.statements;
+    const { player, inventoryVersions, stacks, recipes, limits, images, hitWindow } = this.statements;
     return {
       player: player.source,
-      inventoryVersion: inventoryVersion.source,
+      inventoryVersions: inventoryVersions.source,
       stacks: stacks.source,
       recipes: recipes.source,
-      usageRow: usageRow.source,
+      limits: limits.source,
       takeImages: images.take.source,
-      window: window.source,
+      hitWindow: hitWindow.source,
     };
   }
 
@@ -238,9 +252,14 @@ export class SqliteStore implements Store {
     })();
   }
 
+  /** Read in groups: the players asked for during one turn of the event loop in one statement. */
+  private readonly versionOf = groupRead((ids) => {
+    const rows = this.statements.inventoryVersions.all(JSON.stringify(ids));
+    return new Map(rows.map((r) => [r.id, { version: r.inventory_version, blocked: r.blocked === 1 }]));
+  });
+
   async inventoryVersion(playerId: string) {
-    const row = this.statements.inventoryVersion.get(playerId);
-    return row ? { version: row.inventory_version, blocked: row.blocked === 1 } : null;
+    return (await this.versionOf(playerId)) ?? null;
   }
 
   async getPlayer(id: string) {
@@ -413,32 +432,30 @@ export class SqliteStore implements Store {
     const { playerId, day, usage, grant } = request;
     let limit = usage.limit;
     if (limit === 'recorded') {
-      const player = this.statements.player.get(playerId);
+      const player = this.statements.limits.get(playerId);
       if (!player || player.blocked) throw new ReservationRefused({ kind: 'blocked' });
       limit = usage.kind === 'items' ? player.daily_items : player.daily_images;
     }
-    this.statements.usageRow.run(playerId, day);
-    if (this.statements[usage.kind].take.run(usage.n, playerId, day, limit, usage.n, limit).changes === 0)
+    const taken =
+      (limit === null || usage.n <= limit) &&
+      this.statements[usage.kind].take.get(playerId, day, usage.n, limit, limit);
+    if (!taken)
       throw new ReservationRefused({
         kind: 'budget',
         used: this.statements.usage.get(playerId, day)?.[usage.kind] ?? 0,
         limit: limit ?? 0,
       });
     const windows = (request.windows ?? []).map((w) => {
-      const row = this.statements.window.get(w.key);
-      if (!row || row.reset_at <= at) {
-        this.statements.openWindow.run(w.key, at + w.windowMs);
-        return { ...w, resetAt: at + w.windowMs };
-      }
-      if (row.count >= w.max)
+      const end = at + w.windowMs;
+      const row = this.statements.hitWindow.get(w.key, end, at, at, at, w.max);
+      if (!row)
         throw new ReservationRefused({
           kind: 'window',
           key: w.key,
           max: w.max,
           windowMs: w.windowMs,
-          resetAt: row.reset_at,
+          resetAt: this.statements.window.get(w.key)?.reset_at ?? end,
         });
-      this.statements.countWindow.run(w.key);
       return { ...w, resetAt: row.reset_at };
     });
     if (grant) {

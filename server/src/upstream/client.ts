@@ -5,6 +5,7 @@ import {
   ImageGenerationResponse,
 } from '@lootsmith/protocol';
 import { type Dispatcher, Pool } from 'undici';
+import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
 import { Secrets } from '../secrets.ts';
@@ -46,13 +47,13 @@ interface Target extends UpstreamTarget {
 }
 
 /** Waits `ms`, or less when `signal` fires first. */
-const sleep = (ms: number, signal?: AbortSignal) =>
+const sleep = (ms: number, signal?: CallerSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    const stopListening = signal && onAbort(signal, done);
     function done() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      stopListening?.();
       resolve();
     }
   });
@@ -125,7 +126,7 @@ export class UpstreamClient {
   }
 
   /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
-  async chat(body: ChatCompletionRequest, signal?: AbortSignal): Promise<ChatCompletionResponse> {
+  async chat(body: ChatCompletionRequest, signal?: CallerSignal): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.secrets.scrub(text);
     return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, (json) => {
       const parsed = ChatCompletionResponse.safeParse(json);
@@ -135,7 +136,7 @@ export class UpstreamClient {
   }
 
   /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
-  async image(body: ImageGenerationRequest, signal?: AbortSignal): Promise<ImageGenerationResponse> {
+  async image(body: ImageGenerationRequest, signal?: CallerSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
     return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, (json) => {
       const parsed = ImageGenerationResponse.safeParse(json);
@@ -163,7 +164,7 @@ export class UpstreamClient {
     path: string,
     body: unknown,
     maxBytes: number,
-    signal: AbortSignal | undefined,
+    signal: CallerSignal | undefined,
     accept: (json: unknown) => T,
   ): Promise<T> {
     let refused = false;
@@ -221,19 +222,19 @@ export class UpstreamClient {
     body: unknown,
     maxBytes: number,
     deadlineMs: number,
-    signal?: AbortSignal,
+    signal?: CallerSignal,
   ): Promise<unknown> {
-    // One controller for the deadline and the caller (AbortSignal.timeout and .any cost far more).
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(deadlineExceeded), deadlineMs);
-    const hangUp = () => controller.abort(signal?.reason);
+    // One signal for the deadline and the caller (AbortSignal.timeout and .any cost far more).
+    const stop = new Cancel();
+    const timer = setTimeout(() => stop.abort(deadlineExceeded), deadlineMs);
+    const hangUp = () => stop.abort(signal?.reason);
     if (signal?.aborted) hangUp();
-    signal?.addEventListener('abort', hangUp, { once: true });
+    const stopListening = signal && onAbort(signal, hangUp);
     try {
-      return await this.exchange(target, path, body, maxBytes, deadlineMs, controller.signal);
+      return await this.exchange(target, path, body, maxBytes, deadlineMs, stop);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', hangUp);
+      stopListening?.();
     }
   }
 
@@ -243,7 +244,7 @@ export class UpstreamClient {
     body: unknown,
     maxBytes: number,
     deadlineMs: number,
-    signal: AbortSignal,
+    signal: Cancel,
   ): Promise<unknown> {
     let res: Dispatcher.ResponseData;
     try {
@@ -289,7 +290,7 @@ export class UpstreamClient {
   }
 
   /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
-  private failure(err: unknown, signal: AbortSignal, deadlineMs: number, during: string): AttemptFailed {
+  private failure(err: unknown, signal: Cancel, deadlineMs: number, during: string): AttemptFailed {
     if (err instanceof AttemptFailed) return err;
     if (signal.reason === deadlineExceeded)
       return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
