@@ -9,10 +9,13 @@ const REDACTED = '[redacted]';
  */
 export class Secrets {
   private readonly values: string[];
+  /** The values as bytes, for looking in bytes without converting each value every time. */
+  private readonly bytes: Buffer[];
   private readonly fragments = new Map<number, Set<string>>();
 
   constructor(values: Array<string | undefined>) {
     this.values = [...new Set(values.filter((v): v is string => !!v && v.length >= 8))];
+    this.bytes = this.values.map((v) => Buffer.from(v));
     for (const value of this.values) {
       const size = Math.min(FRAGMENT, value.length);
       const set = this.fragments.get(size) ?? new Set<string>();
@@ -45,6 +48,6 @@ export class Secrets {
     const bytes = Buffer.isBuffer(payload)
       ? payload
       : Buffer.from(payload.buffer, payload.byteOffset, payload.length);
-    return this.values.some((v) => bytes.includes(v));
+    return this.bytes.some((v) => bytes.includes(v));
   }
 }
