@@ -80,6 +80,13 @@ describe('operations', () => {
     expect(metrics.body).toContain(
       'lootsmith_http_requests_total{method="GET",route="/api/v1/player/:player_id/inventory",status="200"} 1',
     );
+    expect(metrics.body).toContain('# TYPE lootsmith_http_request_seconds histogram');
+    expect(metrics.body).toContain(
+      'lootsmith_http_request_seconds_bucket{le="+Inf",method="GET",route="/api/v1/player/:player_id/inventory"} 1',
+    );
+    expect(metrics.body).toContain(
+      'lootsmith_http_request_seconds_count{method="GET",route="/api/v1/player/:player_id/inventory"} 1',
+    );
     const doc = (await t.server.app.inject({ url: '/docs/json' })).json();
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([

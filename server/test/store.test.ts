@@ -82,6 +82,32 @@ describe.each(backends)('$name store', (backend) => {
       await fn();
     });
 
+  run(
+    'reads inventory versions in groups, each read seeing every change made before it was asked',
+    async () => {
+      await store.ensurePlayer('gv1', starting);
+      await store.ensurePlayer('gv2', starting);
+      const before = await store.inventoryVersion('gv1');
+      const other = (await store.inventoryVersion('gv2'))?.version;
+      // Asked together: one read answers all three, an unknown player with null.
+      const [a, b, unknown] = await Promise.all([
+        store.inventoryVersion('gv1'),
+        store.inventoryVersion('gv2'),
+        store.inventoryVersion('gv-nobody'),
+      ]);
+      expect(a).toEqual(before);
+      expect(b?.version).toBe(other);
+      expect(unknown).toBeNull();
+      // A change committed before the call is seen, even by a call that joins a group already asked for.
+      const first = store.inventoryVersion('gv1');
+      await store.changeStacks('gv1', [{ item_id: 'iron_ore', quantity: 1 }], 'test');
+      const after = await store.inventoryVersion('gv1');
+      expect((await first)?.version).toBeGreaterThanOrEqual(before?.version ?? 0);
+      expect(after?.version).toBeGreaterThan(before?.version ?? 0);
+      expect((await store.inventoryVersion('gv2'))?.version).toBe(other);
+    },
+  );
+
   run('creates a player once, with the starting materials', async () => {
     await store.ensurePlayer('p1', starting);
     await store.ensurePlayer('p1', starting);
