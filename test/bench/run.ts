@@ -126,7 +126,7 @@ function profileSection(profiles: Profiles | { error: string }): string[] {
   const md = [
     '## Profiles',
     '',
-    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle.',
+    'Where the server process spends its CPU under load: `node --cpu-prof` (a sample every 250 µs) of a `lootsmith` process over SQLite, 32 connections of one route for a few seconds after a warm-up; self time by function, as a share of the time the process was not idle. `writev` (the socket writes) looks larger than it is: the profiler counts the time a process waits in the system call while the process it woke (the load generator or the upstream, on the same two cores) runs; `strace -c` counts exactly two `writev` per forwarded image for Lootsmith and for the bare hop alike, with the same time in the kernel.',
     '',
   ];
   if ('error' in profiles) return [...md, `Not measured in this run: ${cell(profiles.error)}`, ''];
