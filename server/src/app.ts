@@ -37,7 +37,7 @@ export async function buildStandaloneApp(
   const accessLog = pino({ level: config.logLevel, hooks }, stream);
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, hooks, stream },
-    // One line per request, below, instead of Fastify's two.
+    // One line per request (the access log, written by the API's onResponse hook) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     return503OnClosing: false,
