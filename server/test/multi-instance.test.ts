@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_KEY } from './support/boot.ts';
 import type { FakeUpstream } from './support/fake-upstream.ts';
+import { CLUB_REQUEST } from './support/game-file.ts';
 import type { ServerProcess } from './support/process.ts';
 import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
@@ -141,16 +142,7 @@ describe('two instances over PostgreSQL and Redis', () => {
     if (!schema) ctx.skip();
     const player = `limit-${run}`;
     const token = await session(player);
-    const body = {
-      crafting_station: 'workbench',
-      materials: [{ id: 'oak_wood', quantity: 1 }],
-      item_parameters: {
-        type: 'WEAPON',
-        description: 'a club',
-        focus_attributes: [],
-        visual_preferences: {},
-      },
-    };
+    const body = CLUB_REQUEST;
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         call(i % 2 ? a.url : b.url, 'POST', `/api/v1/player/${player}/create-item`, token, body),

@@ -10,6 +10,7 @@ import { CombinePlanner } from '../src/pipeline/crafting.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
 import { completion, itemsFor, TINY_PNG } from './support/fake-upstream.ts';
+import { CLUB_REQUEST } from './support/game-file.ts';
 
 // Issue 13, items 1 and 4–9, replayed as they were tried: a player with a valid token and a hostile
 // upstream (a model that echoes headers, ignores the rules, sends HTML or 50 MB as an "image")
@@ -104,16 +105,7 @@ describe('a hostile upstream against a production-mode server', () => {
       method: 'POST',
       url: `/api/v1/player/${player}/create-item`,
       headers: auth(playerToken(player)),
-      payload: {
-        crafting_station: 'workbench',
-        materials: [{ id: 'oak_wood', quantity: 1 }],
-        item_parameters: {
-          type: 'WEAPON',
-          description: 'a club',
-          focus_attributes: [],
-          visual_preferences: {},
-        },
-      },
+      payload: CLUB_REQUEST,
     });
   const forwardImage = (player: string) =>
     app().inject({

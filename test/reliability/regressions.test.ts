@@ -1,5 +1,6 @@
 import { ErrorBody } from '@lootsmith/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUB_REQUEST } from '../../server/test/support/game-file.ts';
 import { auth, boot, dumpStore, type Harness, SERVER_KEY } from './support/harness.ts';
 
 // Server bugs the reliability suites found, each pinned by the smallest request that showed it.
@@ -52,16 +53,7 @@ describe('regressions', () => {
       method: 'POST',
       url: '/api/v1/player/olga/create-item',
       headers: auth(token),
-      payload: {
-        crafting_station: 'workbench',
-        materials: [{ id: 'oak_wood', quantity: 1 }],
-        item_parameters: {
-          type: 'WEAPON',
-          description: 'a club',
-          focus_attributes: [],
-          visual_preferences: {},
-        },
-      },
+      payload: CLUB_REQUEST,
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['x-ratelimit-remaining']).toBe('4');

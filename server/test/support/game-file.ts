@@ -33,3 +33,15 @@ export const unlimitedDrops = (game: GameDefinition): Partial<GameDefinition> =>
     drop_limits: [{ max_items: 8, drops_per_minute: 1_000_000, drops_per_hour: 1_000_000 }],
   },
 });
+
+/** A create-item body the shipped game accepts: a club from one oak wood at the workbench. */
+export const CLUB_REQUEST = {
+  crafting_station: 'workbench',
+  materials: [{ id: 'oak_wood', quantity: 1 }],
+  item_parameters: {
+    type: 'WEAPON',
+    description: 'a club',
+    focus_attributes: [],
+    visual_preferences: {},
+  },
+};
