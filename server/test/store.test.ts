@@ -288,6 +288,80 @@ describe.each(backends)('$name store', (backend) => {
     await store.reserve({ playerId: 'p6', day, usage, grant }, at);
   });
 
+  run(
+    'answers each reservation of one group commit with its own outcome, whatever the order of players',
+    async () => {
+      const day = '2026-11-25';
+      const at = 2_000_000;
+      const items = (limit: number | null) => ({ kind: 'items' as const, n: 1, limit });
+      // Made in one turn, so one group takes them all; players are locked by id, answers keep call order.
+      const [first, broke, second, windowed, granted] = await Promise.allSettled([
+        store.reserve({ playerId: 'gq2', day, usage: items(1) }, at),
+        store.reserve({ playerId: 'gq1', day, usage: items(0) }, at),
+        store.reserve({ playerId: 'gq2', day, usage: items(1) }, at),
+        store.reserve(
+          { playerId: 'gq1', day, usage: items(null), windows: [{ key: 'w:gq1', windowMs: 60_000, max: 1 }] },
+          at,
+        ),
+        store.reserve(
+          {
+            playerId: 'gq3',
+            day,
+            usage: items(null),
+            grant: { id: 'gq-grant', playerId: 'gq3', expiresAt: at + 1 },
+          },
+          at,
+        ),
+      ]);
+      expect(first).toMatchObject({ status: 'fulfilled', value: { playerId: 'gq2' } });
+      expect(broke).toMatchObject({
+        status: 'rejected',
+        reason: { refusal: { kind: 'budget', used: 0, limit: 0 } },
+      });
+      expect(second).toMatchObject({
+        status: 'rejected',
+        reason: { refusal: { kind: 'budget', used: 1, limit: 1 } },
+      });
+      expect(windowed).toMatchObject({
+        status: 'fulfilled',
+        value: { playerId: 'gq1', windows: [{ key: 'w:gq1', resetAt: at + 60_000 }] },
+      });
+      expect(granted).toMatchObject({ status: 'fulfilled', value: { grant: { id: 'gq-grant' } } });
+      expect(await store.dailyUsage('gq1', day)).toEqual({ items: 1, images: 0 });
+      expect(await store.dailyUsage('gq2', day)).toEqual({ items: 1, images: 0 });
+      // Once it has expired, a spent grant is cleared before the next one is taken.
+      await expect(
+        store.reserve(
+          {
+            playerId: 'gq3',
+            day,
+            usage: items(null),
+            grant: { id: 'gq-grant', playerId: 'gq3', expiresAt: at + 9 },
+          },
+          at,
+        ),
+      ).rejects.toMatchObject({ refusal: { kind: 'grant_used' } });
+      await store.reserve(
+        {
+          playerId: 'gq3',
+          day,
+          usage: items(null),
+          grant: { id: 'gq-other', playerId: 'gq3', expiresAt: at + 60_000 },
+        },
+        at + 2,
+      );
+      await store.reserve(
+        {
+          playerId: 'gq3',
+          day,
+          usage: items(null),
+          grant: { id: 'gq-grant', playerId: 'gq3', expiresAt: at + 60_000 },
+        },
+        at + 2,
+      );
+    },
+  );
+
   run('records a claimed level that only rises', async () => {
     await store.ensurePlayer('p7', []);
     expect((await store.getPlayer('p7'))?.claimed_level).toBeNull();

@@ -1,6 +1,6 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
-import { groupRead } from './group-read.ts';
+import { groupCall, groupRead } from './group.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
@@ -36,6 +36,8 @@ type Client = pg.PoolClient;
 export const PLAYER = 'SELECT * FROM players WHERE id = $1';
 export const INVENTORY_VERSIONS = 'SELECT id, inventory_version, blocked FROM players WHERE id = ANY($1)';
 const REFUSED = 'lootsmith: reservation refused';
+/** PostgreSQL's error code for a deadlock it broke by failing one side. */
+const DEADLOCK = '40P01';
 
 /**
  * `Store.reserve` in one round trip: one statement, so all of it or none. Each step is a conditional
@@ -95,7 +97,6 @@ BEGIN
     resets := resets || reset;
   END LOOP;
   IF p_grant IS NOT NULL THEN
-    DELETE FROM drop_grants WHERE expires_at <= p_at;
     INSERT INTO drop_grants (id, player_id, expires_at) VALUES (p_grant, p_grant_player, p_grant_expires)
       ON CONFLICT DO NOTHING;
     IF NOT FOUND THEN
@@ -105,6 +106,44 @@ BEGIN
   RETURN resets;
 END
 $fn$`;
+/**
+ * Group commit of `Store.reserve`: the reservations in `p_batch` (a JSON array, players in one order)
+ * are taken by one call, in one transaction, each in its own subtransaction (a refusal rolls back that
+ * one alone and is answered with its reason). Spent grants that have expired are cleared first, before
+ * any player's rows are locked. Answers a JSON array in the batch's order: `{resets}` or `{refused}`.
+ */
+const RESERVE_GROUP_FUNCTION = `CREATE OR REPLACE FUNCTION lootsmith_reserve_group(p_batch jsonb, p_expire_before bigint)
+RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  r jsonb;
+  detail text;
+  results jsonb := '[]';
+BEGIN
+  IF p_expire_before IS NOT NULL THEN
+    DELETE FROM drop_grants WHERE expires_at <= p_expire_before;
+  END IF;
+  FOR r IN SELECT value FROM jsonb_array_elements(p_batch) LOOP
+    BEGIN
+      results := results || jsonb_build_object('resets', to_jsonb(lootsmith_reserve(
+        r->>'player', r->>'day', r->>'kind', (r->>'n')::int, (r->>'recorded')::boolean, (r->>'limit')::int,
+        (SELECT array_agg(x ORDER BY i) FROM jsonb_array_elements_text(r->'keys') WITH ORDINALITY t(x, i)),
+        (SELECT array_agg(x::bigint ORDER BY i) FROM jsonb_array_elements_text(r->'windowMs') WITH ORDINALITY t(x, i)),
+        (SELECT array_agg(x::int ORDER BY i) FROM jsonb_array_elements_text(r->'max') WITH ORDINALITY t(x, i)),
+        (r->>'at')::bigint, r->>'grant', r->>'grantPlayer', (r->>'grantExpires')::bigint)));
+    EXCEPTION WHEN raise_exception THEN
+      GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+      IF SQLERRM <> '${REFUSED}' THEN RAISE; END IF;
+      results := results || jsonb_build_object('refused', detail::jsonb);
+    END;
+  END LOOP;
+  RETURN results;
+END
+$fn$`;
+/**
+ * Most reservations one group call takes: each is a subtransaction, and a transaction with more than
+ * 64 of them slows every other session's snapshot checks.
+ */
+const GROUP_MAX = 32;
 const BUMP_VERSION = 'UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $1';
 
 /** A player's record, stacks with their items' JSON text and recipe book, in one round trip. */
@@ -144,6 +183,7 @@ export class PostgresStore implements Store {
         await c.query('INSERT INTO schema_version (version) VALUES ($1)', [migrations.length]);
       else await c.query('UPDATE schema_version SET version = $1', [migrations.length]);
       await c.query(RESERVE_FUNCTION);
+      await c.query(RESERVE_GROUP_FUNCTION);
     });
   }
 
@@ -402,38 +442,85 @@ export class PostgresStore implements Store {
     return rows[0] ?? { items: 0, images: 0 };
   }
 
+  /**
+   * Group commit: the reservations asked for while a group call is out are taken together by the
+   * next one (one round trip, one commit), each as exactly as alone; none is answered before its
+   * group has committed.
+   */
   async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    const { playerId, day, usage, grant } = request;
-    // Rows are taken in one order (usage, windows by key, grant), so two reservations never deadlock.
-    const sorted = [...(request.windows ?? [])].sort((a, b) => (a.key < b.key ? -1 : 1));
-    let resets: string[];
+    const outcome = await this.reserveInGroup({ request, at });
+    if (outcome instanceof ReservationRefused) throw outcome;
+    return outcome;
+  }
+
+  private readonly reserveInGroup = groupCall(
+    (batch: Array<{ request: ReservationRequest; at: number }>) => this.reserveGroup(batch),
+    GROUP_MAX,
+  );
+
+  private async reserveGroup(
+    batch: Array<{ request: ReservationRequest; at: number }>,
+  ): Promise<Array<Reservation | ReservationRefused>> {
+    // Rows are taken in one order (players by id; a player's usage, windows by key, grant), so two
+    // groups never wait on each other in a circle.
+    const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+    const members = batch.map(({ request, at }, i) => ({
+      request,
+      at,
+      i,
+      windows: [...(request.windows ?? [])].sort(byKey),
+    }));
+    members.sort((a, b) =>
+      a.request.playerId === b.request.playerId
+        ? a.i - b.i
+        : a.request.playerId < b.request.playerId
+          ? -1
+          : 1,
+    );
+    const granted = members.filter((m) => m.request.grant).map((m) => m.at);
+    let results: Array<{ resets?: number[]; refused?: Refusal }>;
     try {
-      const { rows } = await this.pool.query<{ resets: string[] }>({
-        name: 'reserve',
-        text: 'SELECT lootsmith_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS resets',
+      const { rows } = await this.pool.query<{ results: typeof results }>({
+        name: 'reserve-group',
+        text: 'SELECT lootsmith_reserve_group($1, $2) AS results',
         values: [
-          playerId,
-          day,
-          usage.kind,
-          usage.n,
-          usage.limit === 'recorded',
-          usage.limit === 'recorded' ? null : usage.limit,
-          sorted.map((w) => w.key),
-          sorted.map((w) => w.windowMs),
-          sorted.map((w) => w.max),
-          at,
-          grant?.id ?? null,
-          grant?.playerId ?? null,
-          grant?.expiresAt ?? null,
+          JSON.stringify(
+            members.map(({ request: { playerId, day, usage, grant }, at, windows }) => ({
+              player: playerId,
+              day,
+              kind: usage.kind,
+              n: usage.n,
+              recorded: usage.limit === 'recorded',
+              limit: usage.limit === 'recorded' ? null : usage.limit,
+              keys: windows.map((w) => w.key),
+              windowMs: windows.map((w) => w.windowMs),
+              max: windows.map((w) => w.max),
+              at,
+              grant: grant?.id ?? null,
+              grantPlayer: grant?.playerId ?? null,
+              grantExpires: grant?.expiresAt ?? null,
+            })),
+          ),
+          granted.length ? Math.min(...granted) : null,
         ],
       });
-      resets = rows[0]?.resets ?? [];
+      results = rows[0]?.results ?? [];
     } catch (err) {
-      const { message, detail } = err as { message?: string; detail?: string };
-      if (message === REFUSED && detail) throw new ReservationRefused(JSON.parse(detail) as Refusal);
+      // A deadlock with another kind of transaction fails the whole group: each is taken again alone.
+      if ((err as { code?: string }).code === DEADLOCK && batch.length > 1)
+        return Promise.all(
+          batch.map(async (one) => (await this.reserveGroup([one]))[0] as Reservation | ReservationRefused),
+        );
       throw err;
     }
-    return { ...request, windows: sorted.map((w, i) => ({ ...w, resetAt: Number(resets[i]) })) };
+    const outcomes: Array<Reservation | ReservationRefused> = [];
+    members.forEach(({ request, i, windows }, j) => {
+      const { resets, refused } = results[j] ?? {};
+      outcomes[i] = refused
+        ? new ReservationRefused(refused)
+        : { ...request, windows: windows.map((w, k) => ({ ...w, resetAt: Number(resets?.[k]) })) };
+    });
+    return outcomes;
   }
 
   async release(r: Reservation) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
-import { groupRead } from './group-read.ts';
+import { groupRead } from './group.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {

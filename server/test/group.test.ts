@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupRead } from '../src/store/group-read.ts';
+import { groupCall, groupRead } from '../src/store/group.ts';
 
 describe('groupRead', () => {
   it('answers the keys asked for during one turn with one read, and each key once', async () => {
@@ -49,5 +49,40 @@ describe('groupRead', () => {
     await expect(Promise.all([read('a'), read('b')])).rejects.toThrow('store down');
     fail = false;
     expect(await read('a')).toBe('a');
+  });
+});
+
+describe('groupCall', () => {
+  it('answers each call by its position, takes at most `max` a run, and leaves the rest for the next run', async () => {
+    const runs: number[][] = [];
+    const call = groupCall((items: number[]) => {
+      runs.push(items);
+      return items.map((n) => n * 10);
+    }, 2);
+    expect(await Promise.all([call(1), call(2), call(3)])).toEqual([10, 20, 30]);
+    expect(runs).toEqual([[1, 2], [3]]);
+  });
+
+  it('runs one group at a time: calls made while a run is out wait for the next run', async () => {
+    const runs: string[][] = [];
+    let release: () => void = () => {};
+    const call = groupCall(async (items: string[]) => {
+      runs.push(items);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return items;
+    });
+    const first = call('a');
+    await new Promise((r) => setImmediate(r));
+    const later = [call('b'), call('c')];
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual([['a']]);
+    release();
+    expect(await first).toBe('a');
+    while (runs.length < 2) await new Promise((r) => setImmediate(r));
+    release();
+    expect(await Promise.all(later)).toEqual(['b', 'c']);
+    expect(runs).toEqual([['a'], ['b', 'c']]);
   });
 });
