@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
-import { groupRead } from './group.ts';
+import { groupCall, groupRead } from './group.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
 import {
@@ -126,8 +126,6 @@ function prepareStatements(db: Database.Database) {
 interface PendingReservation {
   request: ReservationRequest;
   at: number;
-  resolve(reservation: Reservation): void;
-  reject(err: unknown): void;
 }
 
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
@@ -135,9 +133,8 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly checkpointer?: Worker;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly reserveBatch: (batch: PendingReservation[]) => Array<Reservation | ReservationRefused>;
-  /** Reservations waiting for the next group commit. */
-  private pending: PendingReservation[] = [];
+  /** Reservations made while the event loop is busy, taken by one transaction at its next turn. */
+  private readonly reserveInGroup: (pending: PendingReservation) => Promise<Reservation | ReservationRefused>;
   private readonly releaseTx: (reservation: Reservation) => void;
 
   constructor(dataDir: string | ':memory:') {
@@ -180,7 +177,7 @@ export class SqliteStore implements Store {
         }
       });
     });
-    this.reserveBatch = (batch) => reserveAll.immediate(batch);
+    this.reserveInGroup = groupCall((batch: PendingReservation[]) => reserveAll.immediate(batch));
     this.releaseTx = this.db.transaction((reservation: Reservation) => this.giveBack(reservation));
   }
 
@@ -401,27 +398,10 @@ export class SqliteStore implements Store {
    * its next turn, each as exactly as alone (in order, each in its savepoint), and none is answered
    * before that transaction has committed. One commit serves many concurrent requests.
    */
-  reserve(request: ReservationRequest, at: number): Promise<Reservation> {
-    return new Promise((resolve, reject) => {
-      if (this.pending.push({ request, at, resolve, reject }) === 1) setImmediate(() => this.commitPending());
-    });
-  }
-
-  private commitPending() {
-    const batch = this.pending;
-    this.pending = [];
-    let outcomes: Array<Reservation | ReservationRefused>;
-    try {
-      outcomes = this.reserveBatch(batch);
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
-    }
-    batch.forEach((p, i) => {
-      const outcome = outcomes[i] as Reservation | ReservationRefused;
-      if (outcome instanceof ReservationRefused) p.reject(outcome);
-      else p.resolve(outcome);
-    });
+  async reserve(request: ReservationRequest, at: number): Promise<Reservation> {
+    const outcome = await this.reserveInGroup({ request, at });
+    if (outcome instanceof ReservationRefused) throw outcome;
+    return outcome;
   }
 
   /** The body of `reserve`, inside its transaction: a refusal throws and rolls everything back. */
