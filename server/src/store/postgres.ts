@@ -40,10 +40,10 @@ const REFUSED = 'lootsmith: reservation refused';
 const DEADLOCK = '40P01';
 
 /**
- * `Store.reserve` in one round trip: one statement, so all of it or none. Each step is a conditional
- * statement on a locked row (the upserts check their limit against the row's latest value), so
- * concurrent reservations queue on it; a refusal raises with its reason, rolling everything back.
- * Returns the reset time of each window, in the order given.
+ * One reservation (`lootsmith_reserve_group` calls it for each of a group): all of it or none. Each
+ * step is a conditional statement on a locked row (the upserts check their limit against the row's
+ * latest value), so concurrent reservations queue on it; a refusal raises with its reason, rolling
+ * the reservation back. Returns the reset time of each window, in the order given.
  */
 const RESERVE_FUNCTION = `CREATE OR REPLACE FUNCTION lootsmith_reserve(
   p_player text, p_day text, p_kind text, p_n int, p_recorded boolean, p_limit int,
