@@ -329,36 +329,14 @@ describe.each(backends)('$name store', (backend) => {
       expect(granted).toMatchObject({ status: 'fulfilled', value: { grant: { id: 'gq-grant' } } });
       expect(await store.dailyUsage('gq1', day)).toEqual({ items: 1, images: 0 });
       expect(await store.dailyUsage('gq2', day)).toEqual({ items: 1, images: 0 });
-      // Once it has expired, a spent grant is cleared before the next one is taken.
-      await expect(
+      // A spent grant is refused until it has expired; then it is cleared before the next is taken.
+      const spend = (expiresAt: number, now: number) =>
         store.reserve(
-          {
-            playerId: 'gq3',
-            day,
-            usage: items(null),
-            grant: { id: 'gq-grant', playerId: 'gq3', expiresAt: at + 9 },
-          },
-          at,
-        ),
-      ).rejects.toMatchObject({ refusal: { kind: 'grant_used' } });
-      await store.reserve(
-        {
-          playerId: 'gq3',
-          day,
-          usage: items(null),
-          grant: { id: 'gq-other', playerId: 'gq3', expiresAt: at + 60_000 },
-        },
-        at + 2,
-      );
-      await store.reserve(
-        {
-          playerId: 'gq3',
-          day,
-          usage: items(null),
-          grant: { id: 'gq-grant', playerId: 'gq3', expiresAt: at + 60_000 },
-        },
-        at + 2,
-      );
+          { playerId: 'gq3', day, usage: items(null), grant: { id: 'gq-grant', playerId: 'gq3', expiresAt } },
+          now,
+        );
+      await expect(spend(at + 9, at)).rejects.toMatchObject({ refusal: { kind: 'grant_used' } });
+      await spend(at + 60_000, at + 2);
     },
   );
 
