@@ -56,3 +56,14 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)] as T;
   }
 }
+
+/**
+ * A pick that avoids what this answer has already written (`used`, shared by the items of one
+ * completion), while anything else is left: three frost items read three different clauses.
+ */
+export function fresh<T extends string>(rng: Rng, options: readonly T[], used: Set<string>): T {
+  const left = options.filter((o) => !used.has(o));
+  const choice = rng.pick(left.length ? left : options);
+  used.add(choice);
+  return choice;
+}

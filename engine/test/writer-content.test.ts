@@ -130,6 +130,36 @@ describe('writer: writing worth reading', () => {
     expect(new Set(bag.map((i) => i.name)).size).toBe(bag.length);
   });
 
+  it('lets no two items of one answer share a phrase: three frost drops read three different clauses', () => {
+    // Four words in a row that two items of one drop both use, leaving out the enemy and the place
+    // (named on purpose) and stat lists ("+12 attack and +4 crit chance" is a fact, not a phrase).
+    let named = 0;
+    const phrases = (item: GeneratedItem) => {
+      const words = `${item.description} ${item.lore}`
+        .toLowerCase()
+        .replace(/\+\d+ [a-z]+(?: [a-z]+)?(?:,| and)?/g, ' ')
+        .replace(/frost giant|sunken vault/g, () => ` context${++named} `)
+        .match(/[a-z0-9’']+/g) as string[];
+      return new Set(words.slice(3).map((_, i) => words.slice(i, i + 4).join(' ')));
+    };
+    let shared = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const batch = write(
+        'Generate 3 items.\nContext: location: Sunken Vault; enemy: Frost Giant (tier 5); player level: 20\nItem 1: type WEAPON\nItem 2: type CHEST\nItem 3: type BOOTS',
+        batchSchema,
+        seed,
+      );
+      const sets = GeneratedItemBatch.parse(batch).items.map(phrases);
+      for (const [a, b] of [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+      ] as const)
+        shared += [...(sets[a] as Set<string>)].filter((p) => (sets[b] as Set<string>).has(p)).length;
+    }
+    expect(shared).toBe(0);
+  });
+
   it('agrees in number: no "This gloves", "A frost-rimed gauntlets" or "they" after a pair', () => {
     const plural =
       /\b(?:this|a|an)\s+(?:[\w,-]+\s+){0,3}(?:gloves|boots|greaves|gauntlets|leggings|sabatons|tassets|legguards|treads|handguards|grips)\b/i;

@@ -31,6 +31,25 @@ export function repeatedSentences(texts: readonly string[]): Array<[string, numb
   return [...counts].filter(([, n]) => n > 1);
 }
 
+/**
+ * Phrases (four words in a row) that two texts of one answer share, leaving out stat lists ("+12
+ * attack" is a fact, not a phrase) and the given names (an enemy or a place is named on purpose).
+ */
+export function sharedPhrases(texts: readonly string[], names: readonly string[]): string[] {
+  let named = 0;
+  const grams = texts.map((text) => {
+    let lower = text.toLowerCase().replace(/\+\d+ [a-z]+(?: [a-z]+)?/g, ' ');
+    for (const name of names) lower = lower.replaceAll(name.toLowerCase(), () => ` name${++named} `);
+    const words = lower.match(/[a-z0-9'’]+/g) ?? [];
+    return new Set(words.slice(3).map((_, i) => words.slice(i, i + 4).join(' ')));
+  });
+  const shared = new Set<string>();
+  grams.forEach((a, i) => {
+    for (const b of grams.slice(i + 1)) for (const g of a) if (b.has(g)) shared.add(g);
+  });
+  return [...shared];
+}
+
 /** Every string inside a JSON value, keys excluded. */
 export function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];

@@ -17,6 +17,7 @@ import {
   mentionsContext,
   percent,
   repeatedSentences,
+  sharedPhrases,
   statTotal,
   strictlyRising,
   stringsOf,
@@ -47,6 +48,8 @@ interface Dropped {
   enemyName: string;
   enemyElement?: string;
   location: string;
+  /** Which answer of the server it came in. */
+  drop: number;
 }
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -99,6 +102,7 @@ async function dropBags(server: Server) {
           enemyName: enemy.name,
           enemyElement: enemy.element,
           location,
+          drop: requests,
         });
         got++;
       }
@@ -415,6 +419,13 @@ async function main() {
   const lootRepeats = [...bags.values()].map((bag) =>
     repeatedSentences(bag.map((d) => `${d.item.description} ${d.item.lore}`)),
   );
+  const dropsOf = [...groupBy(items, (d) => String(d.drop)).values()].filter((drop) => drop.length > 1);
+  const echoes = dropsOf.map((drop) =>
+    sharedPhrases(
+      drop.map((d) => `${d.item.description} ${d.item.lore}`),
+      [drop[0]?.enemyName ?? '', drop[0]?.location ?? '', THEME],
+    ),
+  );
   const byRarity = RARITIES.map((r) =>
     items.filter((d) => d.item.rarity === r).map((d) => statTotal(d.item)),
   );
@@ -503,6 +514,12 @@ ${table(
       '0',
     ],
     [
+      'drops whose items share a phrase (4 words in a row; names and stat lists aside)',
+      `${echoes.filter((e) => e.length).length} of ${echoes.length}`,
+      '—',
+      '0',
+    ],
+    [
       'mean stats rise with rarity',
       `${strictlyRising(grid.byRarity) ? 'yes' : 'no'}: ${grid.byRarity.map((x) => fmt(x, 0)).join(', ')}`,
       `${schemaRows.filter((s) => strictlyRising(s.byR)).length} of ${SCHEMAS.length} schemas`,
@@ -555,6 +572,22 @@ Icons: ${icons.painted} icons fetched, ${icons.distinct} distinct images over ${
 ${
   lootRepeats.some((r) => r.length)
     ? `Repeated sentences: ${lootRepeats
+        .flat()
+        .slice(0, 5)
+        .map(([s, n]) => `“${s}” ×${n}`)
+        .join('; ')}\n\n`
+    : ''
+}${
+  echoes.some((e) => e.length)
+    ? `Phrases two items of one drop share: ${echoes
+        .flat()
+        .slice(0, 5)
+        .map((p) => `“${p}”`)
+        .join('; ')}\n\n`
+    : ''
+}${
+  chatRepeats.some((r) => r.length)
+    ? `Repeated sentences in the unseen-prompt bags: ${chatRepeats
         .flat()
         .slice(0, 5)
         .map(([s, n]) => `“${s}” ×${n}`)

@@ -2,7 +2,7 @@ import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
 import type { Cues, ItemCue } from './cues.ts';
-import { describeItem, loreFor } from './item-text.ts';
+import { describeItem, loreFor, originClause } from './item-text.ts';
 import { ELEMENT_MATERIALS, METALS_BY_TIER, RARITY_ORDER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
 import { itemName } from './names.ts';
 
@@ -181,7 +181,14 @@ function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
 }
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
-export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOptions = {}): ItemPlan {
+export function planItem(
+  cue: ItemCue,
+  cues: Cues,
+  rng: Rng,
+  options: PlanOptions = {},
+  /** Phrases the answer has already written, which the item's text avoids while it can. */
+  used = new Set<string>(),
+): ItemPlan {
   const requested = cues.request
     ?.toLowerCase()
     .match(/[a-z]+/g)
@@ -214,6 +221,7 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
       location: cues.obtained === 'dropped' ? cues.location : undefined,
     },
     rng.fork('name'),
+    used,
   );
   const name = options.nameHint ?? named.name;
   const stats = allotStats(
@@ -244,12 +252,13 @@ export function planItem(cue: ItemCue, cues: Cues, rng: Rng, options: PlanOption
     stats,
     value,
   };
+  const origin = originClause(cues, rng.fork('origin'), used);
   return {
     ...facts,
     rarity: rarityName,
     level,
-    description: describeItem(facts, cues, rng.fork('description')),
-    lore: loreFor(facts, cues, rng.fork('lore')),
+    description: describeItem(facts, cues, rng.fork('description'), used, origin),
+    lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
     affixes,
     budget,
   };

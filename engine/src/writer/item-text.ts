@@ -1,5 +1,5 @@
 import type { Element } from '@lootsmith/protocol';
-import type { Rng } from '../random.ts';
+import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
 
@@ -35,6 +35,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     'a maker’s mark is still legible on {them}',
     '{it} {is} heavier than {it} {looks}',
     '{it} {bears} a notch for every battle',
+    'careful hands have mended {them} more than once',
+    'a faded name is scratched into {them}',
+    'no two owners have told the same story about {them}',
+    '{it} {has} been handed down further than anyone remembers',
   ],
   fire: [
     '{it} never quite {cools}',
@@ -43,6 +47,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     'snow melts where {it} {lies}',
     '{its} metal glows at the edges in the dark',
     'a faint heat rolls off {them} like a banked hearth',
+    '{it} {leaves} scorch marks on whatever {it} {touches}',
+    'smoke curls from {them} after every fight',
+    'embers stir in {its} seams when danger is near',
+    'rain hisses into steam on {them}',
   ],
   frost: [
     'frost creeps over {them} even in summer',
@@ -51,6 +59,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     'ice flowers bloom wherever {it} {rests}',
     '{it} {rings} like a frozen lake when tapped',
     'no fire will warm {them} for long',
+    'a thin rime returns to {them} however often {it} {is} wiped',
+    'water freezes in a cup set down beside {them}',
+    '{its} touch numbs the fingers for an hour',
+    'wolves howl when {it} {is} carried through the snow',
   ],
   poison: [
     'a green sheen clings to {them}',
@@ -59,6 +71,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     '{it} {weeps} a bitter dew at night',
     'flies will not settle on {them}',
     '{it} {smells} faintly of bitter almonds',
+    'rats will not come near {them}',
+    '{it} {leaves} a bitter taste in the air',
+    'healers frown when {it} {is} brought near',
+    'a sickly stain spreads through any cloth {it} {is} wrapped in',
   ],
   shadow: [
     'candles gutter when {it} {is} drawn',
@@ -67,6 +83,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     '{it} {casts} no reflection in still water',
     'torchlight seems to bend away from {them}',
     'the dark around {them} is never quite empty',
+    'dogs growl at {them} in the dark',
+    'lamplight dims a little when {it} {is} near',
+    'whoever sleeps beside {them} dreams of long corridors',
+    '{it} {is} hard to find even in an empty room',
   ],
   holy: [
     '{it} {hums} softly at dawn, like a remembered prayer',
@@ -75,6 +95,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     'a faint warmth settles over whoever holds {them}',
     'bells are said to ring when {it} {is} raised',
     'no shadow falls beneath {them}',
+    'a quiet calm settles over those near {them}',
+    'old prayers are scratched into {them} in a tiny hand',
+    'wounds close a little faster near {them}',
+    'candles burn brighter in {its} presence',
   ],
   lightning: [
     'sparks crawl over {them} before every storm',
@@ -83,6 +107,10 @@ const FLAVOURS: Record<Element, readonly string[]> = {
     'the air around {them} smells of rain',
     'compasses spin in {its} presence',
     'thunder seems to answer when {it} {is} swung',
+    'a faint blue light dances along {its} edges',
+    'loose nails leap toward {them}',
+    'storm clouds seem to gather when {it} {is} raised',
+    'the smell of a struck tree clings to {them}',
   ],
 };
 
@@ -126,7 +154,7 @@ function statPhrase(stats: ItemFacts['stats']): string {
 }
 
 /** "from the Sunken Crypt", "taken off a Fire Imp", …: where the item comes from, when the request says. */
-function originClause(cues: Cues, rng: Rng): string {
+export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   const options: string[] = [];
@@ -145,16 +173,21 @@ function originClause(cues: Cues, rng: Rng): string {
     options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
   if (cues.obtained === 'forged' && cues.station)
     options.splice(0, options.length, `newly made at the ${cues.station}`);
-  return options.length ? rng.pick(options) : '';
+  return options.length ? fresh(rng, options, used) : '';
 }
 
 /** One sentence that says what the item is, where it is from and what it does, agreeing in number. */
-export function describeItem(item: ItemFacts, cues: Cues, rng: Rng): string {
-  const adjective = rng.pick(ADJECTIVES[item.element]);
+export function describeItem(
+  item: ItemFacts,
+  cues: Cues,
+  rng: Rng,
+  used = new Set<string>(),
+  origin = originClause(cues, rng, used),
+): string {
+  const adjective = fresh(rng, ADJECTIVES[item.element], used);
   const material = item.material.includes(' ') ? '' : `${item.material} `;
   const noun = item.noun.toLowerCase();
   const phrase = `${adjective} ${material}${noun}`;
-  const origin = originClause(cues, rng);
   const from = origin ? ` ${origin}` : '';
   const main = item.stats[0];
   if (item.type === 'CONSUMABLE') {
@@ -164,68 +197,88 @@ export function describeItem(item: ItemFacts, cues: Cues, rng: Rng): string {
       return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${SPELLS[item.element].replace('{n}', String(n))} and crumbles to ash.`;
     }
     if (/food|ration|bread|meat/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} when eaten.`;
+      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when eaten', 'once eaten', 'at the first bite'], used)}.`;
     if (/bandage|poultice|salve/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} when bound to a wound.`;
+      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when bound to a wound', 'once wrapped over a cut', 'once pressed to a fresh wound'], used)}.`;
     if (/bomb|grenade/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage when thrown.`;
-    const vessel = rng.pick(['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']);
-    return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} when drunk.`;
+      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
+    const vessel = fresh(
+      rng,
+      ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
+      used,
+    );
+    return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
   }
   if (item.type === 'MATERIAL' || !main) {
-    const crafters = rng.pick([
-      'crafters prize',
-      'smiths pay well for',
-      'alchemists hoard',
-      'every forge wants',
-    ]);
+    const crafters = fresh(
+      rng,
+      ['crafters prize', 'smiths pay well for', 'alchemists hoard', 'every forge wants'],
+      used,
+    );
     return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${USES[item.element]}.`;
   }
   const a = agree(noun);
   const stats = statPhrase(item.stats);
   const grant = verb('grants', noun);
-  const forms = [
-    `${capitalise(withArticle(phrase))}${from} that ${grant} ${stats}.`,
-    `${a.this} ${phrase}${from} ${grant} ${stats}.`,
-    `${capitalise(withArticle(phrase))}${origin ? `, ${origin},` : ''} ${rng.pick(['good for', 'adding', 'giving'])} ${stats}.`,
-    `${capitalise(stats)} from ${withArticle(phrase)}${from}.`,
-  ];
-  return rng.pick(forms);
+  const forms = {
+    'form:that': () => `${capitalise(withArticle(phrase))}${from} that ${grant} ${stats}.`,
+    'form:this': () => `${a.this} ${phrase}${from} ${grant} ${stats}.`,
+    'form:adding': () =>
+      `${capitalise(withArticle(phrase))}${origin ? `, ${origin},` : ''} ${fresh(rng, ['good for', 'adding', 'giving'], used)} ${stats}.`,
+    'form:stats': () => `${capitalise(stats)} from ${withArticle(phrase)}${from}.`,
+  };
+  return forms[fresh(rng, Object.keys(forms) as Array<keyof typeof forms>, used)]();
 }
 
 /** One sentence of history that fits how the item came to be: dropped, crafted or forged. */
-export function loreFor(item: ItemFacts, cues: Cues, rng: Rng): string {
+export function loreFor(
+  item: ItemFacts,
+  cues: Cues,
+  rng: Rng,
+  used = new Set<string>(),
+  /** The description's origin clause: a place it (or the item's name) names is not named again. */
+  origin = '',
+): string {
   // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
   const was = isPlural(noun) ? 'were' : 'was';
-  const flavour = agreeClause(rng.pick(FLAVOURS[item.element]), noun);
+  const flavour = agreeClause(fresh(rng, FLAVOURS[item.element], used), noun);
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   let opening: string;
   if (cues.obtained === 'crafted') {
     const parts = (cues.combine?.ingredients ?? []).map((i) => i.name);
     const station = cues.combine?.station ?? 'workbench';
-    opening = `${item.name} ${was} ${rng.pick(['worked', 'fused', 'bound together', 'shaped'])} at the ${station} from ${listOf(parts) || 'what was at hand'}`;
+    opening = `${item.name} ${was} ${fresh(rng, ['worked', 'fused', 'bound together', 'shaped'], used)} at the ${station} from ${listOf(parts) || 'what was at hand'}`;
   } else if (cues.obtained === 'forged') {
     const parts = (cues.materials ?? []).map((i) => i.name);
     const station = cues.station ?? 'forge';
     const asked = cues.request ? ` to answer a request for ${cues.request.replace(/^an?\s+/i, 'a ')}` : '';
     opening = `${item.name} ${was} forged at the ${station} from ${listOf(parts) || 'raw stock'}${asked}`;
   } else if (enemy) {
-    const how = rng.pick(['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from']);
-    opening = `${item.name} ${was} ${how} the ${enemy}${place ? ` in ${place}` : ''}`;
+    const how = fresh(
+      rng,
+      ['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from'],
+      used,
+    );
+    const named = place && (origin.includes(place) || item.name.includes(place));
+    opening = `${item.name} ${was} ${how} the ${enemy}${place && !named ? ` in ${place}` : ''}`;
   } else if (place) {
-    opening = `${item.name} ${was} ${rng.pick(['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'])} ${place}`;
+    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
   } else {
-    const who = rng.pick([
-      'a forgotten warlord',
-      'a wandering smith',
-      'an old hermit',
-      'a fallen knight',
-      'a river pirate',
-      'a temple guard',
-    ]);
-    opening = `${item.name} ${was} ${rng.pick(['once carried by', 'last seen with', 'made for', 'lost by'])} ${who}`;
+    const who = fresh(
+      rng,
+      [
+        'a forgotten warlord',
+        'a wandering smith',
+        'an old hermit',
+        'a fallen knight',
+        'a river pirate',
+        'a temple guard',
+      ],
+      used,
+    );
+    opening = `${item.name} ${was} ${fresh(rng, ['once carried by', 'last seen with', 'made for', 'lost by'], used)} ${who}`;
   }
   return `${opening}, and ${flavour}.`;
 }

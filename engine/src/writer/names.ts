@@ -1,5 +1,5 @@
 import type { Element } from '@lootsmith/protocol';
-import type { Rng } from '../random.ts';
+import { fresh, type Rng } from '../random.ts';
 import { placeName, titleCase } from './grammar.ts';
 import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS } from './lexicon.ts';
 
@@ -81,11 +81,15 @@ function ofPlace(location: string): string {
  * "Frost Giant's Maul", "Greaves of the Sunken Crypt", "Torwen's Ward" — so a bag reads varied in shape,
  * not only in words. Plain requests (low temperature, simple naming) keep to the first two.
  */
-export function itemName(request: NameRequest, rng: Rng): { name: string; noun: string } {
+export function itemName(
+  request: NameRequest,
+  rng: Rng,
+  used = new Set<string>(),
+): { name: string; noun: string } {
   const { element, material, rarity } = request;
   const noun = nounFor(request.subtype, rng);
-  const prefix = rng.pick(NAME_PREFIXES[element]);
-  const suffix = rng.pick(NAME_SUFFIXES[element]);
+  const prefix = fresh(rng, NAME_PREFIXES[element], used);
+  const suffix = fresh(rng, NAME_SUFFIXES[element], used);
   const simple = request.naming === 'simple' || request.naming === 'plain' || request.temperature < 0.3;
   // Potions and ore get no heroic names: "Icemaw, the Patient Poultice" is not a thing anyone says.
   const humble = request.type === 'CONSUMABLE' || request.type === 'MATERIAL';

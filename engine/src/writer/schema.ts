@@ -21,6 +21,8 @@ export interface FillContext {
   /** How many stat-named fields the enclosing object has, which share the item's budget. */
   statFields?: number;
   words: readonly string[];
+  /** Phrases this answer has written so far, so the items of one answer do not echo each other. */
+  used: Set<string>;
 }
 
 type Gen = (ctx: FillContext, key: string) => unknown;
@@ -467,7 +469,8 @@ class Compiler {
         inner = { ...ctx, verdict: judgeCombination(ctx.cues, ctx.rng.fork('verdict'), options) };
       } else if (itemLike) {
         const cue = ctx.cues.items[ctx.index] ?? ctx.cues.items[0] ?? ctx.cues.base;
-        const plan = ctx.verdict?.item ?? planItem(cue, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options);
+        const plan =
+          ctx.verdict?.item ?? planItem(cue, ctx.cues, ctx.rng.fork(`item:${ctx.index}`), options, ctx.used);
         const { verdict: _drop, ...rest } = ctx;
         inner = { ...rest, plan };
       }
@@ -557,6 +560,6 @@ export function compileSchema(schema: JsonSchema, cacheKey = JSON.stringify(sche
   return gen;
 }
 
-export function fillSchema(schema: JsonSchema, ctx: Omit<FillContext, 'depth' | 'index'>): unknown {
-  return compileSchema(schema)({ ...ctx, depth: 0, index: 0 }, '');
+export function fillSchema(schema: JsonSchema, ctx: Omit<FillContext, 'depth' | 'index' | 'used'>): unknown {
+  return compileSchema(schema)({ ...ctx, depth: 0, index: 0, used: new Set() }, '');
 }
