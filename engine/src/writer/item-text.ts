@@ -181,8 +181,10 @@ export function describeItem(
   item: ItemFacts,
   cues: Cues,
   rng: Rng,
-  used = new Set<string>(),
-  origin = originClause(cues, rng, used),
+  /** Phrases the answer has already written (see `fresh`). */
+  used: Set<string>,
+  /** Where the item comes from (`originClause`), or ''. */
+  origin: string,
 ): string {
   const adjective = fresh(rng, ADJECTIVES[item.element], used);
   const material = item.material.includes(' ') ? '' : `${item.material} `;
@@ -235,9 +237,9 @@ export function loreFor(
   item: ItemFacts,
   cues: Cues,
   rng: Rng,
-  used = new Set<string>(),
+  used: Set<string>,
   /** The description's origin clause: a place it (or the item's name) names is not named again. */
-  origin = '',
+  origin: string,
 ): string {
   // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
@@ -261,8 +263,8 @@ export function loreFor(
       ['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from'],
       used,
     );
-    const named = place && (origin.includes(place) || item.name.includes(place));
-    opening = `${item.name} ${was} ${how} the ${enemy}${place && !named ? ` in ${place}` : ''}`;
+    const said = !place || origin.includes(place) || item.name.includes(place);
+    opening = `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
   } else if (place) {
     opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
   } else {
