@@ -111,6 +111,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         textureLoaded: sprite.icon ? scene?.textures.exists(sprite.icon.texture.key) === true : false,
         /** The icon is still being painted: a placeholder in the rarity colour shows. */
         pending: sprite.pending,
+        x: sprite.x,
+        y: sprite.y,
         page: page(sprite),
       }));
     },

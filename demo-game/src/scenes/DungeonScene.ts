@@ -93,6 +93,8 @@ export class DungeonScene extends Phaser.Scene {
   #repathAt = 0;
   #lastHurt = 0;
   #nextRegen = 0;
+  /** The loot last clicked: taken when in reach, even if the hero stands on it. */
+  #clickedLoot: LootSprite | undefined;
   #stationPrompt!: Phaser.GameObjects.Text;
   #stationLabels = new Map<StationId, Phaser.GameObjects.Text>();
 
@@ -348,6 +350,7 @@ export class DungeonScene extends Phaser.Scene {
         if (spot) this.#walkTo(spot.x * TILE, (spot.y + 1) * TILE, { kind: 'station', id });
         return;
       }
+      this.#clickedLoot = this.loot.onGround.find((sprite) => over.includes(sprite));
       this.#walkTo(pointer.worldX, pointer.worldY);
       this.#clickMarker(pointer.worldX, pointer.worldY);
     });
@@ -521,7 +524,7 @@ export class DungeonScene extends Phaser.Scene {
     // Loot flies toward the Bag button, wherever the layout put it (the canvas fills the window).
     const button = this.hud.bag.getBoundingClientRect();
     const bag = this.cameras.main.getWorldPoint(button.x + button.width / 2, button.y + button.height / 2);
-    const taken = this.loot.pickUp(this.hero, bag);
+    const taken = this.loot.pickUp(this.hero, bag, this.#clickedLoot);
     for (const item of taken) {
       this.run.itemsTaken += 1;
       this.state.pickedUp(item);

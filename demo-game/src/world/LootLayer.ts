@@ -1,8 +1,11 @@
 import { type Item, type LootSprite, RARITY_COLORS } from '@lootsmith/plugin';
 import Phaser from 'phaser';
+import { isClear } from './dungeon-map.ts';
 import { sparkBurst } from './effects.ts';
 
 const PICKUP_RADIUS = 26;
+/** The hero's own radius: loot lies where the hero can stand. */
+const HERO_RADIUS = 10;
 /** Loot cannot be taken until it has bounced to a stop. */
 const LANDING_MS = 700;
 const SHINY = new Set(['RARE', 'EPIC', 'LEGENDARY', 'MYTHIC']);
@@ -82,12 +85,16 @@ export class LootLayer {
         sprite.on('pointerout', () => label.setVisible(false));
         const angle = -Math.PI / 2 + (i * Math.PI * 2) / sprites.length;
         const y = sprite.y;
+        // Fanned out on the floor only: loot thrown into a wall could never be walked over.
+        const [dx, dy] = [1, 0.5, 0]
+          .map((k) => [Math.cos(angle) * 44 * k, Math.sin(angle) * 34 * k] as const)
+          .find(([dx, dy]) => isClear(centre + dx, y + dy, HERO_RADIUS)) ?? [0, 0];
         scene.tweens.killTweensOf(sprite);
         sprite.setPosition(centre, y - 20);
         scene.tweens.add({
           targets: sprite,
-          x: centre + Math.cos(angle) * 44,
-          y: y + Math.sin(angle) * 34,
+          x: centre + dx,
+          y: y + dy,
           duration: 500,
           ease: 'Back.easeOut',
         });
@@ -106,12 +113,18 @@ export class LootLayer {
 
   /**
    * Items the hero walks onto, taken off the floor with a flourish toward the bag. Standing still
-   * takes nothing, so loot that lands at the hero's feet stays until the player goes for it.
+   * takes nothing, so loot that lands at the hero's feet stays until the player goes for it: walks
+   * onto it, or clicks it.
    */
-  pickUp(hero: { x: number; y: number; moving: boolean }, bag: { x: number; y: number }): Item[] {
+  pickUp(
+    hero: { x: number; y: number; moving: boolean },
+    bag: { x: number; y: number },
+    /** Loot the player clicked: taken within reach even when the hero stands still on it. */
+    clicked?: LootSprite,
+  ): Item[] {
     const taken: Item[] = [];
-    if (!hero.moving) return taken;
     for (const sprite of this.#ground) {
+      if (!hero.moving && sprite !== clicked) continue;
       if (this.#scene.time.now < (sprite.getData('landsAt') as number)) continue;
       if (Phaser.Math.Distance.Between(hero.x, hero.y, sprite.x, sprite.y) > PICKUP_RADIUS) continue;
       this.#ground.delete(sprite);

@@ -64,6 +64,8 @@ export interface DemoHook {
     texture?: string;
     textureLoaded: boolean;
     pending: boolean;
+    x: number;
+    y: number;
     page: PagePoint;
   }>;
   stations(): Array<{ id: string; x: number; y: number; page: PagePoint }>;
@@ -240,15 +242,20 @@ export async function pickUpLoot(page: Page) {
   for (let round = 0; round < 6; round++) {
     const [drop] = await drops(page);
     if (!drop) return;
-    if (drop.page.onScreen && (await onCanvas(page, drop.page)))
-      await page.mouse.click(drop.page.x, drop.page.y);
+    if (!drop.page.onScreen || !(await onCanvas(page, drop.page))) await walkTo(page, drop, 90);
+    const at = (await drops(page)).find((d) => d.itemId === drop.itemId);
+    if (at?.page.onScreen && (await onCanvas(page, at.page))) await page.mouse.click(at.page.x, at.page.y);
     await page
       .waitForFunction((id) => !window.__lootsmithDemo.drops().some((d) => d.itemId === id), drop.itemId, {
         timeout: 10_000,
       })
       .catch(() => {});
   }
-  if ((await drops(page)).length) throw new Error('loot left on the floor');
+  const left = await drops(page);
+  if (left.length)
+    throw new Error(
+      `loot left on the floor: ${JSON.stringify(left.map(({ name, x, y, page }) => ({ name, x, y, page })))}, hero at ${JSON.stringify(await hero(page))}`,
+    );
 }
 
 export async function screenshot(page: Page, name: string) {
