@@ -62,8 +62,16 @@ export class Rng {
  * completion), while anything else is left: three frost items read three different clauses.
  */
 export function fresh<T extends string>(rng: Rng, options: readonly T[], used: Set<string>): T {
-  const left = options.filter((o) => !used.has(o));
-  const choice = rng.pick(left.length ? left : options);
-  used.add(choice);
-  return choice;
+  let left = 0;
+  for (const option of options) if (!used.has(option)) left++;
+  // The same draw as rng.pick over the options not yet used (or over all, once every one is).
+  let k = Math.floor(rng.next() * (left || options.length));
+  for (const option of options) {
+    if (left && used.has(option)) continue;
+    if (k-- === 0) {
+      used.add(option);
+      return option;
+    }
+  }
+  throw new Error('fresh: no options');
 }

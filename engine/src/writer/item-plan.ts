@@ -257,7 +257,7 @@ export function planItem(
     ...facts,
     rarity: rarityName,
     level,
-    description: describeItem(facts, cues, rng.fork('description'), used, origin),
+    description: describeItem(facts, rng.fork('description'), used, origin),
     lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
     affixes,
     budget,

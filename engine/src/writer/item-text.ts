@@ -179,7 +179,6 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
 /** One sentence that says what the item is, where it is from and what it does, agreeing in number. */
 export function describeItem(
   item: ItemFacts,
-  cues: Cues,
   rng: Rng,
   /** Phrases the answer has already written (see `fresh`). */
   used: Set<string>,
