@@ -59,7 +59,7 @@ export async function inParallel<T>(items: T[], width: number, work: (item: T) =
 }
 
 /** CPU time a process has used, user and system, in ms (Linux `/proc`; 0 elsewhere). */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;

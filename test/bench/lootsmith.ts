@@ -1,27 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestSchema } from '../../server/test/support/postgres.ts';
+import { REDIS_URL, redisAnswers } from '../../server/test/support/redis.ts';
 import { type Child, ROOT, startChild } from './processes.ts';
 
 export const PLAYER_SECRET = 'bench-player-secret-0123456789';
 export const SERVER_KEY = 'bench-server-credential-0123456789';
 export const UPSTREAM_KEY = 'bench-upstream-key-0123456789';
-export const REDIS_URL = 'redis://127.0.0.1:6379/0';
 
 export type StoreKind = 'sqlite' | 'postgres';
-
-/** Whether PostgreSQL and Redis answer on loopback (the PostgreSQL + Redis figures need both). */
-export async function redisAnswers(): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 6379 }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /**
  * `lootsmith` as a user runs it (its CLI, info logging to a file), over SQLite in a fresh data

@@ -1,6 +1,7 @@
 import { startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
 import { createTestSchema } from '../../server/test/support/postgres.ts';
 import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
+import { REDIS_URL } from '../../server/test/support/redis.ts';
 import type { BenchRow } from './row.ts';
 
 const SECRET = 'bench-player-secret-0123456789';
@@ -39,7 +40,7 @@ export async function benchScale(): Promise<BenchRow[]> {
   const fake = await startFakeUpstream();
   const env = {
     LOOTSMITH_DATABASE_URL: schema.url,
-    LOOTSMITH_REDIS_URL: 'redis://127.0.0.1:6379/0',
+    LOOTSMITH_REDIS_URL: REDIS_URL,
     LOOTSMITH_REDIS_PREFIX: `lootsmith-bench-${Date.now()}:`,
     LOOTSMITH_UPSTREAM_URL: fake.url,
     LOOTSMITH_UPSTREAM_KEY: 'bench-upstream-key',

@@ -101,8 +101,10 @@ function checkPng(bytes: Buffer, maxSide: number): ImageFacts {
   const passes = interlace
     ? ADAM7.map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)] as const)
     : [[width, height] as const];
+  /** Bytes of one row `w` pixels wide: its filter byte, then the pixels. */
+  const rowBytes = (w: number) => 1 + Math.ceil((w * bitsPerPixel) / 8);
   let expected = 0;
-  for (const [w, h] of passes) if (w > 0 && h > 0) expected += h * (1 + Math.ceil((w * bitsPerPixel) / 8));
+  for (const [w, h] of passes) if (w > 0 && h > 0) expected += h * rowBytes(w);
   let raw: Buffer;
   try {
     // Most PNGs have one IDAT chunk: inflate it where it lies rather than copying it first. A small
@@ -119,7 +121,7 @@ function checkPng(bytes: Buffer, maxSide: number): ImageFacts {
   let at = 0;
   for (const [w, h] of passes) {
     if (w <= 0) continue;
-    const size = 1 + Math.ceil((w * bitsPerPixel) / 8);
+    const size = rowBytes(w);
     for (let row = 0; row < h; row++, at += size)
       if ((raw[at] as number) > 4) throw new Error('a row has an unknown filter');
   }
