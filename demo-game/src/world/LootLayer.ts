@@ -86,7 +86,7 @@ export class LootLayer {
         const angle = -Math.PI / 2 + (i * Math.PI * 2) / sprites.length;
         const y = sprite.y;
         // Fanned out on the floor only: loot thrown into a wall could never be walked over.
-        const [dx, dy] = [1, 0.5, 0]
+        const [dx, dy] = [1, 0.5]
           .map((k) => [Math.cos(angle) * 44 * k, Math.sin(angle) * 34 * k] as const)
           .find(([dx, dy]) => isClear(centre + dx, y + dy, HERO_RADIUS)) ?? [0, 0];
         scene.tweens.killTweensOf(sprite);
