@@ -38,6 +38,14 @@ async function forge(
   await page.waitForSelector('#forge-panel .result .success', { timeout: 30_000 });
   const id = (await page.getAttribute('#forge-panel .result .item-card', 'data-item-id')) ?? '';
   await page.keyboard.press('Escape');
+  // The result card shows as soon as the item is made; the bag follows when the inventory is read again.
+  await page.waitForFunction(
+    (itemId) => window.__lootsmithDemo.inventory().some((i) => i.id === itemId),
+    id,
+    {
+      timeout: 10_000,
+    },
+  );
   return id;
 }
 
