@@ -1,8 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { ZodType } from 'zod';
 import type { Principal } from '../auth.ts';
 import { Cancel } from '../cancel.ts';
-import { invalidBody } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,14 +9,6 @@ declare module 'fastify' {
     /** `principal()` once it succeeded. */
     verifiedPrincipal: Principal | null;
   }
-}
-
-/** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
-export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
-  // No body at all reads as `{}` so the error names the missing fields; a JSON `null` body is wrong.
-  const result = schema.safeParse(value === undefined ? {} : value);
-  if (!result.success) throw invalidBody(result.error, where);
-  return result.data;
 }
 
 /** Calls `abort` if the client goes away before its answer. */

@@ -2,21 +2,20 @@ import {
   EquipmentResponse,
   EquipRequest,
   PlayerId,
+  parseRequest,
   UnequipRequest,
   UseItemRequest,
   UseItemResponse,
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Equipment } from '../equipment.ts';
-import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
 const PlayerParams = z.strictObject({ player_id: PlayerId });
 
-export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Services) {
-  const equipment = new Equipment(lootsmith);
+export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services) {
+  const { equipment } = core;
   const tags = ['equipment'];
 
   app.get(
@@ -29,7 +28,7 @@ export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Ser
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
       return equipment.view(principal, player_id);
     },
   );
@@ -45,8 +44,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Ser
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parse(PlayerParams, request.params, 'params');
-      const body = parse(EquipRequest, request.body);
+      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
+      const body = parseRequest(EquipRequest, request.body, 'body');
       return equipment.equip(principal, player_id, body);
     },
   );
@@ -62,8 +61,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Ser
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parse(PlayerParams, request.params, 'params');
-      const { slot } = parse(UnequipRequest, request.body);
+      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
+      const { slot } = parseRequest(UnequipRequest, request.body, 'body');
       return equipment.unequip(principal, player_id, slot);
     },
   );
@@ -79,8 +78,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Ser
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parse(PlayerParams, request.params, 'params');
-      const body = parse(UseItemRequest, request.body);
+      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
+      const body = parseRequest(UseItemRequest, request.body, 'body');
       return equipment.use(principal, player_id, body);
     },
   );

@@ -8,19 +8,20 @@ import {
   GenerateItemsResponse,
   type IconPending,
   PlayerId,
+  parseRequest,
 } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
-import { clientSignal, parse } from '../http/request.ts';
-import { CREATE_ITEM_LIMIT } from '../lootsmith.ts';
+import { clientSignal } from '../http/request.ts';
+import { CREATE_ITEM_LIMIT } from '../service/crafting.ts';
 import type { Services } from '../services.ts';
 import { imageType } from '../upstream/image.ts';
 import { docs } from './schemas.ts';
 
-export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services) {
-  const { game } = lootsmith.deps;
+export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
+  const { game, icons } = core.deps;
 
   app.get(
     '/api/v1/game',
@@ -39,8 +40,8 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     },
     async (request, reply) => {
       const principal = request.principal();
-      const body = parse(GenerateItemsRequest, request.body);
-      return lootsmith.generateItems(principal, body, clientSignal(reply));
+      const body = parseRequest(GenerateItemsRequest, request.body, 'body');
+      return core.drops.generate(principal, body, clientSignal(reply));
     },
   );
 
@@ -55,8 +56,8 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     },
     async (request, reply) => {
       const principal = request.principal();
-      const body = parse(CombineRequest, request.body);
-      return lootsmith.combine(principal, body, clientSignal(reply));
+      const body = parseRequest(CombineRequest, request.body, 'body');
+      return core.crafting.combine(principal, body, clientSignal(reply));
     },
   );
 
@@ -75,9 +76,9 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
         rateLimit: {
           ...CREATE_ITEM_LIMIT,
           keyGenerator: (request: FastifyRequest) => {
-            const { player_id } = parse(playerParams, request.params, 'params');
+            const { player_id } = parseRequest(playerParams, request.params, 'params');
             assertActsFor(request.principal(), player_id);
-            parse(CreateItemRequest, request.body);
+            parseRequest(CreateItemRequest, request.body, 'body');
             return `create-item:${player_id}`;
           },
         },
@@ -85,11 +86,11 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     },
     async (request, reply) => {
       const principal = request.principal();
-      const { player_id } = parse(playerParams, request.params, 'params');
-      const body = parse(CreateItemRequest, request.body);
+      const { player_id } = parseRequest(playerParams, request.params, 'params');
+      const body = parseRequest(CreateItemRequest, request.body, 'body');
       const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
       const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
-      return lootsmith.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
+      return core.crafting.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
     },
   );
 
@@ -104,7 +105,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     },
     async (request, reply) => {
       const id = /^([0-9a-f]{32})\.png$/.exec((request.params as { file: string }).file)?.[1];
-      const found = id ? await lootsmith.deps.icons.lookup(id) : null;
+      const found = id ? await icons.lookup(id) : null;
       if (!found) throw new ApiError(404, 'not_found', 'No such icon');
       if ('retryAfterMs' in found) {
         const pending: IconPending = { status: 'pending', retry_after_ms: found.retryAfterMs };
