@@ -4,6 +4,7 @@ export { type Config, ConfigError, type LootsmithOptions, loadConfig, resolveCon
 export { type DropGrantClaims, signDropGrant } from './drop-grants.ts';
 export { type LootsmithPluginOptions, lootsmith } from './plugin.ts';
 export { type RunningServer, startServer } from './server.ts';
-export { Core, type CoreDeps } from './service/core.ts';
+export { Core } from './service/core.ts';
+export type { CoreDeps } from './service/deps.ts';
 export { SqliteStore } from './store/sqlite.ts';
 export type { Store } from './store/store.ts';

@@ -1,4 +1,6 @@
+import { parseRequest } from '@lootsmith/protocol';
 import type { FastifyReply } from 'fastify';
+import type { ZodType } from 'zod';
 import type { Principal } from '../auth.ts';
 import { Cancel } from '../cancel.ts';
 
@@ -9,6 +11,11 @@ declare module 'fastify' {
     /** `principal()` once it succeeded. */
     verifiedPrincipal: Principal | null;
   }
+}
+
+/** Parses a body (or params, a query) with its protocol schema; 400 naming every invalid field under `where`. */
+export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
+  return parseRequest(schema, value, where);
 }
 
 /** Calls `abort` if the client goes away before its answer. */

@@ -2,13 +2,13 @@ import {
   EquipmentResponse,
   EquipRequest,
   PlayerId,
-  parseRequest,
   UnequipRequest,
   UseItemRequest,
   UseItemResponse,
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
@@ -28,7 +28,7 @@ export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
       return equipment.view(principal, player_id);
     },
   );
@@ -44,8 +44,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-      const body = parseRequest(EquipRequest, request.body, 'body');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(EquipRequest, request.body);
       return equipment.equip(principal, player_id, body);
     },
   );
@@ -61,8 +61,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-      const { slot } = parseRequest(UnequipRequest, request.body, 'body');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const { slot } = parse(UnequipRequest, request.body);
       return equipment.unequip(principal, player_id, slot);
     },
   );
@@ -78,8 +78,8 @@ export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services
     },
     async (request) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-      const body = parseRequest(UseItemRequest, request.body, 'body');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(UseItemRequest, request.body);
       return equipment.use(principal, player_id, body);
     },
   );

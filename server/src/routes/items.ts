@@ -8,13 +8,12 @@ import {
   GenerateItemsResponse,
   type IconPending,
   PlayerId,
-  parseRequest,
 } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
-import { clientSignal } from '../http/request.ts';
+import { clientSignal, parse } from '../http/request.ts';
 import { CREATE_ITEM_LIMIT } from '../service/crafting.ts';
 import type { Services } from '../services.ts';
 import { imageType } from '../upstream/image.ts';
@@ -40,7 +39,7 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
     },
     async (request, reply) => {
       const principal = request.principal();
-      const body = parseRequest(GenerateItemsRequest, request.body, 'body');
+      const body = parse(GenerateItemsRequest, request.body);
       return core.drops.generate(principal, body, clientSignal(reply));
     },
   );
@@ -56,7 +55,7 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
     },
     async (request, reply) => {
       const principal = request.principal();
-      const body = parseRequest(CombineRequest, request.body, 'body');
+      const body = parse(CombineRequest, request.body);
       return core.crafting.combine(principal, body, clientSignal(reply));
     },
   );
@@ -76,9 +75,9 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
         rateLimit: {
           ...CREATE_ITEM_LIMIT,
           keyGenerator: (request: FastifyRequest) => {
-            const { player_id } = parseRequest(playerParams, request.params, 'params');
+            const { player_id } = parse(playerParams, request.params, 'params');
             assertActsFor(request.principal(), player_id);
-            parseRequest(CreateItemRequest, request.body, 'body');
+            parse(CreateItemRequest, request.body);
             return `create-item:${player_id}`;
           },
         },
@@ -86,8 +85,8 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
     },
     async (request, reply) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(playerParams, request.params, 'params');
-      const body = parseRequest(CreateItemRequest, request.body, 'body');
+      const { player_id } = parse(playerParams, request.params, 'params');
+      const body = parse(CreateItemRequest, request.body);
       const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
       const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
       return core.crafting.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));

@@ -5,7 +5,6 @@ import {
   InventoryResponse,
   PlayerId,
   PlayerSettingsRequest,
-  parseRequest,
   SessionRequest,
   SessionResponse,
 } from '@lootsmith/protocol';
@@ -13,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
@@ -37,7 +37,7 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
           'dev_login_disabled',
           'Guest login is off; your game server signs player tokens',
         );
-      const { player_id } = parseRequest(SessionRequest, request.body, 'body');
+      const { player_id } = parse(SessionRequest, request.body);
       await players.player(player_id);
       const token = auth.sign(player_id, config.tokenTtlSeconds);
       return {
@@ -58,7 +58,7 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
     },
     async (request, reply) => {
       const principal = request.principal();
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
       assertActsFor(principal, player_id);
       return reply.type('application/json').send(await players.inventoryJson(player_id));
     },
@@ -79,8 +79,8 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
       },
       async (request) => {
         assertServer(request.principal());
-        const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-        const { items } = parseRequest(InventoryChangeRequest, request.body, 'body');
+        const { player_id } = parse(PlayerParams, request.params, 'params');
+        const { items } = parse(InventoryChangeRequest, request.body);
         const changes = items.map((i) => ({ item_id: i.item_id, quantity: sign * i.quantity }));
         return players.changeInventory(player_id, changes, `server_${path}`);
       },
@@ -97,8 +97,8 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
     },
     async (request) => {
       assertServer(request.principal());
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-      const body = parseRequest(DropGrantRequest, request.body, 'body');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(DropGrantRequest, request.body);
       return drops.issueGrant(player_id, body);
     },
   );
@@ -113,8 +113,8 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
     },
     async (request) => {
       assertServer(request.principal());
-      const { player_id } = parseRequest(PlayerParams, request.params, 'params');
-      const body = parseRequest(PlayerSettingsRequest, request.body, 'body');
+      const { player_id } = parse(PlayerParams, request.params, 'params');
+      const body = parse(PlayerSettingsRequest, request.body);
       return players.update(player_id, body);
     },
   );

@@ -1,13 +1,8 @@
-import {
-  ChatCompletionRequest,
-  ImageGenerationRequest,
-  ImageGenerationResponse,
-  parseRequest,
-} from '@lootsmith/protocol';
+import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import { clientCancel } from '../http/request.ts';
+import { clientCancel, parse } from '../http/request.ts';
 import type { ForwardLimit } from '../service/forwarding.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
@@ -42,7 +37,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
-      const body = parseRequest(ImageGenerationRequest, { ...raw, client_id }, 'body');
+      const body = parse(ImageGenerationRequest, { ...raw, client_id });
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing.
       const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT);
@@ -73,7 +68,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
-      const body = parseRequest(ChatCompletionRequest, { ...raw, client_id, stream: undefined }, 'body');
+      const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back if it fails.
       const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT);
       return upstream.chat(body, clientCancel(reply)).catch(async (err) => {

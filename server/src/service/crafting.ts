@@ -8,7 +8,7 @@ import { assertActsFor, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
 import { CombinePlanner, type CraftingDeps, crafterOf, planCreateItem } from '../pipeline/crafting.ts';
 import type { CraftInput } from '../store/store.ts';
-import type { CoreDeps } from './core.ts';
+import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
 import { reserve, withReservation } from './reservations.ts';
 

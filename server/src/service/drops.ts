@@ -10,7 +10,7 @@ import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
 import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
-import type { CoreDeps } from './core.ts';
+import type { CoreDeps } from './deps.ts';
 import type { PlayerService } from './players.ts';
 import { reserve, withReservation } from './reservations.ts';
 

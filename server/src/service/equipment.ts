@@ -10,7 +10,7 @@ import { assertActsFor, type Principal } from '../auth.ts';
 import { equipmentSlots, isConsumable, statTotals } from '../game/slots.ts';
 import { refuse } from '../refusal.ts';
 import { InsufficientError, type Store } from '../store/store.ts';
-import type { CoreDeps } from './core.ts';
+import type { CoreDeps } from './deps.ts';
 import type { PlayerService } from './players.ts';
 
 const notOwned = (playerId: string, itemId: string) =>
