@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { ApiError, errorBody, requestError } from '@lootsmith/protocol';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AccountBook } from './accounts.ts';
 import { authenticate } from './auth.ts';
-import { EngineError, errorBody } from './errors.ts';
 import { type EngineKeyConfig, resolveKeys } from './keys.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { imageRoutes } from './routes/images.ts';
@@ -19,30 +19,15 @@ export interface EngineOptions {
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Maps Fastify's own errors (bad JSON, body too large, wrong content type) to the one error shape. */
-function toEngineError(error: FastifyError, bodyLimit: number): EngineError {
-  if (error instanceof EngineError) return error;
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new EngineError(400, 'body_too_large', `body: larger than ${bodyLimit} bytes`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new EngineError(
-        400,
-        'invalid_content_type',
-        'body: send JSON with Content-Type: application/json',
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new EngineError(400, 'invalid_json', 'body: empty, expected a JSON object');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new EngineError(400, 'invalid_json', `body: not valid JSON (${error.message})`);
-  }
-  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
-    return new EngineError(400, 'invalid_json', `body: not valid JSON (${error.message})`);
-  }
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new EngineError(400, 'invalid_request', error.message);
-  }
-  return new EngineError(500, 'internal_error', 'internal error');
+/**
+ * Any failure as the answer it gets: ApiErrors as they are, the framework's refusals of a body (bad
+ * JSON, too large, another content type) as 400 like every other bad body, anything else 500.
+ */
+function answerOf(error: unknown, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const refused = error instanceof Error ? requestError(error, bodyLimit) : undefined;
+  if (refused) return new ApiError(400, refused.code, refused.message);
+  return new ApiError(500, 'internal', 'Internal server error');
 }
 
 /** The embedded /v1 service as a Fastify app (not listening: use `listen` or `inject`). */
@@ -56,20 +41,17 @@ export async function buildEngineApp(options: EngineOptions): Promise<FastifyIns
       : false,
     // A URL that cannot be decoded is refused before routing; it still gets the one error body.
     frameworkErrors: (err, _request, reply) =>
-      (reply as unknown as FastifyReply)
-        .status(400)
-        .send({ error: { code: 'bad_url', message: err.message } }),
+      (reply as unknown as FastifyReply).status(400).send(errorBody('bad_url', err.message)),
   });
   // zod validates in the handlers (after the key check); the JSON Schemas are for OpenAPI only.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest('account', undefined);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const engineError = toEngineError(error, bodyLimit);
-    if (engineError.statusCode >= 500 && engineError.statusCode !== 502)
-      request.log.error({ err: error }, 'engine error');
-    return reply.status(engineError.statusCode).send(errorBody(engineError.code, engineError.message));
+  app.setErrorHandler((error, request, reply) => {
+    const answer = answerOf(error, bodyLimit);
+    if (answer.status >= 500 && answer.status !== 502) request.log.error({ err: error }, 'engine error');
+    return reply.status(answer.status).send(answer.body());
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),

@@ -1,6 +1,6 @@
+import { ApiError } from '@lootsmith/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, AccountBook } from './accounts.ts';
-import { EngineError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,7 +30,7 @@ export function authenticate(book: AccountBook) {
     if (!account) {
       if (request.url.startsWith('/v1/usage/page'))
         reply.header('www-authenticate', 'Basic realm="lootsmith engine"');
-      throw new EngineError(
+      throw new ApiError(
         401,
         secret ? 'invalid_api_key' : 'missing_api_key',
         secret ? 'API key is invalid' : 'API key is missing: send Authorization: Bearer <key>',
@@ -41,19 +41,19 @@ export function authenticate(book: AccountBook) {
 }
 
 export function accountOf(request: FastifyRequest): Account {
-  if (!request.account) throw new EngineError(401, 'missing_api_key', 'API key is missing');
+  if (!request.account) throw new ApiError(401, 'missing_api_key', 'API key is missing');
   return request.account;
 }
 
 export function requirePermission(account: Account, permission: 'image' | 'chat'): void {
   if (!account.key.permissions.includes(permission)) {
-    throw new EngineError(403, 'permission_denied', `this API key has no ${permission} permission`);
+    throw new ApiError(403, 'permission_denied', `this API key has no ${permission} permission`);
   }
 }
 
 export function requireClientAllowed(account: Account, clientId: string): void {
   if (account.key.restricted_clients.includes(clientId)) {
-    throw new EngineError(
+    throw new ApiError(
       403,
       'client_restricted',
       `client_id ${JSON.stringify(clientId)} is restricted for this API key`,
@@ -64,7 +64,7 @@ export function requireClientAllowed(account: Account, clientId: string): void {
 /** Takes the cost from the balance now; the caller refunds it if the generation fails. */
 export function reserveCredits(account: Account, cost: number): void {
   if (!account.credits.reserve(cost)) {
-    throw new EngineError(
+    throw new ApiError(
       403,
       'insufficient_credits',
       `out of credits: this request costs ${cost}, ${account.credits.remaining} left`,

@@ -86,8 +86,8 @@ describe('LootsmithClient', () => {
     expect(server.calls('/api/v1/player/p1/inventory')).toHaveLength(2);
   });
 
-  it('retries a 502 with the same Idempotency-Key, so a drop is granted once', async () => {
-    server.script('/v1/generate/items', { status: 502, body: errorBody('upstream_unavailable') });
+  it('retries a gateway 502 with the same Idempotency-Key, so a drop is granted once', async () => {
+    server.script('/v1/generate/items', { status: 502 });
     const progress: Progress[] = [];
     const items = await client().generateItems({ count: 1 }, { onProgress: (p) => progress.push(p) });
     expect(items).toHaveLength(1);
@@ -96,24 +96,34 @@ describe('LootsmithClient', () => {
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
     expect(progress.map((p) => p.stage)).toEqual(['sending', 'retrying', 'sending']);
-    expect(progress[1]?.error?.code).toBe('upstream_unavailable');
+    expect(progress[1]?.error?.code).toBe('http_502');
   });
 
   it('stops after the configured attempts and reports the last error', async () => {
-    const failure = { status: 502, body: errorBody('generation_failed') };
+    const failure = { status: 503 };
     server.script('/api/v1/crafting/combine', failure, failure, failure, failure);
     const error = await rejection(
       client({ retry: { attempts: 3, baseDelayMs: 1 } }).combine({ ingredients: ['a'] }),
     );
     expect(error).toBeInstanceOf(LootsmithError);
-    expect(error).toMatchObject({ code: 'generation_failed', status: 502 });
+    expect(error).toMatchObject({ code: 'http_503', status: 503 });
     expect(server.calls('/api/v1/crafting/combine')).toHaveLength(3);
   });
+
+  it.each(['generation_failed', 'upstream_unavailable'] as const)(
+    'does not rerun a %s 502 the server already retried',
+    async (code) => {
+      server.script('/api/v1/crafting/combine', { status: 502, body: errorBody(code) });
+      const error = await rejection(client().combine({ ingredients: ['a'] }));
+      expect(error).toMatchObject({ code, status: 502 });
+      expect(server.calls('/api/v1/crafting/combine')).toHaveLength(1);
+    },
+  );
 
   it('does not retry a game-rule 400 and exposes its reason', async () => {
     server.script('/api/v1/player/p1/create-item', {
       status: 400,
-      body: errorBody('crafting_rejected', 'insufficient_materials'),
+      body: errorBody('insufficient_materials'),
     });
     const error = await rejection(
       client().createItem({
@@ -130,7 +140,7 @@ describe('LootsmithClient', () => {
   it('does not retry a 429 and tells the game when to try again', async () => {
     server.script('/api/v1/player/p1/create-item', {
       status: 429,
-      body: errorBody('rate_limited', 'rate_limit_exceeded'),
+      body: errorBody('rate_limit_exceeded'),
       headers: { 'retry-after': '3600' },
     });
     const error = await rejection(
@@ -146,11 +156,7 @@ describe('LootsmithClient', () => {
   });
 
   it('does not wait out a Retry-After longer than it is allowed to', async () => {
-    server.script('/api/v1/game', {
-      status: 503,
-      body: errorBody('overloaded'),
-      headers: { 'retry-after': '60' },
-    });
+    server.script('/api/v1/game', { status: 503, headers: { 'retry-after': '60' } });
     const error = await rejection(client().gameDefinition());
     expect(error).toMatchObject({ status: 503, retryAfter: 60 });
     expect(server.calls('/api/v1/game')).toHaveLength(1);
@@ -212,7 +218,7 @@ describe('LootsmithClient', () => {
   });
 
   it("reports a shared request's retries to every caller waiting for it", async () => {
-    server.script('/api/v1/crafting/combine', { status: 502, body: errorBody('upstream_unavailable') });
+    server.script('/api/v1/crafting/combine', { status: 502 });
     const c = client();
     const stages: Record<string, string[]> = { a: [], b: [] };
     await Promise.all(

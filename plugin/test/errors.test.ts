@@ -6,7 +6,7 @@ describe('errors', () => {
   it('reads code, status, reason and Retry-After from an error response', async () => {
     const res = new Response(
       JSON.stringify({
-        error: { code: 'rate_limited', message: 'Slow down' },
+        error: { code: 'rate_limit_exceeded', message: 'Slow down' },
         reason: 'rate_limit_exceeded',
       }),
       { status: 429, headers: { 'retry-after': '120' } },
@@ -14,7 +14,7 @@ describe('errors', () => {
     const error = await errorFromResponse(res);
     expect(error).toBeInstanceOf(LootsmithError);
     expect(error).toMatchObject({
-      code: 'rate_limited',
+      code: 'rate_limit_exceeded',
       status: 429,
       reason: 'rate_limit_exceeded',
       retryAfter: 120,
@@ -35,12 +35,18 @@ describe('errors', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
   });
 
-  it('retries network failures and gateway errors, never a 4xx', () => {
-    const at = (status: number, code = 'x') => new LootsmithError(code, '', { status });
+  it('retries what the server never answered, never a code the server sent', () => {
+    const at = (status: number, code: LootsmithError['code']) => new LootsmithError(code, '', { status });
     expect(isRetryable(at(0, 'network'))).toBe(true);
-    expect(isRetryable(at(502))).toBe(true);
-    expect(isRetryable(at(503))).toBe(true);
-    for (const status of [400, 401, 403, 404, 409, 429]) expect(isRetryable(at(status))).toBe(false);
+    expect(isRetryable(at(0, 'timeout'))).toBe(true);
+    // A gateway in front of the server answered, without the server's error body.
+    for (const status of [502, 503, 504]) expect(isRetryable(at(status, `http_${status}`))).toBe(true);
+    // The server already retried the content service and re-asked the model before these.
+    expect(isRetryable(at(502, 'generation_failed'))).toBe(false);
+    expect(isRetryable(at(502, 'upstream_unavailable'))).toBe(false);
+    expect(isRetryable(at(500, 'internal'))).toBe(false);
+    expect(isRetryable(at(429, 'rate_limit_exceeded'))).toBe(false);
+    expect(isRetryable(at(400, 'invalid_request'))).toBe(false);
     expect(isRetryable(at(0, 'aborted'))).toBe(false);
   });
 

@@ -41,7 +41,7 @@ export const DropGrantResponse = z.looseObject({
 });
 export type DropGrantResponse = z.infer<typeof DropGrantResponse>;
 
-/** SPEC 4.3.3 request. Players may leave out every item field; the server rolls what is missing. */
+/** docs/SPEC.md 4.3.3 request. Players may leave out every item field; the server rolls what is missing. */
 export const GenerateItemsRequest = z.strictObject({
   client_id: ClientId,
   generation_context: z
@@ -81,7 +81,7 @@ export const GenerateItemsResponse = z.looseObject({
 });
 export type GenerateItemsResponse = z.infer<typeof GenerateItemsResponse>;
 
-/** SPEC 4.3.2 */
+/** docs/SPEC.md 4.3.2 */
 export const CombineRequest = z.strictObject({
   player_id: PlayerId,
   ingredients: z
@@ -105,7 +105,7 @@ export const CombineResponse = z.looseObject({
 });
 export type CombineResponse = z.infer<typeof CombineResponse>;
 
-/** SPEC 4.3.1 */
+/** docs/SPEC.md 4.3.1 */
 export const CreateItemRequest = z.strictObject({
   crafting_station: ShortText,
   materials: z
@@ -166,28 +166,3 @@ export const PlayerSettingsRequest = z.strictObject({
   level: z.int().min(1).max(100).nullable().optional(),
 });
 export type PlayerSettingsRequest = z.infer<typeof PlayerSettingsRequest>;
-
-export const ERROR_REASONS = [
-  'insufficient_materials',
-  'skill_too_low',
-  'rate_limit_exceeded',
-  'budget_exceeded',
-  'not_owned',
-  'not_equippable',
-  'wrong_slot',
-  'not_consumable',
-] as const;
-/** Game-rule reasons an error body may carry beside its code (SPEC 4.3.1). */
-export const ErrorReason = z.enum(ERROR_REASONS);
-export type ErrorReason = z.infer<typeof ErrorReason>;
-
-/** The one error body of every Lootsmith and engine response. */
-export const ErrorBody = z.looseObject({
-  error: z.looseObject({
-    code: z.string(),
-    message: z.string(),
-    details: z.unknown().optional(),
-  }),
-  reason: z.string().optional(),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;

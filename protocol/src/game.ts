@@ -70,7 +70,7 @@ export const DEFAULT_CRAFTING: CraftingRules = {
 /** A game's rules as data: the server loads one, the demo reads its public part from `GET /api/v1/game`. */
 export const GameDefinition = z.strictObject({
   name: z.string().min(1),
-  /** Style tags appended to every icon prompt (SPEC 2.3). */
+  /** Style tags appended to every icon prompt (docs/SPEC.md 2.3). */
   icon_style: z.string().min(1),
   materials: z
     .array(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Limits of the `/v1` service (SPEC section 8). */
+/** Limits of the `/v1` service (docs/SPEC.md 8). */
 export const IMAGE_LIMITS = {
   defaultSize: 512,
   maxSize: 768,
@@ -12,7 +12,7 @@ export const IMAGE_LIMITS = {
 export const ClientId = z.string().min(1).max(128);
 export const Prompt = z.string().trim().min(1).max(2000);
 
-/** SPEC 2.3, plus `seed` and `model` (a request may override the key's image settings). */
+/** docs/SPEC.md 2.3, plus `seed` and `model` (a request may override the key's image settings). */
 export const ImageGenerationRequest = z.strictObject({
   client_id: ClientId,
   prompt: Prompt,
@@ -30,7 +30,7 @@ export const ImageGenerationRequest = z.strictObject({
 });
 export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
 
-/** SPEC 2.4: clients must tolerate keys added later. */
+/** docs/SPEC.md 2.4: clients must tolerate keys added later. */
 export const ImageGenerationResponse = z.looseObject({
   image: z.string().min(1),
 });
@@ -60,7 +60,7 @@ export const ResponseFormat = z.discriminatedUnion('type', [
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
 
-/** SPEC 2.5, in the OpenAI convention so existing clients work unchanged. */
+/** docs/SPEC.md 2.5, in the OpenAI convention so existing clients work unchanged. */
 export const ChatCompletionRequest = z.strictObject({
   client_id: ClientId,
   model: z.string().min(1).max(128).optional(),

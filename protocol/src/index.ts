@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './equipment.ts';
+export * from './errors.ts';
 export * from './game.ts';
 export * from './generation.ts';
 export * from './items.ts';

@@ -1,8 +1,9 @@
+import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
 import { registerCors } from './http/cors.ts';
-import { ApiError } from './http/errors.ts';
+import { ApiError, answerOf } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -13,12 +14,9 @@ import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import type { Services } from './services.ts';
 
-const LEAK_REPLACEMENT = JSON.stringify({
-  error: {
-    code: 'upstream_unavailable',
-    message: 'The content service gave an answer that cannot be passed on',
-  },
-});
+const LEAK_REPLACEMENT = JSON.stringify(
+  errorBody('upstream_unavailable', 'The content service gave an answer that cannot be passed on'),
+);
 
 /** Largest request body any route accepts. */
 const BODY_LIMIT = 64 * 1024;
@@ -32,7 +30,7 @@ export async function registerApi(
   services: Services,
   options: { accessLog?: Logger } = {},
 ) {
-  const { config, metrics, lootsmith } = services;
+  const { config, metrics, core } = services;
   const auth = new Authenticator(config.playerSecret, config.serverKey);
 
   app.addHook('onRoute', (route) => {
@@ -48,25 +46,18 @@ export async function registerApi(
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // The one place a failure becomes an answer: refusals, ApiErrors and the framework's own refusals.
   app.setErrorHandler((err, request, reply) => {
-    if (err instanceof ApiError) {
-      if (err.extra.headers) reply.headers(err.extra.headers);
-      return reply.status(err.status).send(err.body());
+    const answer = answerOf(err, BODY_LIMIT);
+    if (!answer) {
+      request.log.error({ err }, 'unhandled error');
+      return reply.status(500).send(errorBody('internal', 'Internal server error'));
     }
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status < 500) {
-      const code = (err as { code?: string }).code ?? 'bad_request';
-      return reply
-        .status(status)
-        .send({ error: { code: code.toLowerCase(), message: (err as Error).message } });
-    }
-    request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+    if (answer.extra.headers) reply.headers(answer.extra.headers);
+    return reply.status(answer.status).send(answer.body());
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url}` } }),
+    reply.status(404).send(errorBody('not_found', `No route ${request.method} ${request.url}`)),
   );
 
   // While shutting down, answers close their connection so keep-alive sockets do not hold close() open.
@@ -113,10 +104,10 @@ export async function registerApi(
   await registerDocs(app);
   await registerRateLimit(
     app,
-    lootsmith.deps.store,
+    core.deps.store,
     services.redis && { redis: services.redis, prefix: config.redisPrefix },
   );
-  registerIdempotency(app, lootsmith.deps.coordination);
+  registerIdempotency(app, core.deps.coordination);
   registerPlayerRoutes(app, services, auth);
   registerItemRoutes(app, services);
   registerEquipmentRoutes(app, services);

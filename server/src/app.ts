@@ -1,3 +1,4 @@
+import { errorBody } from '@lootsmith/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import pino from 'pino';
 import { registerApi } from './api.ts';
@@ -43,9 +44,7 @@ export async function buildStandaloneApp(
     return503OnClosing: false,
     // A URL that cannot be decoded is refused before routing; it still gets the one error body.
     frameworkErrors: (err, _request, reply) =>
-      (reply as unknown as FastifyReply)
-        .status(400)
-        .send({ error: { code: 'bad_url', message: err.message } }),
+      (reply as unknown as FastifyReply).status(400).send(errorBody('bad_url', err.message)),
   });
   app.addHook('onClose', () => services.close());
   closeConnectionsWhenDone(app);

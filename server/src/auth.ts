@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { ApiError } from './http/errors.ts';
+import { refuse } from './refusal.ts';
 
 export type Principal = { kind: 'player'; playerId: string } | { kind: 'server' };
 
@@ -62,17 +63,13 @@ export function safeEqual(a: string, b: string) {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** 403 unless the principal may act for this player. */
+/** Refused `forbidden` unless the principal may act for this player. */
 export function assertActsFor(principal: Principal, playerId: string) {
   if (principal.kind === 'player' && principal.playerId !== playerId)
-    throw new ApiError(
-      403,
-      'forbidden',
-      `This token belongs to player ${principal.playerId}, not ${playerId}`,
-    );
+    throw refuse('forbidden', `This token belongs to player ${principal.playerId}, not ${playerId}`);
 }
 
 export function assertServer(principal: Principal) {
   if (principal.kind !== 'server')
-    throw new ApiError(403, 'forbidden', 'This route needs the server credential (LOOTSMITH_SERVER_KEY)');
+    throw refuse('forbidden', 'This route needs the server credential (LOOTSMITH_SERVER_KEY)');
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { ApiError } from './http/errors.ts';
+import { refuse } from './refusal.ts';
 
 /** Audience of a drop grant, so no other token signed with the same key passes for one. */
 const AUDIENCE = 'lootsmith:drop';
@@ -33,8 +33,6 @@ export function signDropGrant(serverKey: string, claims: DropGrantClaims, ttlSec
   })({ level: claims.level, ...(claims.enemy ? { enemy: claims.enemy } : {}) });
 }
 
-const refused = (code: string, message: string) => new ApiError(403, code, message);
-
 /** Checks grants against the server credential; a grant that passes is not yet spent (the store does that). */
 export class DropGrantVerifier {
   private readonly verify?: (token: string) => Record<string, unknown>;
@@ -54,14 +52,14 @@ export class DropGrantVerifier {
 
   check(token: string): VerifiedDropGrant {
     if (!this.verify)
-      throw refused('grant_invalid', 'This server has no server credential to check drop grants with');
+      throw refuse('grant_invalid', 'This server has no server credential to check drop grants with');
     let claims: Record<string, unknown>;
     try {
       claims = this.verify(token);
     } catch (err) {
       if ((err as { code?: string }).code === 'FAST_JWT_EXPIRED')
-        throw refused('grant_expired', 'The drop grant has expired; ask the game server for a new one');
-      throw refused('grant_invalid', 'The drop grant is not one the game server signed');
+        throw refuse('grant_expired', 'The drop grant has expired; ask the game server for a new one');
+      throw refuse('grant_invalid', 'The drop grant is not one the game server signed');
     }
     const { sub, jti, iat, exp, enemy, level } = claims;
     if (
@@ -72,9 +70,9 @@ export class DropGrantVerifier {
       !Number.isInteger(level) ||
       (enemy !== undefined && typeof enemy !== 'string')
     )
-      throw refused('grant_invalid', 'The drop grant lacks a player, id, level or lifetime');
+      throw refuse('grant_invalid', 'The drop grant lacks a player, id, level or lifetime');
     if (exp - iat > this.maxTtlSeconds)
-      throw refused(
+      throw refuse(
         'grant_invalid',
         `The drop grant lives longer than ${this.maxTtlSeconds} s (loot_authority.grant_max_ttl_seconds)`,
       );

@@ -31,7 +31,7 @@ export class IconService {
     private readonly afterItem = false,
   ) {}
 
-  /** SPEC 2.3: the subject first, then comma-separated style tags. */
+  /** docs/SPEC.md 2.3: the subject first, then comma-separated style tags. */
   promptFor(item: Pick<GeneratedItem, 'name' | 'subtype' | 'material' | 'element' | 'rarity'>): string {
     const element = item.element === 'none' ? '' : `${item.element} `;
     return `${item.name}, ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}, ${this.game.icon_style}`;

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildStandaloneApp } from './app.ts';
 import type { Config } from './config.ts';
-import type { Lootsmith } from './lootsmith.ts';
+import type { Core } from './service/core.ts';
 import { startServices } from './services.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
-  lootsmith: Lootsmith;
+  /** The services behind the routes, and through `core.deps` the store, game and the rest. */
+  core: Core;
   /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
   upstreamUrl: string;
   /** Whether that is the embedded engine. */
@@ -32,7 +33,7 @@ export async function startServer(
   return {
     app,
     url,
-    lootsmith: services.lootsmith,
+    core: services.core,
     upstreamUrl: services.upstreamUrl,
     embedded: services.embedded,
     // Fastify's close waits for in-flight requests, then closes the services (an onClose hook).

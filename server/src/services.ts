@@ -7,10 +7,10 @@ import { LocalCoordination } from './coordination/local.ts';
 import { RedisCoordination } from './coordination/redis.ts';
 import { loadGameDefinition } from './game/definition.ts';
 import { IconService } from './icons.ts';
-import { Lootsmith } from './lootsmith.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
+import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
@@ -20,7 +20,7 @@ import { UpstreamClient } from './upstream/client.ts';
 export interface Services {
   config: Config;
   game: GameDefinition;
-  lootsmith: Lootsmith;
+  core: Core;
   metrics: Metrics;
   /** Keys and credentials that never leave in a response or a log line. */
   secrets: Secrets;
@@ -84,7 +84,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       settings: config.pools,
       registry: metrics.registry,
     });
-  const lootsmith = new Lootsmith({
+  const core = new Core({
     ...loot,
     store,
     coordination,
@@ -92,11 +92,11 @@ export async function startServices(config: Config, options: { store?: Store } =
     pools: pools || undefined,
     iconsAfterItem: config.iconsAfterItem,
   });
-  await lootsmith.init();
+  await core.init();
   return {
     config,
     game,
-    lootsmith,
+    core,
     metrics,
     secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,

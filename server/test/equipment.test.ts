@@ -40,7 +40,7 @@ function item(type: Item['type'], stats: Item['stats']): Item {
 /** A player with a session and these items in the inventory. */
 async function player(id: string, items: Item[]) {
   const token = await t.token(id);
-  await t.server.lootsmith.deps.store.grantLoot(id, items, [], 'test');
+  await t.server.core.deps.store.grantLoot(id, items, [], 'test');
   const call = (method: 'GET' | 'POST', path: string, payload?: InjectPayload, headers = {}) =>
     t.server.app.inject({
       method,
@@ -223,7 +223,7 @@ describe('consumables', () => {
   it('consumes each potion exactly once under concurrency', async () => {
     const potion = item('CONSUMABLE', [{ name: 'health', value: 10 }]);
     const p = await player('ana', [potion]);
-    await t.server.lootsmith.deps.store.changeStacks('ana', [{ item_id: potion.id, quantity: 2 }], 'test');
+    await t.server.core.deps.store.changeStacks('ana', [{ item_id: potion.id, quantity: 2 }], 'test');
     const results = await Promise.all(
       Array.from({ length: 12 }, () => p.call('POST', '/use-item', { item_id: potion.id })),
     );
@@ -237,7 +237,7 @@ describe('consumables', () => {
   it('spends once for one Idempotency-Key, however often the request is sent', async () => {
     const potion = item('CONSUMABLE', [{ name: 'health', value: 10 }]);
     const p = await player('ana', [potion]);
-    await t.server.lootsmith.deps.store.changeStacks('ana', [{ item_id: potion.id, quantity: 1 }], 'test');
+    await t.server.core.deps.store.changeStacks('ana', [{ item_id: potion.id, quantity: 1 }], 'test');
     const key = { 'idempotency-key': 'drink-potion-0001' };
     const results = await Promise.all(
       Array.from({ length: 4 }, () => p.call('POST', '/use-item', { item_id: potion.id }, key)),

@@ -54,7 +54,7 @@ describe('loot drops', () => {
     const inv = await inventory('ana', token);
     // The untyped item may roll a material the player started with: its stack grows by one.
     const starting = (id: string) =>
-      t.server.lootsmith.deps.game.starting_materials.find((m) => m.id === id)?.quantity ?? 0;
+      t.server.core.deps.game.starting_materials.find((m) => m.id === id)?.quantity ?? 0;
     for (const item of items) {
       expect(quantities(inv)[item.id]).toBe(starting(item.id) + 1);
       const icon = await t.server.app.inject({ url: item.icon?.url ?? '' });
@@ -69,7 +69,7 @@ describe('loot drops', () => {
     const res = await drop(token, 'ana', { items: [{ type: 'WEAPON' }] });
     const icon = GenerateItemsResponse.parse(res.json()).items[0]?.icon;
     expect(icon).toBeTruthy();
-    expect(await t.server.lootsmith.deps.coordination.iconPrompt(icon?.id ?? '')).toBeNull();
+    expect(await t.server.core.deps.coordination.iconPrompt(icon?.id ?? '')).toBeNull();
     const png = await t.server.app.inject({ url: icon?.url ?? '' });
     expect(png.statusCode).toBe(200);
   });

@@ -14,9 +14,9 @@ const player = () => `p-${randomUUID().slice(0, 8)}`;
 
 function helpers(get: () => Booted) {
   const app = () => get().server.app;
-  const db = () => (get().server.lootsmith.deps.store as SqliteStore).db;
+  const db = () => (get().server.core.deps.store as SqliteStore).db;
   const h = {
-    pools: () => get().server.lootsmith.deps.pools as LootPools,
+    pools: () => get().server.core.deps.pools as LootPools,
     drop: (who: string, payload: Record<string, unknown> = {}) =>
       app().inject({
         method: 'POST',
@@ -109,7 +109,7 @@ describe('a game without pools', () => {
     const icon = await t.server.app.inject({ url: item?.icon?.url as string });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['content-type']).toBe('image/png');
-    expect(t.server.lootsmith.deps.pools).toBeUndefined();
+    expect(t.server.core.deps.pools).toBeUndefined();
     expect(h.slots()).toBe(0);
     expect(await h.metrics()).not.toContain('lootsmith_pool_');
   });
@@ -142,7 +142,7 @@ describe('loot pools', () => {
     for (const r of stock) expect(r.level).toBe(2);
     // Nobody owns a pooled item before a drop takes it.
     const ids = stock.map((r) => r.id);
-    expect(await t.server.lootsmith.deps.store.getItems(ids)).toEqual([]);
+    expect(await t.server.core.deps.store.getItems(ids)).toEqual([]);
     expect(await h.inventoryIds(who)).not.toEqual(expect.arrayContaining([ids[0]]));
 
     const second = await h.drop(who);
@@ -188,7 +188,7 @@ describe('loot pools', () => {
       }
       await h.pools().refiller.settled();
     }
-    expect((await t.server.lootsmith.deps.store.getPlayer(high))?.claimed_level).toBe(7);
+    expect((await t.server.core.deps.store.getPlayer(high))?.claimed_level).toBe(7);
   });
 
   it('keeps pooled items unique per player: names the player owns are never served (ensure_uniqueness)', async () => {
@@ -197,7 +197,7 @@ describe('loot pools', () => {
     await h.pools().refiller.settled();
     const rows = h.pooled().filter((r) => r.bucket === 'rat/1-3/WEAPON/*');
     expect(rows.length).toBeGreaterThan(0);
-    const store = t.server.lootsmith.deps.store;
+    const store = t.server.core.deps.store;
     const data = (id: string) =>
       (
         (store as SqliteStore).db.prepare('SELECT data FROM pool_items WHERE id = ?').get(id) as {
@@ -284,7 +284,7 @@ describe('pool budget', () => {
     const metrics = await h.metrics();
     expect(metricSum(metrics, 'lootsmith_pool_spent_items_total')).toBe(5);
     expect(metricSum(metrics, 'lootsmith_pool_refusals_total', 'reason="budget"')).toBeGreaterThan(0);
-    const db = (t.server.lootsmith.deps.store as SqliteStore).db;
+    const db = (t.server.core.deps.store as SqliteStore).db;
     expect(db.prepare("SELECT count FROM rate_limits WHERE key LIKE 'pool:gen:%'").get()).toEqual({
       count: 5,
     });
@@ -302,7 +302,7 @@ describe('shutdown with a refill under way', () => {
     t.fake.chatDelayMs = 5_000;
     // Served from the pool at once; its replacement hangs on the slow model.
     expect((await h.drop(player())).statusCode).toBe(200);
-    const db = (t.server.lootsmith.deps.store as SqliteStore).db;
+    const db = (t.server.core.deps.store as SqliteStore).db;
     const generating = () =>
       (db.prepare('SELECT count(*) AS n FROM pool_items WHERE data IS NULL').get() as { n: number }).n;
     for (let i = 0; i < 50 && generating() === 0; i++) await new Promise((r) => setTimeout(r, 20));

@@ -18,7 +18,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 function helpers(get: () => Booted) {
   const t = () => get();
-  const db = () => (t().server.lootsmith.deps.store as SqliteStore).db;
+  const db = () => (t().server.core.deps.store as SqliteStore).db;
   return {
     drop: (player: string, payload: Record<string, unknown>, token = playerToken(player)) =>
       t().server.app.inject({
@@ -43,9 +43,9 @@ function helpers(get: () => Booted) {
           .prepare("SELECT COALESCE(SUM(delta), 0) AS n FROM ledger WHERE player_id = ? AND reason = 'loot'")
           .get(player) as { n: number }
       ).n,
-    usage: (player: string) => t().server.lootsmith.deps.store.dailyUsage(player, today()),
+    usage: (player: string) => t().server.core.deps.store.dailyUsage(player, today()),
     claimedLevel: async (player: string) =>
-      (await t().server.lootsmith.deps.store.getPlayer(player))?.claimed_level,
+      (await t().server.core.deps.store.getPlayer(player))?.claimed_level,
   };
 }
 

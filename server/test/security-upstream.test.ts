@@ -77,7 +77,7 @@ describe('a hostile upstream against a production-mode server', () => {
     url ??= await app().listen({ host: '127.0.0.1', port: 0 });
     return url;
   };
-  const db = () => (t.server.lootsmith.deps.store as SqliteStore).db;
+  const db = () => (t.server.core.deps.store as SqliteStore).db;
   const count = (table: string) =>
     (db().prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const drop = (player: string, items: unknown[] = [{ type: 'WEAPON' }], token = playerToken(player)) =>
@@ -267,13 +267,13 @@ describe('a hostile upstream against a production-mode server', () => {
     const first = await combine('rex', ingredients);
     expect(first.statusCode).toBe(200);
     // The recipe book hands back a tampered result (an older server's, a bad migration's).
-    const { lootsmith } = t.server;
+    const { core } = t.server;
     const tampered = { ...first.json().result_item, value: 9_999_999, rarity: 'MYTHIC' };
     const planner = new CombinePlanner({
-      ...lootsmith.deps,
-      materials: lootsmith.materials,
-      resolve: (ids) => lootsmith.resolve(ids),
-      coordination: new LocalCoordination(lootsmith.deps.store),
+      ...core.deps,
+      materials: core.players.materials,
+      resolve: (ids) => core.players.resolve(ids),
+      coordination: new LocalCoordination(core.deps.store),
       recipe: async () => tampered,
     });
     const chats = t.fake.calls.chat;

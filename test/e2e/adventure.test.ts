@@ -79,7 +79,7 @@ async function wearBest(page: Page) {
 }
 
 const serverWorn = async (playerId: string) =>
-  (await rig().server.lootsmith.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
+  (await rig().server.core.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
 
 it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
   const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -231,7 +231,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
         timeout: 10_000,
       });
       if (!drank) {
-        const stored = await rig().server.lootsmith.inventory(playerId);
+        const stored = await rig().server.core.players.inventory(playerId);
         const potionsOf = (entries: Array<{ quantity: number; type?: string; item?: { type: string } }>) =>
           entries
             .filter((e) => (e.type ?? e.item?.type) === 'CONSUMABLE')

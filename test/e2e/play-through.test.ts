@@ -44,7 +44,7 @@ const bagCount = (page: Page, id: string) =>
   page.evaluate((id) => window.__lootsmithDemo.inventory().find((e) => e.id === id)?.quantity ?? 0, id);
 
 async function serverInventory(playerId: string) {
-  const stored = await rig().server.lootsmith.inventory(playerId);
+  const stored = await rig().server.core.players.inventory(playerId);
   const quantities = new Map<string, number>(
     stored.items.map((e: { item: { id: string }; quantity: number }) => [e.item.id, e.quantity]),
   );

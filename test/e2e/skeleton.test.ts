@@ -22,7 +22,7 @@ it('drops loot into the scene and the inventory when an enemy is clicked to deat
     true,
   );
 
-  const stored = await rig().server.lootsmith.inventory(playerId);
+  const stored = await rig().server.core.players.inventory(playerId);
   expect(stored.items.map((e: { item: { id: string } }) => e.item.id)).toContain(drop?.itemId);
   expect(consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text())).toEqual([]);
 });

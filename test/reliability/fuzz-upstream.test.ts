@@ -84,7 +84,7 @@ describe(`a hostile upstream at random (${RUNS} cases)`, () => {
   });
 
   it('answers 200 with items that keep every rule, or a 502 that changed nothing', async () => {
-    const game = t.server.lootsmith.deps.game;
+    const game = t.server.core.deps.game;
     let ok = 0;
     await fc.assert(
       fc.asyncProperty(fc.context(), fc.gen(), fc.boolean(), async (ctx, gen, extraField) => {

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ChatCompletionRequest, ChatCompletionResponse, jsonSchemaOf } from '@lootsmith/protocol';
+import {
+  ApiError,
+  ChatCompletionRequest,
+  ChatCompletionResponse,
+  jsonSchemaOf,
+  parseRequest,
+} from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../accounts.ts';
 import { accountOf, requireClientAllowed, requirePermission, reserveCredits } from '../auth.ts';
 import { CREDIT_COST } from '../credits.ts';
-import { EngineError, parseBody } from '../errors.ts';
 import { WRITER_MODEL } from '../models.ts';
 import { BackendUnavailable, completeWithBackend } from '../text-backend.ts';
 import { type Completion, writeCompletion } from '../writer/index.ts';
@@ -36,7 +41,7 @@ async function complete(
       return { model, completion: await completeWithBackend(text.backend, merged) };
     } catch (error) {
       if (!(error instanceof BackendUnavailable) || text.fallback === 'none') {
-        throw new EngineError(
+        throw new ApiError(
           502,
           'upstream_unavailable',
           `${(error as Error).message}; no fallback configured, no credits charged`,
@@ -88,12 +93,12 @@ export function chatRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const account = accountOf(request);
       requirePermission(account, 'chat');
-      const body = parseBody(ChatCompletionRequest, request.body);
+      const body = parseRequest(ChatCompletionRequest, request.body);
       requireClientAllowed(account, body.client_id);
       const known = chatModels(account);
       const requested = body.model ?? account.key.textModel;
       if (!known.includes(requested)) {
-        throw new EngineError(
+        throw new ApiError(
           400,
           'unknown_model',
           `model: unknown model ${JSON.stringify(requested)}; known: ${known.join(', ')}`,

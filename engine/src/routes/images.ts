@@ -1,8 +1,13 @@
-import { ImageGenerationRequest, ImageGenerationResponse, jsonSchemaOf } from '@lootsmith/protocol';
+import {
+  ApiError,
+  ImageGenerationRequest,
+  ImageGenerationResponse,
+  jsonSchemaOf,
+  parseRequest,
+} from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { accountOf, requireClientAllowed, requirePermission, reserveCredits } from '../auth.ts';
 import { CREDIT_COST } from '../credits.ts';
-import { EngineError, parseBody } from '../errors.ts';
 import { PAINTER_MODEL } from '../models.ts';
 import { paintImage } from '../painter/index.ts';
 import { ERROR_RESPONSES } from './openapi.ts';
@@ -31,12 +36,12 @@ export function imageRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const account = accountOf(request);
       requirePermission(account, 'image');
-      const body = parseBody(ImageGenerationRequest, request.body);
+      const body = parseRequest(ImageGenerationRequest, request.body);
       requireClientAllowed(account, body.client_id);
       const defaults = account.key.image;
       const model = body.model ?? defaults.model;
       if (model !== PAINTER_MODEL) {
-        throw new EngineError(
+        throw new ApiError(
           400,
           'unknown_model',
           `model: unknown image model ${JSON.stringify(model)}; known: ${PAINTER_MODEL}`,

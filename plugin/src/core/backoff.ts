@@ -17,11 +17,21 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetryAfterMs: 10_000,
 };
 
-// 4xx are the caller's to fix (429 included: a rate limit is a game event, not a glitch).
-const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/**
+ * Decided by code: only failures the server never answered are sent again. Every code it answers
+ * with is final, 5xx included (it already retried the content service and its fallback, and
+ * re-asked the model, before answering `upstream_unavailable` or `generation_failed`); 4xx are the
+ * caller's to fix (429 included: a rate limit is a game event, not a glitch).
+ */
+const RETRYABLE: ReadonlySet<LootsmithError['code']> = new Set([
+  'network',
+  'timeout',
+  'http_502',
+  'http_503',
+  'http_504',
+]);
 
-export const isRetryable = (e: LootsmithError) =>
-  e.code === 'network' || e.code === 'timeout' || RETRYABLE_STATUS.has(e.status);
+export const isRetryable = (e: LootsmithError) => RETRYABLE.has(e.code);
 
 /** Milliseconds before retry number `retry` (1-based): exponential with jitter, never sooner than Retry-After. */
 export function retryDelay(policy: RetryPolicy, retry: number, retryAfter?: number, random = Math.random) {

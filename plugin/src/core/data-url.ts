@@ -7,6 +7,6 @@ export function pngDataUrl(bytes: Uint8Array): string {
   return `data:image/png;base64,${btoa(binary)}`;
 }
 
-/** The service answers base64 without a prefix (SPEC 2.4); browsers sniff the real format. */
+/** The service answers base64 without a prefix (docs/SPEC.md 2.4); browsers sniff the real format. */
 export const base64DataUrl = (base64: string) =>
   base64.startsWith('data:') ? base64 : `data:image/png;base64,${base64}`;

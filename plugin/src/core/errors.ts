@@ -1,6 +1,9 @@
-import type { ErrorBody, ErrorReason } from '@lootsmith/protocol';
+import type { ErrorBody, ErrorCode, ErrorReason } from '@lootsmith/protocol';
 
-/** Codes the client itself raises; any other code comes from the server's error body. */
+/**
+ * Codes the client itself raises; any other code comes from the server's error body. `http_<status>`
+ * is an answer without one (a proxy or gateway in front of the server answered).
+ */
 export type ClientErrorCode =
   | 'network'
   | 'timeout'
@@ -10,11 +13,12 @@ export type ClientErrorCode =
   | 'no_icon'
   | 'texture_failed'
   | 'token_failed'
-  | 'icon_pending';
+  | 'icon_pending'
+  | `http_${number}`;
 
 export interface LootsmithErrorInit {
   status?: number;
-  reason?: ErrorReason | (string & {}) | undefined;
+  reason?: ErrorReason | undefined;
   retryAfter?: number | undefined;
   details?: unknown;
   cause?: unknown;
@@ -23,17 +27,17 @@ export interface LootsmithErrorInit {
 /** The one error every Lootsmith call rejects with. */
 export class LootsmithError extends Error {
   override readonly name = 'LootsmithError';
-  /** Server error code (e.g. `rate_limited`, `upstream_unavailable`) or a {@link ClientErrorCode}. */
-  readonly code: ClientErrorCode | (string & {});
+  /** The server's error code (e.g. `rate_limit_exceeded`, `upstream_unavailable`) or a {@link ClientErrorCode}. */
+  readonly code: ErrorCode | ClientErrorCode;
   /** HTTP status; 0 when no response arrived. */
   readonly status: number;
   /** Game-rule reason, e.g. `insufficient_materials`, `skill_too_low`, `rate_limit_exceeded`. */
-  readonly reason: ErrorReason | (string & {}) | undefined;
+  readonly reason: ErrorReason | undefined;
   /** Seconds the server asked to wait before trying again. */
   readonly retryAfter: number | undefined;
   readonly details: unknown;
 
-  constructor(code: ClientErrorCode | (string & {}), message: string, init: LootsmithErrorInit = {}) {
+  constructor(code: ErrorCode | ClientErrorCode, message: string, init: LootsmithErrorInit = {}) {
     super(message, { cause: init.cause });
     this.code = code;
     this.status = init.status ?? 0;

@@ -227,7 +227,7 @@ describe('LootsmithPlugin in Phaser', () => {
     page = await harness.open();
     harness.server.script('/api/v1/crafting/combine', {
       status: 400,
-      body: errorBody('crafting_rejected', 'insufficient_materials'),
+      body: errorBody('insufficient_materials'),
     });
     const result = await page.evaluate(async () => {
       const t = window.lootsmithTest;

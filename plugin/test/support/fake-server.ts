@@ -7,10 +7,12 @@ import {
   type CreateItemResponse,
   type EquipmentResponse,
   EquipRequest,
+  type ErrorCode,
   GenerateItemsRequest,
   ImageGenerationRequest,
   type InventoryResponse,
   type Item,
+  errorBody as protocolErrorBody,
   SessionRequest,
   UnequipRequest,
   UseItemRequest,
@@ -79,18 +81,12 @@ export async function startFakeServer() {
     });
     res.end(JSON.stringify(body));
   };
-  const error = (
-    res: ServerResponse,
-    status: number,
-    code: string,
-    reason?: string,
-    headers?: Record<string, string>,
-  ) =>
-    send(res, status, { error: { code, message: `${code} (fake)` }, ...(reason ? { reason } : {}) }, headers);
+  const error = (res: ServerResponse, status: number, code: ErrorCode) =>
+    send(res, status, protocolErrorBody(code, `${code} (fake)`));
 
   function valid<T>(schema: ZodType<T>, body: unknown, res: ServerResponse): T | undefined {
     const parsed = schema.safeParse(body);
-    if (!parsed.success) error(res, 400, 'invalid_request', undefined);
+    if (!parsed.success) error(res, 400, 'invalid_request');
     return parsed.success ? parsed.data : undefined;
   }
 
@@ -112,7 +108,7 @@ export async function startFakeServer() {
     if (req.method === 'POST' && path === '/v1/generate/items') {
       const request = valid(GenerateItemsRequest, body, res);
       if (!request) return;
-      if (request.items.some((i) => i.rarity)) return error(res, 400, 'rarity_not_allowed');
+      if (request.items.some((i) => i.rarity)) return error(res, 403, 'forbidden');
       return send(res, 200, { items: request.items.map(() => fakeItem(++counter)) });
     }
     if (req.method === 'POST' && path === '/api/v1/crafting/combine') {
@@ -252,8 +248,5 @@ export async function startFakeServer() {
 
 export type FakeServer = Awaited<ReturnType<typeof startFakeServer>>;
 
-/** The ErrorBody of a scripted failure. */
-export const errorBody = (code: string, reason?: string) => ({
-  error: { code, message: `${code} (scripted)` },
-  ...(reason ? { reason } : {}),
-});
+/** The ErrorBody of a scripted failure (a game-rule code carries its `reason` too). */
+export const errorBody = (code: ErrorCode) => protocolErrorBody(code, `${code} (scripted)`);

@@ -1,16 +1,36 @@
 import type { DropLimits, GameDefinition, GenerateItemsRequest } from '@lootsmith/protocol';
 import type { VerifiedDropGrant } from '../drop-grants.ts';
-import { ApiError } from '../http/errors.ts';
+import { refuse } from '../refusal.ts';
 import type { PlayerRecord } from '../store/store.ts';
-import { findEnemy } from './rules.ts';
+import { clampLevel, findEnemy } from './rules.ts';
 
-/** The enemy a request names, if it names one; 400 `unknown_enemy` when the game has no such enemy. */
+export type GameEnemy = GameDefinition['enemies'][number];
+
+/**
+ * Where and for whom a drop happens, settled once before anything is reserved: generation and the
+ * loot pools take it as it is.
+ */
+export interface DropSite {
+  /** The game's enemy; undefined when the drop names none, or one only the game server knows (tier 1). */
+  enemy: GameEnemy | undefined;
+  tier: number;
+  playerLevel: number;
+  /** The drop limits of the enemy's tier. */
+  limits: DropLimits;
+}
+
+export interface DropPlan extends DropSite {
+  /** A level to record as served on the player's claim, with the drop's grant. */
+  recordLevel?: number;
+}
+
+const unknownEnemy = (game: GameDefinition, name: string) =>
+  refuse('unknown_enemy', `The game has no enemy "${name}"`, { enemies: game.enemies.map((e) => e.id) });
+
+/** The enemy a request names, if it names one; refused `unknown_enemy` when the game has no such enemy. */
 export function knownEnemy(game: GameDefinition, name: string | undefined) {
   const enemy = findEnemy(game, name);
-  if (name && !enemy)
-    throw new ApiError(400, 'unknown_enemy', `The game has no enemy "${name}"`, {
-      details: { enemies: game.enemies.map((e) => e.id) },
-    });
+  if (name && !enemy) throw unknownEnemy(game, name);
   return enemy;
 }
 
@@ -38,15 +58,6 @@ export function servedLevel(
   return { level, record: level };
 }
 
-export interface DropPlan {
-  /** The request as it will be served: enemy by its id, level settled. */
-  body: GenerateItemsRequest;
-  tier: number;
-  limits: DropLimits;
-  /** A level to record as served on the player's claim, once the drop succeeds. */
-  recordLevel?: number;
-}
-
 export interface DropCaller {
   /** The server credential: the game server itself, believed as it asks. */
   trusted: boolean;
@@ -55,7 +66,7 @@ export interface DropCaller {
 }
 
 const mismatch = (what: string) =>
-  new ApiError(403, 'grant_mismatch', `The request names another ${what} than its drop grant`);
+  refuse('grant_mismatch', `The request names another ${what} than its drop grant`);
 
 /**
  * Settles what a drop may be before anything is reserved or generated: the enemy exists, the item
@@ -70,36 +81,31 @@ export function planDrop(
 ): DropPlan {
   const ctx = body.generation_context ?? {};
   if (grant && grant.playerId !== body.client_id)
-    throw new ApiError(403, 'grant_invalid', 'This drop grant belongs to another player');
+    throw refuse('grant_invalid', 'This drop grant belongs to another player');
   if (!grant && !trusted && game.loot_authority.mode === 'grant')
-    throw new ApiError(
-      403,
+    throw refuse(
       'grant_required',
       'This game hands out loot only with a drop grant from its game server (body.grant)',
     );
-  const named = grant ? grant.enemy : ctx.enemy;
-  if (grant && ctx.enemy && findEnemy(game, ctx.enemy)?.id !== findEnemy(game, grant.enemy)?.id)
-    throw mismatch('enemy');
+  const asked = findEnemy(game, ctx.enemy);
+  const enemy = grant ? findEnemy(game, grant.enemy) : asked;
+  if (grant && ctx.enemy && asked?.id !== enemy?.id) throw mismatch('enemy');
   if (grant && ctx.player_level !== undefined && ctx.player_level !== grant.level) throw mismatch('level');
   // The game server may name enemies the definition lacks (tier 1); a player may not.
-  const enemy = trusted ? findEnemy(game, named) : knownEnemy(game, named);
+  const named = grant ? grant.enemy : ctx.enemy;
+  if (!trusted && named && !enemy) throw unknownEnemy(game, named);
   const tier = enemy?.tier ?? 1;
   const limits = dropLimits(game, tier);
   if (!trusted && body.items.length > limits.max_items)
-    throw new ApiError(
-      400,
+    throw refuse(
       'too_many_items',
       `A tier ${tier} drop has at most ${limits.max_items} item${limits.max_items > 1 ? 's' : ''}, not ${body.items.length}`,
     );
-  if (trusted && !grant) return { body, tier, limits };
-  const level = grant ? { level: grant.level } : servedLevel(game, player, ctx.player_level);
-  return {
-    body: {
-      ...body,
-      generation_context: { ...ctx, enemy: enemy?.id ?? ctx.enemy, player_level: level.level },
-    },
-    tier,
-    limits,
-    recordLevel: level.record,
-  };
+  const level: { level: number; record?: number } =
+    trusted && !grant
+      ? { level: ctx.player_level ?? 1 }
+      : grant
+        ? { level: grant.level }
+        : servedLevel(game, player, ctx.player_level);
+  return { enemy, tier, limits, playerLevel: clampLevel(game, level.level), recordLevel: level.record };
 }

@@ -1,31 +1,47 @@
-import type { ErrorBody } from '@lootsmith/protocol';
-import type { ZodError } from 'zod';
+import { ApiError, ERROR_CODES, requestError } from '@lootsmith/protocol';
+import { type Refusal, Refused } from '../refusal.ts';
 
-/** An error with its HTTP status and the one error body every response uses. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: { reason?: string; details?: unknown; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-  }
+export { ApiError };
 
-  body(): ErrorBody {
-    const { reason, details } = this.extra;
-    return {
-      error: { code: this.code, message: this.message, ...(details === undefined ? {} : { details }) },
-      ...(reason ? { reason } : {}),
-    };
-  }
+const UNITS: Array<[number, string]> = [
+  [86_400_000, 'day'],
+  [3_600_000, 'hour'],
+  [60_000, 'minute'],
+  [1000, 'second'],
+];
+
+/** A window's length in words: `minute`, `hour`, `10 minutes`, `1500 ms`. */
+export function windowName(ms: number): string {
+  for (const [size, unit] of UNITS) if (ms % size === 0) return ms === size ? unit : `${ms / size} ${unit}s`;
+  return `${ms} ms`;
 }
 
-export function invalidBody(error: ZodError, where = 'body'): ApiError {
-  const issues = error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message }));
-  const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  return new ApiError(400, 'invalid_request', message, { details: issues });
+/**
+ * The answer to a refusal: the status of its code, its body, and for a used-up window the seconds
+ * until the window resets (`Retry-After` and `details.retry_after`).
+ */
+export function refusalAnswer(refusal: Refusal, now = Date.now()): ApiError {
+  const { status } = ERROR_CODES[refusal.code];
+  if (refusal.code !== 'rate_limit_exceeded')
+    return new ApiError(status, refusal.code, refusal.message, { details: refusal.details });
+  const retryAfter = Math.max(1, Math.ceil((refusal.resetAt - now) / 1000));
+  const per = windowName(refusal.windowMs);
+  const message =
+    refusal.counts === 'requests'
+      ? `Rate limit reached: ${refusal.max} requests allowed here per ${per}; try again in ${retryAfter} s`
+      : `Drop limit reached: ${refusal.max} drops of this enemy tier per ${per}; try again in ${retryAfter} s`;
+  return new ApiError(status, refusal.code, message, {
+    details: { retry_after: retryAfter },
+    headers: { 'retry-after': String(retryAfter) },
+  });
 }
 
-export const reasonError = (status: number, reason: string, message: string, details?: unknown) =>
-  new ApiError(status, reason, message, { reason, details });
+/**
+ * What a route's failure answers: a refusal, an ApiError, or the framework refusing the request
+ * (bad JSON, a body over `bodyLimit`); undefined for a fault of the server itself (a 500).
+ */
+export function answerOf(err: unknown, bodyLimit: number): ApiError | undefined {
+  if (err instanceof Refused) return refusalAnswer(err.refusal);
+  if (err instanceof ApiError) return err;
+  return err instanceof Error ? requestError(err, bodyLimit) : undefined;
+}

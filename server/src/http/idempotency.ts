@@ -1,3 +1,4 @@
+import { errorBody } from '@lootsmith/protocol';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -29,9 +30,9 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
   async function replayOrHold(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || !KEY.test(key))
-      return reply.status(400).send({
-        error: { code: 'invalid_request', message: 'Idempotency-Key: 8–128 letters, digits and _ . : -' },
-      });
+      return reply
+        .status(400)
+        .send(errorBody('invalid_request', 'Idempotency-Key: 8–128 letters, digits and _ . : -'));
     // Only an authenticated caller has a scope; other routes ignore the header (and refuse as they would).
     let who: ReturnType<typeof request.principal>;
     try {

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Store } from '../store/store.ts';
-import { ApiError } from './errors.ts';
+import { refusalAnswer } from './errors.ts';
 
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -38,14 +38,16 @@ export async function registerRateLimit(
     ...(shared
       ? { redis: shared.redis, nameSpace: `${shared.prefix}ratelimit:` }
       : { store: storeBacked(store) }),
-    errorResponseBuilder: (_request, context) => {
-      const retryAfter = Math.ceil(context.ttl / 1000);
-      return new ApiError(
-        429,
-        'rate_limit_exceeded',
-        `Rate limit reached: ${context.max} requests allowed here per window; try again in ${context.after}`,
-        { reason: 'rate_limit_exceeded', details: { retry_after: retryAfter } },
-      );
+    errorResponseBuilder: (request, context) => {
+      // Routes give their window in milliseconds (`timeWindow`), so the answer can name it.
+      const { rateLimit: limit } = request.routeOptions.config;
+      return refusalAnswer({
+        code: 'rate_limit_exceeded',
+        counts: 'requests',
+        max: context.max,
+        windowMs: Number(limit ? limit.timeWindow : undefined),
+        resetAt: Date.now() + context.ttl,
+      });
     },
   });
 }

@@ -1,8 +1,8 @@
+import { parseRequest } from '@lootsmith/protocol';
 import type { FastifyReply } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Principal } from '../auth.ts';
 import { Cancel } from '../cancel.ts';
-import { invalidBody } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,12 +13,9 @@ declare module 'fastify' {
   }
 }
 
-/** Parses a body or query with a protocol schema; 400 naming the field otherwise. */
+/** Parses a body (or params, a query) with its protocol schema; 400 naming every invalid field under `where`. */
 export function parse<T>(schema: ZodType<T>, value: unknown, where = 'body'): T {
-  // No body at all reads as `{}` so the error names the missing fields; a JSON `null` body is wrong.
-  const result = schema.safeParse(value === undefined ? {} : value);
-  if (!result.success) throw invalidBody(result.error, where);
-  return result.data;
+  return parseRequest(schema, value, where);
 }
 
 /** Calls `abort` if the client goes away before its answer. */

@@ -9,7 +9,7 @@ import {
 } from '@lootsmith/protocol';
 import type { Coordination } from '../coordination/coordination.ts';
 import { checkItem, craftedLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
-import { ApiError, reasonError } from '../http/errors.ts';
+import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
@@ -35,8 +35,8 @@ function station(deps: LootDeps, name: string | undefined) {
   const key = name.toLowerCase().replaceAll(' ', '_');
   const found = deps.game.stations.find((s) => s.id === key || s.name.toLowerCase() === name.toLowerCase());
   if (!found)
-    throw new ApiError(400, 'unknown_station', `Unknown crafting station "${name}"`, {
-      details: { stations: deps.game.stations.map((s) => s.id) },
+    throw refuse('unknown_station', `Unknown crafting station "${name}"`, {
+      stations: deps.game.stations.map((s) => s.id),
     });
   return found;
 }
@@ -45,7 +45,7 @@ async function ingredientsOf(deps: CraftingDeps, stacks: Stack[]) {
   const items = await deps.resolve(stacks.map((s) => s.item_id));
   return stacks.map((s) => {
     const item = items.get(s.item_id);
-    if (!item) throw new ApiError(400, 'unknown_item', `Unknown item "${s.item_id}"`);
+    if (!item) throw refuse('unknown_item', `Unknown item "${s.item_id}"`);
     return { ...s, item };
   });
 }
@@ -74,8 +74,7 @@ export const crafterOf = (player: {
 /** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
 function assertStationLevel(st: Station, craftingLvl: number) {
   if (craftingLvl < st.min_level)
-    throw reasonError(
-      400,
+    throw refuse(
       'skill_too_low',
       `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}`,
       { required_level: st.min_level, crafting_level: craftingLvl },
@@ -107,7 +106,7 @@ export class CombinePlanner {
     const deps = this.deps;
     const stacks = mergeStacks(body.ingredients.map((i) => ({ id: i.item_id, quantity: i.quantity })));
     if (stacks.reduce((a, s) => a + s.quantity, 0) < 2)
-      throw new ApiError(400, 'invalid_request', 'body.ingredients: combine needs at least two items');
+      throw refuse('invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
     if (st) assertStationLevel(st, skill);
@@ -205,11 +204,10 @@ export async function planCreateItem(
   signal?: AbortSignal,
 ): Promise<{ item: Item; stacks: Stack[] }> {
   const st = station(deps, body.crafting_station);
-  if (!st) throw new ApiError(400, 'unknown_station', 'crafting_station is required');
+  if (!st) throw refuse('unknown_station', 'crafting_station is required');
   const params = body.item_parameters;
   if (!st.types.includes(params.type))
-    throw new ApiError(
-      400,
+    throw refuse(
       'invalid_request',
       `The ${st.name} cannot make ${params.type}; it makes ${st.types.join(', ')}`,
     );
@@ -224,8 +222,7 @@ export async function planCreateItem(
   );
   const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
   if (level < required)
-    throw reasonError(
-      400,
+    throw refuse(
       'skill_too_low',
       `Crafting level ${required} is needed to make a ${rarity} item at the ${st.name}; you are level ${level}`,
       { required_level: required, crafting_level: level },

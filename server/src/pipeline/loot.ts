@@ -7,8 +7,9 @@ import {
   type ItemIcon,
   type ItemType,
 } from '@lootsmith/protocol';
+import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
-import { checkItem, clampLevel, findEnemy, rollRarity, statBudget } from '../game/rules.ts';
+import { checkItem, clampLevel, rollRarity, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -33,15 +34,6 @@ export interface LootDeps {
 export const enemyLine = (enemy: GameEnemy) =>
   `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`;
 
-/** Where and for whom a drop happens, as the server settled it: what pooled items are bucketed by. */
-export interface DropSite {
-  enemy: GameEnemy | undefined;
-  tier: number;
-  playerLevel: number;
-}
-
-type GameEnemy = GameDefinition['enemies'][number];
-
 /** Items taken from a loot pool for a drop; `giveBack` returns them if the drop fails. */
 export interface PoolDraw {
   /** Aligned with the specs asked for; undefined where the pool had nothing that fits. */
@@ -56,6 +48,8 @@ export interface LootSupply {
 
 export interface LootRequest {
   body: GenerateItemsRequest;
+  /** The drop's enemy, tier and level as `planDrop` settled them. */
+  site: DropSite;
   /** Only the server credential may choose rarities; players get rolled ones. */
   trusted: boolean;
   /** Names the player already owns, for `ensure_uniqueness`. */
@@ -195,9 +189,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const { game } = deps;
   const ctx = req.body.generation_context ?? {};
   const random = seededRandom(req.seed ?? randomUUID());
-  const playerLevel = clampLevel(game, ctx.player_level ?? 1);
-  const enemy = findEnemy(game, ctx.enemy);
-  const tier = enemy?.tier ?? 1;
+  const { enemy, tier, playerLevel } = req.site;
   let specs: ItemSpec[] = req.body.items.map((wanted) => {
     const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
     const type: ItemType =
@@ -226,7 +218,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   if (!specs.length)
     return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
 
-  const draw = await req.supply?.take({ enemy, tier, playerLevel }, specs, req);
+  const draw = await req.supply?.take(req.site, specs, req);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
   const missing = specs.filter((_, i) => !draw?.items[i]);
   let written: { items: Item[]; pendingIcons: string[] } = { items: [], pendingIcons: [] };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type GameDefinition, type ItemType, RARITIES, type Rarity } from '@lootsmith/protocol';
+import type { DropSite } from '../game/loot-authority.ts';
 import { clampLevel, rarityWeights } from '../game/rules.ts';
-import type { DropSite } from '../pipeline/loot.ts';
 
 /**
  * One pool: items for an enemy (or, without one, an enemy tier), a band of three player levels, an

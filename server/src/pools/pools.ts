@@ -1,8 +1,9 @@
 import type { GameDefinition, Item } from '@lootsmith/protocol';
 import type { Registry } from 'prom-client';
 import type { PoolSettings } from '../config.ts';
+import type { DropSite } from '../game/loot-authority.ts';
 import { checkItem } from '../game/rules.ts';
-import type { DropSite, LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/loot.ts';
+import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { type Bucket, bucketOf, gameKey, levelWindow, namedLocation } from './buckets.ts';

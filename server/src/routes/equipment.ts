@@ -8,15 +8,14 @@ import {
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Equipment } from '../equipment.ts';
 import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
 const PlayerParams = z.strictObject({ player_id: PlayerId });
 
-export function registerEquipmentRoutes(app: FastifyInstance, { lootsmith }: Services) {
-  const equipment = new Equipment(lootsmith);
+export function registerEquipmentRoutes(app: FastifyInstance, { core }: Services) {
+  const { equipment } = core;
   const tags = ['equipment'];
 
   app.get(

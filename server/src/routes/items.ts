@@ -14,13 +14,13 @@ import { z } from 'zod';
 import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
-import { CREATE_ITEM_LIMIT } from '../lootsmith.ts';
+import { CREATE_ITEM_LIMIT } from '../service/crafting.ts';
 import type { Services } from '../services.ts';
 import { imageType } from '../upstream/image.ts';
 import { docs } from './schemas.ts';
 
-export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services) {
-  const { game } = lootsmith.deps;
+export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
+  const { game, icons } = core.deps;
 
   app.get(
     '/api/v1/game',
@@ -40,7 +40,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     async (request, reply) => {
       const principal = request.principal();
       const body = parse(GenerateItemsRequest, request.body);
-      return lootsmith.generateItems(principal, body, clientSignal(reply));
+      return core.drops.generate(principal, body, clientSignal(reply));
     },
   );
 
@@ -56,7 +56,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     async (request, reply) => {
       const principal = request.principal();
       const body = parse(CombineRequest, request.body);
-      return lootsmith.combine(principal, body, clientSignal(reply));
+      return core.crafting.combine(principal, body, clientSignal(reply));
     },
   );
 
@@ -89,7 +89,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
       const body = parse(CreateItemRequest, request.body);
       const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
       const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
-      return lootsmith.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
+      return core.crafting.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
     },
   );
 
@@ -104,7 +104,7 @@ export function registerItemRoutes(app: FastifyInstance, { lootsmith }: Services
     },
     async (request, reply) => {
       const id = /^([0-9a-f]{32})\.png$/.exec((request.params as { file: string }).file)?.[1];
-      const found = id ? await lootsmith.deps.icons.lookup(id) : null;
+      const found = id ? await icons.lookup(id) : null;
       if (!found) throw new ApiError(404, 'not_found', 'No such icon');
       if ('retryAfterMs' in found) {
         const pending: IconPending = { status: 'pending', retry_after_ms: found.retryAfterMs };

@@ -11,8 +11,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
-import { signDropGrant } from '../drop-grants.ts';
-import { knownEnemy } from '../game/loot-authority.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
@@ -20,8 +18,8 @@ import { docs } from './schemas.ts';
 
 const PlayerParams = z.strictObject({ player_id: PlayerId });
 
-export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth: Authenticator) {
-  const { config, lootsmith } = deps;
+export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Services, auth: Authenticator) {
+  const { players, drops } = core;
 
   app.post(
     '/api/v1/session',
@@ -40,7 +38,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
           'Guest login is off; your game server signs player tokens',
         );
       const { player_id } = parse(SessionRequest, request.body);
-      await lootsmith.player(player_id);
+      await players.player(player_id);
       const token = auth.sign(player_id, config.tokenTtlSeconds);
       return {
         token,
@@ -62,7 +60,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
       const principal = request.principal();
       const { player_id } = parse(PlayerParams, request.params, 'params');
       assertActsFor(principal, player_id);
-      return reply.type('application/json').send(await lootsmith.inventoryJson(player_id));
+      return reply.type('application/json').send(await players.inventoryJson(player_id));
     },
   );
 
@@ -84,7 +82,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
         const { player_id } = parse(PlayerParams, request.params, 'params');
         const { items } = parse(InventoryChangeRequest, request.body);
         const changes = items.map((i) => ({ item_id: i.item_id, quantity: sign * i.quantity }));
-        return lootsmith.changeInventory(player_id, changes, `server_${path}`);
+        return players.changeInventory(player_id, changes, `server_${path}`);
       },
     );
 
@@ -101,19 +99,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
       assertServer(request.principal());
       const { player_id } = parse(PlayerParams, request.params, 'params');
       const body = parse(DropGrantRequest, request.body);
-      const { game } = lootsmith.deps;
-      const enemy = knownEnemy(game, body.enemy);
-      const ttl = Math.min(body.ttl_seconds ?? 60, game.loot_authority.grant_max_ttl_seconds);
-      // assertServer passed, so the server credential is configured.
-      const grant = signDropGrant(
-        config.serverKey as string,
-        { playerId: player_id, enemy: enemy?.id, level: body.level },
-        ttl,
-      );
-      return {
-        grant,
-        expires_at: new Date(Date.now() + ttl * 1000).toISOString(),
-      } satisfies DropGrantResponse;
+      return drops.issueGrant(player_id, body);
     },
   );
 
@@ -129,17 +115,7 @@ export function registerPlayerRoutes(app: FastifyInstance, deps: Services, auth:
       assertServer(request.principal());
       const { player_id } = parse(PlayerParams, request.params, 'params');
       const body = parse(PlayerSettingsRequest, request.body);
-      const player = await lootsmith.deps.store.updatePlayer(player_id, {
-        blocked: body.blocked,
-        crafting_xp:
-          body.crafting_level === undefined
-            ? undefined
-            : body.crafting_level * lootsmith.deps.game.xp_per_level,
-        daily_items: body.daily_items,
-        daily_images: body.daily_images,
-        level: body.level,
-      });
-      return player;
+      return players.update(player_id, body);
     },
   );
 }

@@ -3,7 +3,7 @@ import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { clientCancel, parse } from '../http/request.ts';
-import type { ForwardLimit } from '../lootsmith.ts';
+import type { ForwardLimit } from '../service/forwarding.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
@@ -13,8 +13,8 @@ const IMAGE_LIMIT: ForwardLimit = { name: 'image', max: 30, windowMs: 60_000 };
 const CHAT_LIMIT: ForwardLimit = { name: 'chat', max: 10, windowMs: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
-export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }: Services) {
-  const { upstream } = lootsmith.deps;
+export function registerProxyRoutes(app: FastifyInstance, { config, core }: Services) {
+  const { upstream } = core.deps;
 
   const clientId = (principal: ReturnType<FastifyRequest['principal']>, given: unknown) => {
     if (principal.kind === 'player') return principal.playerId;
@@ -40,7 +40,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const body = parse(ImageGenerationRequest, { ...raw, client_id });
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing.
-      const release = await lootsmith.reserveForward(client_id, 'images', IMAGE_LIMIT);
+      const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT);
       const { image } = await upstream.image(body, clientCancel(reply)).catch(async (err) => {
         await release();
         throw err;
@@ -70,7 +70,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, lootsmith }:
       const client_id = clientId(principal, raw.client_id);
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back if it fails.
-      const release = await lootsmith.reserveForward(client_id, 'items', CHAT_LIMIT);
+      const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT);
       return upstream.chat(body, clientCancel(reply)).catch(async (err) => {
         await release();
         throw err;

@@ -106,7 +106,7 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
     }
     if (fault.startsWith('retry-after:')) {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': fault.slice(12) });
-      return res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }));
+      return res.end(JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'slow down' } }));
     }
     let upstream: Response;
     try {

@@ -91,7 +91,7 @@ export async function boot(
     fake,
     dataDir,
     logs,
-    db: (server.lootsmith.deps.store as SqliteStore).db,
+    db: (server.core.deps.store as SqliteStore).db,
     async token(playerId) {
       const res = await server.app.inject({
         method: 'POST',

@@ -1,0 +1,178 @@
+import { type ZodError, z } from 'zod';
+
+const reason = (status: number) => ({ status, reason: true }) as const;
+
+/**
+ * Every code an error body of the server or the engine can carry, with the status it is sent with.
+ * Adding a code is one line here. `reason`: a game rule, named again in the body's `reason`
+ * (docs/SPEC.md 4.3.1).
+ */
+export const ERROR_CODES = {
+  // A request that cannot be read or does not match its schema.
+  invalid_request: { status: 400 },
+  missing_client_id: { status: 400 },
+  invalid_json: { status: 400 },
+  /** The engine answers 400: it refuses every unreadable body alike. */
+  invalid_content_type: { status: 415 },
+  /** The engine answers 400: it refuses every unreadable body alike. */
+  body_too_large: { status: 413 },
+  bad_url: { status: 400 },
+  not_found: { status: 404 },
+  // Who is calling, and what they may do.
+  unauthorized: { status: 401 },
+  token_expired: { status: 401 },
+  forbidden: { status: 403 },
+  dev_login_disabled: { status: 403 },
+  chat_disabled: { status: 403 },
+  player_blocked: { status: 403 },
+  grant_required: { status: 403 },
+  grant_invalid: { status: 403 },
+  grant_expired: { status: 403 },
+  grant_mismatch: { status: 403 },
+  grant_used: { status: 409 },
+  // The engine's keys (docs/SPEC.md 5).
+  missing_api_key: { status: 401 },
+  invalid_api_key: { status: 401 },
+  permission_denied: { status: 403 },
+  client_restricted: { status: 403 },
+  insufficient_credits: { status: 403 },
+  unknown_model: { status: 400 },
+  // Names the game definition does not know.
+  unknown_enemy: { status: 400 },
+  unknown_station: { status: 400 },
+  unknown_item: { status: 400 },
+  unknown_slot: { status: 400 },
+  too_many_items: { status: 400 },
+  // Game rules.
+  insufficient_materials: reason(400),
+  skill_too_low: reason(400),
+  not_owned: reason(400),
+  not_equippable: reason(400),
+  wrong_slot: reason(400),
+  not_consumable: reason(400),
+  rate_limit_exceeded: reason(429),
+  budget_exceeded: reason(429),
+  // The work itself.
+  aborted: { status: 499 },
+  internal: { status: 500 },
+  generation_failed: { status: 502 },
+  upstream_unavailable: { status: 502 },
+  upstream_key_refused: { status: 502 },
+  upstream_rejected: { status: 502 },
+} as const satisfies Record<string, { status: number; reason?: true }>;
+
+type Codes = typeof ERROR_CODES;
+export type ErrorCode = keyof Codes;
+export const ErrorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+/** Game-rule reasons an error body may carry beside its code (docs/SPEC.md 4.3.1). */
+export type ErrorReason = { [C in ErrorCode]: Codes[C] extends { reason: true } ? C : never }[ErrorCode];
+export const ERROR_REASONS = ErrorCode.options.filter(
+  (c): c is ErrorReason => 'reason' in ERROR_CODES[c],
+) as readonly ErrorReason[];
+export const ErrorReason = z.enum(ERROR_REASONS as [ErrorReason, ...ErrorReason[]]);
+
+const isReason = (code: ErrorCode): code is ErrorReason => 'reason' in ERROR_CODES[code];
+
+/** The one error body of every Lootsmith and engine response. */
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({
+    code: ErrorCode,
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+  reason: ErrorReason.optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The error body of a code; a game-rule code is also its `reason`. */
+export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorBody {
+  return {
+    error: { code, message, ...(details === undefined ? {} : { details }) },
+    ...(isReason(code) ? { reason: code } : {}),
+  };
+}
+
+/** An error with its HTTP status: what the server's and the engine's error handlers send. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { details?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return errorBody(this.code, this.message, this.extra.details);
+  }
+}
+
+/**
+ * One 400 for a value that fails its schema: every issue in the message and in `details`, each
+ * named by its path (under `where`, e.g. `body`). A missing client_id comes first, with its own
+ * code (docs/SPEC.md 5).
+ */
+export function invalidRequest(error: ZodError, where?: string): ApiError {
+  const at = (path: PropertyKey[]) => [...(where ? [where] : []), ...path.map(String)].join('.');
+  const missing = (i: ZodError['issues'][number]) =>
+    i.code === 'invalid_type' && i.message.includes('received undefined');
+  const clientIdMissing = (i: ZodError['issues'][number]) =>
+    i.path.length === 1 && i.path[0] === 'client_id' && missing(i);
+  const issues = [...error.issues].sort((a, b) => Number(clientIdMissing(b)) - Number(clientIdMissing(a)));
+  const details = issues.map((i) => {
+    const path = at(i.path);
+    if (i.code === 'unrecognized_keys')
+      return { path, message: `unknown field: ${i.keys.map((k) => at([...i.path, k])).join(', ')}` };
+    if (missing(i)) return { path, message: `${path || 'body'} is required` };
+    return { path, message: `${path || 'body'}: ${i.message}` };
+  });
+  const first = issues[0];
+  return new ApiError(
+    400,
+    first && clientIdMissing(first) ? 'missing_client_id' : 'invalid_request',
+    details.map((d) => d.message).join('; ') || 'invalid request body',
+    { details },
+  );
+}
+
+/**
+ * Parses a request's body, query or path with its schema; an ApiError 400 naming every invalid
+ * field otherwise. No body at all reads as `{}`, so the error names the missing fields.
+ */
+export function parseRequest<T>(schema: z.ZodType<T>, value: unknown, where?: string): T {
+  const result = schema.safeParse(value === undefined ? {} : value);
+  if (!result.success) throw invalidRequest(result.error, where);
+  return result.data;
+}
+
+/**
+ * The HTTP framework's own refusals of a request (Fastify's error codes: a body that is not JSON,
+ * too large, of another type) in the one error shape, with the framework's status; undefined for
+ * anything that is not a client's mistake.
+ */
+export function requestError(
+  error: { code?: unknown; statusCode?: unknown; message: string },
+  bodyLimit: number,
+): ApiError | undefined {
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(status, 'body_too_large', `body: larger than ${bodyLimit} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        status,
+        'invalid_content_type',
+        'body: send JSON with Content-Type: application/json',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(status, 'invalid_json', 'body: empty, expected a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(status, 'invalid_json', `body: not valid JSON (${error.message})`);
+  }
+  if (error instanceof SyntaxError || (status === 400 && /JSON/i.test(error.message)))
+    return new ApiError(400, 'invalid_json', `body: not valid JSON (${error.message})`);
+  if (status >= 400 && status < 500) return new ApiError(status, 'invalid_request', error.message);
+  return undefined;
+}

@@ -1,0 +1,129 @@
+import type {
+  CombineRequest,
+  CombineResponse,
+  CreateItemRequest,
+  CreateItemResponse,
+} from '@lootsmith/protocol';
+import { assertActsFor, type Principal } from '../auth.ts';
+import { craftingXp } from '../game/rules.ts';
+import { CombinePlanner, type CraftingDeps, crafterOf, planCreateItem } from '../pipeline/crafting.ts';
+import type { CraftInput } from '../store/store.ts';
+import type { CoreDeps } from './deps.ts';
+import { type PlayerService, spending } from './players.ts';
+import { reserve, withReservation } from './reservations.ts';
+
+/** The create-item route's rate limit (docs/SPEC.md 4.3.1: 5 per hour). */
+export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
+
+/**
+ * Crafting: combining items and creating one from materials. Ownership is checked and a daily
+ * budget reserved before the model is asked; the craft spends, grants and records in one transaction.
+ */
+export class CraftingService {
+  private readonly planner: CombinePlanner;
+  private readonly crafting: CraftingDeps;
+
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly players: PlayerService,
+  ) {
+    this.crafting = { ...deps, materials: players.materials, resolve: (ids) => players.resolve(ids) };
+    this.planner = new CombinePlanner({
+      ...this.crafting,
+      coordination: deps.coordination,
+      recipe: (key) => deps.store.recipe(key),
+    });
+  }
+
+  async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {
+    assertActsFor(principal, body.player_id);
+    const { game } = this.deps;
+    const player = await this.players.player(body.player_id);
+    await this.players.assertOwns(
+      player.id,
+      body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
+    );
+    const release = await reserve(this.deps.store, player.id, 'items', 1);
+    const crafted = await withReservation(release, async () => {
+      const plan = await this.planner.plan(body, crafterOf(player), signal);
+      if (plan.kind === 'refused') return plan;
+      const craft = await this.craft({
+        playerId: player.id,
+        consume: plan.recipe.ingredients,
+        item: plan.item,
+        recipe: plan.recipe,
+        xp: craftingXp(game, game.combine.xp, plan.item.rarity),
+        discoveryXp: game.combine.discovery_xp,
+        reason: 'combine',
+      });
+      return { ...plan, craft };
+    });
+    if (crafted.kind === 'refused') {
+      // Nothing was made: the budget goes back.
+      await release();
+      return {
+        success: false,
+        message: crafted.message,
+        suggestions: crafted.suggestions,
+        consumed_items: [],
+        recipe_discovered: false,
+        crafting_xp_earned: 0,
+      };
+    }
+    const { item, recipe, craft } = crafted;
+    return {
+      success: true,
+      result_item: item,
+      consumed_items: recipe.ingredients.map((s) => s.item_id),
+      message: `You crafted ${item.name}${craft.discovered ? ' and discovered a new recipe' : ''}.`,
+      recipe_discovered: craft.discovered,
+      crafting_xp_earned: craft.xpEarned,
+    };
+  }
+
+  async createItem(
+    principal: Principal,
+    playerId: string,
+    body: CreateItemRequest,
+    cooldownUntil: Date,
+    signal?: AbortSignal,
+  ): Promise<CreateItemResponse> {
+    assertActsFor(principal, playerId);
+    const { game } = this.deps;
+    const player = await this.players.player(playerId);
+    await this.players.assertOwns(
+      player.id,
+      body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
+    );
+    const release = await reserve(this.deps.store, player.id, 'items', 1);
+    const { item, stacks, craft } = await withReservation(release, async () => {
+      const { item, stacks } = await planCreateItem(
+        this.crafting,
+        player.id,
+        body,
+        crafterOf(player),
+        signal,
+      );
+      const craft = await this.craft({
+        playerId: player.id,
+        consume: stacks,
+        item,
+        recipe: null,
+        xp: craftingXp(game, game.create_item.xp, item.rarity),
+        discoveryXp: 0,
+        reason: 'create_item',
+      });
+      return { item, stacks, craft };
+    });
+    return {
+      item,
+      consumed_materials: stacks.map((s) => ({ id: s.item_id, quantity: s.quantity })),
+      crafting_xp: craft.xpEarned,
+      cooldown_until: cooldownUntil.toISOString(),
+    };
+  }
+
+  private craft(input: CraftInput) {
+    return spending(this.deps.store.craft(input));
+  }
+}

@@ -1,0 +1,24 @@
+import type { GameDefinition } from '@lootsmith/protocol';
+import type { Coordination } from '../coordination/coordination.ts';
+import type { IconService } from '../icons.ts';
+import type { Metrics } from '../metrics.ts';
+import type { LootSupply } from '../pipeline/loot.ts';
+import type { Store } from '../store/store.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+
+/** What the services are built from: one server instance's game, store, upstream and settings. */
+export interface CoreDeps {
+  game: GameDefinition;
+  store: Store;
+  coordination: Coordination;
+  upstream: UpstreamClient;
+  icons: IconService;
+  metrics?: Metrics;
+  textModel?: string;
+  /** The server credential: it signs drop grants. */
+  serverKey?: string;
+  /** Loot pools (`LOOTSMITH_POOLS`): drops take ready items from them before asking the model. */
+  pools?: LootSupply;
+  /** Drops answer before their icons are painted (`icon.status: "pending"`). */
+  iconsAfterItem?: boolean;
+}

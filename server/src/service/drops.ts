@@ -1,0 +1,100 @@
+import type {
+  DropGrantRequest,
+  DropGrantResponse,
+  GenerateItemsRequest,
+  GenerateItemsResponse,
+} from '@lootsmith/protocol';
+import { assertActsFor, type Principal } from '../auth.ts';
+import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
+import { knownEnemy, planDrop } from '../game/loot-authority.ts';
+import { mergeStacks } from '../pipeline/crafting.ts';
+import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import { refuse } from '../refusal.ts';
+import type { CoreDeps } from './deps.ts';
+import type { PlayerService } from './players.ts';
+import { reserve, withReservation } from './reservations.ts';
+
+/**
+ * Loot drops, in one pass down: the plan (enemy, tier, level, limits) is settled once, the budget,
+ * drop windows and grant reserved, the loot generated for that plan and granted in one transaction.
+ */
+export class DropService {
+  private readonly grants: DropGrantVerifier;
+  private readonly loot: LootDeps;
+
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly players: PlayerService,
+  ) {
+    this.grants = new DropGrantVerifier(deps.serverKey, deps.game.loot_authority.grant_max_ttl_seconds);
+    this.loot = { ...deps, materials: players.materials };
+  }
+
+  async generate(
+    principal: Principal,
+    body: GenerateItemsRequest,
+    signal?: AbortSignal,
+  ): Promise<GenerateItemsResponse> {
+    assertActsFor(principal, body.client_id);
+    const trusted = principal.kind === 'server';
+    if (!trusted && body.items.some((i) => i.rarity))
+      throw refuse('forbidden', 'Only the game server may choose rarities; players get rolled ones');
+    const player = await this.players.player(body.client_id);
+    const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
+    const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    const windows = trusted
+      ? []
+      : [
+          { key: `drop:m:${plan.tier}:${player.id}`, windowMs: 60_000, max: plan.limits.drops_per_minute },
+          { key: `drop:h:${plan.tier}:${player.id}`, windowMs: 3_600_000, max: plan.limits.drops_per_hour },
+        ];
+    // Every item of a drop counts, materials too, though they need no model call.
+    const release = await reserve(this.deps.store, player.id, 'items', body.items.length, {
+      windows,
+      grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
+    });
+    const loot = await withReservation(release, async () => {
+      const takenNames = body.constraints?.ensure_uniqueness
+        ? await this.deps.store.playerItemNames(player.id)
+        : [];
+      const loot = await generateLoot(this.loot, {
+        body,
+        site: plan,
+        trusted,
+        takenNames,
+        signal,
+        supply: this.deps.pools,
+      });
+      await this.grant(player.id, loot);
+      return loot;
+    });
+    // The claimed level's one write, after the grant (not in it: a failure here must not give the
+    // reservation back). Once Store.grantLoot takes `{ claimedLevel }`, pass
+    // `{ claimedLevel: plan.recordLevel }` to it in `grant` and delete this line.
+    if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
+    const pending = new Set(loot.pendingIcons);
+    const items = [...loot.items, ...loot.materials].map((i) =>
+      i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
+    );
+    return { items };
+  }
+
+  /** Puts the loot in the player's inventory; pooled items go back to their pool if that fails. */
+  private async grant(playerId: string, loot: Loot) {
+    const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
+    await this.deps.store.grantLoot(playerId, loot.items, stacks, 'loot').catch(async (err) => {
+      await loot.giveBack();
+      throw err;
+    });
+  }
+
+  /** A single-use drop grant for one player, enemy and level, for the game server (the server credential) to hand out. */
+  issueGrant(playerId: string, body: DropGrantRequest): DropGrantResponse {
+    const { game, serverKey } = this.deps;
+    if (!serverKey) throw new Error('drop grants need the server credential (LOOTSMITH_SERVER_KEY)');
+    const enemy = knownEnemy(game, body.enemy);
+    const ttl = Math.min(body.ttl_seconds ?? 60, game.loot_authority.grant_max_ttl_seconds);
+    const grant = signDropGrant(serverKey, { playerId, enemy: enemy?.id, level: body.level }, ttl);
+    return { grant, expires_at: new Date(Date.now() + ttl * 1000).toISOString() };
+  }
+}

@@ -1,0 +1,30 @@
+import type { Store } from '../store/store.ts';
+import type { PlayerService } from './players.ts';
+import { type Release, reserve } from './reservations.ts';
+
+/** A per-player limit on forwarded calls, e.g. 30 images a minute. */
+export interface ForwardLimit {
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+/** The `/v1` calls forwarded for a player (images, raw chat): what each costs the player before it goes. */
+export class ForwardingService {
+  constructor(
+    private readonly store: Store,
+    private readonly players: PlayerService,
+  ) {}
+
+  /**
+   * Reserves one of the player's daily budget of `kind` for a forwarded call, and counts the call
+   * against the per-player `limit`; refused when either is used up. Call the result if the forward
+   * fails: the budget is given back (the call still counts against the limit).
+   */
+  async reserve(playerId: string, kind: 'items' | 'images', limit: ForwardLimit): Promise<Release> {
+    await this.players.ensureKnown(playerId);
+    return reserve(this.store, playerId, kind, 1, {
+      windows: [{ key: `${limit.name}:${playerId}`, windowMs: limit.windowMs, max: limit.max, kept: true }],
+    });
+  }
+}
