@@ -11,14 +11,13 @@ import { HeroOrders } from '../dungeon/orders.ts';
 import { Stations } from '../dungeon/stations.ts';
 import { DungeonUi } from '../dungeon/ui.ts';
 import type { HeroProgress } from '../hero-progress.ts';
-import type { HeroStats } from '../hero-stats.ts';
 import { objective } from '../objective.ts';
 import type { PlayerState } from '../player-state.ts';
 import type { Toasts } from '../ui/Toasts.ts';
 import { touchFirst } from '../ui/touch.ts';
 import { BOSS_AREA, HERO_SPAWN, MAP_COLS, MAP_ROWS, TILE } from '../world/dungeon-map.ts';
 import { drawDungeon } from '../world/dungeon-view.ts';
-import type { EnemyKind } from '../world/enemy-kinds.ts';
+import type { Enemy } from '../world/Enemy.ts';
 import { FrostDoor } from '../world/FrostDoor.ts';
 import { Hero } from '../world/Hero.ts';
 
@@ -31,37 +30,21 @@ function zoomFor(width: number, height: number) {
   return Phaser.Math.Clamp(Math.floor(fit * 4) / 4, 1, 2);
 }
 
-/** A thing in the dungeon as the view shows it: where it is, read only. */
-interface Placed {
-  readonly x: number;
-  readonly y: number;
-}
-
 /** What the dungeon shows, read only: for the development and test hook (`demo-hook.ts`). */
 export interface DungeonView {
-  readonly hero: Placed & { readonly hp: number; readonly stats: Readonly<HeroStats> };
+  readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats'>>;
   readonly hits: readonly number[];
   readonly enemies: ReadonlyArray<
-    Placed & {
-      readonly uid: string;
-      readonly kind: Readonly<EnemyKind>;
-      readonly hp: number;
-      readonly alive: boolean;
-      readonly visible: boolean;
-    }
+    Readonly<Pick<Enemy, 'uid' | 'kind' | 'hp' | 'alive' | 'visible' | 'x' | 'y'>>
   >;
-  readonly door: Placed & { readonly open: boolean; readonly cracks: number; readonly needs: number };
+  readonly door: Readonly<Pick<FrostDoor, 'open' | 'cracks' | 'needs' | 'x' | 'y'>>;
   readonly revealed: ReadonlySet<string>;
   readonly won: boolean;
-  readonly loot: readonly LootSprite[];
-  readonly stationPrompt: Placed & {
-    readonly visible: boolean;
-    readonly text: string;
-    readonly namesHidden: readonly string[];
-  };
+  readonly loot: ReadonlyArray<Readonly<Pick<LootSprite, 'item' | 'icon' | 'pending' | 'x' | 'y'>>>;
+  readonly stationPrompt: Stations['shown'];
   /** The id of the open panel, if any. */
   readonly panel: string | undefined;
-  readonly camera: Phaser.Cameras.Scene2D.Camera;
+  readonly camera: Readonly<Pick<Phaser.Cameras.Scene2D.Camera, 'worldView' | 'zoom' | 'x' | 'y'>>;
 }
 
 /**
