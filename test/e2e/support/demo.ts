@@ -178,11 +178,26 @@ const onCanvas = (page: Page, p: Point) =>
   page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName === 'CANVAS', p);
 
 /**
+ * Waits until the camera has caught up with the hero (its page point holds still), so a page point
+ * read now is where a click lands: in a slow browser the camera trails the hero for seconds.
+ */
+async function cameraStill(page: Page) {
+  let last = (await hero(page)).page;
+  for (let tick = 0; tick < 40; tick++) {
+    await page.waitForTimeout(100);
+    const now = (await hero(page)).page;
+    if (now.x === last.x && now.y === last.y) return;
+    last = now;
+  }
+}
+
+/**
  * Walks the hero to a map point with real clicks: along the route, it clicks the farthest waypoint
  * that is on screen and not under the interface, until the hero is there.
  */
 export async function walkTo(page: Page, to: Point, within = 24) {
   for (let leg = 0; leg < 12; leg++) {
+    await cameraStill(page);
     const at = await hero(page);
     if (Math.hypot(at.x - to.x, at.y - to.y) <= within) return;
     const route = await page.evaluate(({ x, y }) => window.__lootsmithDemo.route(x, y), to);
