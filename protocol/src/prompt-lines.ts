@@ -265,7 +265,7 @@ const formatStation = (s: StationLine) =>
 
 function parseStation(text: string): StationLine | undefined {
   const m = /^("(?:[^"\\]|\\.)*"|[^(]*?)\s*(?:\((?:makes\s+)?([^)]*)\))?$/i.exec(text.trim());
-  if (!m || !m[1]) return undefined;
+  if (!m?.[1]) return undefined;
   const station: StationLine = { name: unquote(m[1]) };
   if (m[2] !== undefined)
     station.makes = splitOutsideQuotes(m[2], ',')
@@ -376,8 +376,10 @@ export function formatPrompt(prompt: ItemPrompt): string {
   const out: string[] = [];
   if (prompt.count !== undefined) out.push(`Generate ${prompt.count} item${prompt.count === 1 ? '' : 's'}.`);
   for (const l of LINES) {
-    if (l === ITEMS) prompt.items?.forEach((item, i) => out.push(`Item ${i + 1}: ${formatItemFields(item)}`));
-    else {
+    if (l === ITEMS) {
+      for (const [i, item] of (prompt.items ?? []).entries())
+        out.push(`Item ${i + 1}: ${formatItemFields(item)}`);
+    } else {
       const value = l.format(prompt);
       if (value !== undefined) out.push(`${l.label}: ${value}`);
     }
