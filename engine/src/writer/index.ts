@@ -67,7 +67,7 @@ function seedOf(messages: readonly ChatMessage[]): number {
 }
 
 function nameWords(cues: Cues): string[] {
-  const text = [cues.location, cues.enemy, cues.themeWord].filter(Boolean).join(' ');
+  const text = [cues.location, cues.enemy, cues.theme].filter(Boolean).join(' ');
   return (text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase());
 }
 

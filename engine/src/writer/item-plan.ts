@@ -1,9 +1,9 @@
-import type { Element } from '@lootsmith/protocol';
+import { type Element, ITEM_TYPES, type ItemLine, type ItemType, RARITIES } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
-import type { Cues, ItemCue } from './cues.ts';
+import type { Cues } from './cues.ts';
 import { describeItem, loreFor, originClause } from './item-text.ts';
-import { ELEMENT_MATERIALS, METALS_BY_TIER, RARITY_ORDER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
+import { ELEMENT_MATERIALS, METALS_BY_TIER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
 import { itemName } from './names.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
@@ -11,7 +11,7 @@ export interface ItemPlan {
   name: string;
   /** The noun the name uses for the subtype, which the text agrees with. */
   noun: string;
-  type: string;
+  type: ItemType;
   subtype: string;
   rarity: string;
   level: number;
@@ -26,7 +26,7 @@ export interface ItemPlan {
 }
 
 const RARITY_POWER = [1, 1.25, 1.6, 2.1, 2.8, 3.6];
-const PRIMARY_STATS: Record<string, readonly string[]> = {
+const PRIMARY_STATS: Record<ItemType, readonly string[]> = {
   WEAPON: ['attack', 'crit_chance', 'speed'],
   SHIELD: ['defense', 'health'],
   HELMET: ['defense', 'health', 'magic'],
@@ -69,7 +69,7 @@ const FOCUS_STATS: Record<string, string> = {
 };
 
 export function rarityIndex(rarity: string | undefined): number {
-  const i = RARITY_ORDER.indexOf((rarity ?? 'COMMON') as (typeof RARITY_ORDER)[number]);
+  const i = RARITIES.indexOf((rarity ?? 'COMMON') as (typeof RARITIES)[number]);
   return Math.max(i, 0);
 }
 
@@ -116,7 +116,7 @@ function pickMaterial(type: string, subtype: string, element: Element, rarity: n
 
 /** Splits a stat budget over the item's stats: about the budget, never above, the focus stat first. */
 export function allotStats(
-  type: string,
+  type: ItemType,
   subtype: string,
   focus: string | undefined,
   element: Element,
@@ -138,7 +138,7 @@ export function allotStats(
   add(focusStat);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
-  for (const s of PRIMARY_STATS[type] ?? PRIMARY_STATS.WEAPON ?? []) add(s);
+  for (const s of PRIMARY_STATS[type]) add(s);
   if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
     add(`${element}_resist`);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
@@ -169,7 +169,7 @@ export interface PlanOptions {
   nameHint?: string;
   nounHint?: string;
   /** Types the schema allows, when the request names none. */
-  types?: readonly string[];
+  types?: readonly ItemType[];
 }
 
 const ELEMENTS = ['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const;
@@ -182,7 +182,7 @@ function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
 export function planItem(
-  cue: ItemCue,
+  cue: ItemLine,
   cues: Cues,
   rng: Rng,
   options: PlanOptions = {},
@@ -197,8 +197,8 @@ export function planItem(
   const type =
     cue.type ??
     (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
-    rng.fork('type').pick(options.types?.length ? options.types : Object.keys(TYPE_SUBTYPES));
-  const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type] ?? ['trinket']);
+    rng.fork('type').pick(options.types?.length ? options.types : ITEM_TYPES);
+  const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type]);
   const rarityName = cue.rarity ?? 'COMMON';
   const rarity = rarityIndex(rarityName);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));

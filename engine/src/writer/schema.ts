@@ -1,8 +1,8 @@
+import { ITEM_TYPES, type ItemType, RARITIES } from '@lootsmith/protocol';
 import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
 import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
-import { RARITY_ORDER } from './lexicon.ts';
 import { writeProse } from './prose.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -173,7 +173,7 @@ function planned(ctx: FillContext, key: string): unknown {
 
 function themedText(ctx: FillContext, key: string): string {
   const k = key.toLowerCase();
-  const subject = ctx.cues.location ?? ctx.cues.enemy ?? ctx.cues.themeWord ?? 'the realm';
+  const subject = ctx.cues.location ?? ctx.cues.enemy ?? ctx.cues.theme ?? 'the realm';
   if (k.includes('name') || k === 'title')
     return `${ctx.rng.pick(['Old', 'Grim', 'Bright', 'Hollow', 'Iron'])} ${ctx.rng.pick(ctx.words.length ? ctx.words : ['Relic'])}`;
   if (k.includes('id') || k.endsWith('key'))
@@ -248,7 +248,7 @@ function hashDigits(text: string): number {
 }
 
 /** Words games use for an item type in their own enums ("head", "mainhand", "jewelry"). */
-const TYPE_ALIASES: Record<string, readonly string[]> = {
+const TYPE_ALIASES: Record<ItemType, readonly string[]> = {
   WEAPON: [
     'weapon',
     'weapons',
@@ -274,12 +274,10 @@ const TYPE_ALIASES: Record<string, readonly string[]> = {
 };
 
 /** The item type an enum value stands for, if any. */
-function typeOfValue(value: unknown): string | undefined {
+function typeOfValue(value: unknown): ItemType | undefined {
   if (typeof value !== 'string') return undefined;
   const v = value.toLowerCase();
-  return Object.entries(TYPE_ALIASES).find(
-    ([type, words]) => type.toLowerCase() === v || words.includes(v),
-  )?.[0];
+  return ITEM_TYPES.find((type) => type.toLowerCase() === v || TYPE_ALIASES[type].includes(v));
 }
 
 function enumGen(values: readonly unknown[]): Gen {
@@ -295,9 +293,9 @@ function enumGen(values: readonly unknown[]): Gen {
       const byType = values.findIndex((v) => typeOfValue(v) === want.toUpperCase());
       if (byType >= 0) return values[byType];
       // A game's own rarity words ("poor" … "masterwork"), read as a ladder from low to high.
-      const rank = RARITY_ORDER.indexOf(want.toUpperCase() as (typeof RARITY_ORDER)[number]);
+      const rank = RARITIES.indexOf(want.toUpperCase() as (typeof RARITIES)[number]);
       if (rank >= 0 && /rarity|quality|grade|tier|class/i.test(key))
-        return values[Math.round((rank / (RARITY_ORDER.length - 1)) * (values.length - 1))];
+        return values[Math.round((rank / (RARITIES.length - 1)) * (values.length - 1))];
     }
     if (key === 'element' && lower.includes('none')) return values[lower.indexOf('none')];
     return ctx.rng.pick(values);
@@ -356,7 +354,7 @@ function planOptions(props: JsonSchema): PlanOptions {
   const typeEnum = typeKey ? asSchema(props[typeKey]).enum : undefined;
   const fromEnum = Array.isArray(typeEnum) ? [...new Set(typeEnum.map(typeOfValue).filter(Boolean))] : [];
   const statKeys = Object.keys(props).filter(isStatKey);
-  if (fromEnum.length) options.types = fromEnum as string[];
+  if (fromEnum.length) options.types = fromEnum as ItemType[];
   else if (statKeys.length && statKeys.every((k) => /att|atk|dam|dmg|dps|power|might|str/i.test(k)))
     options.types = ['WEAPON'];
   else if (statKeys.length)
