@@ -190,7 +190,7 @@ function readObject(ctx: FreeContext, value: Record<string, unknown>, depth = 0)
 }
 
 /** JSON objects inside a text: the whole message, or a fenced or inline `{…}`. */
-function jsonIn(text: string): Record<string, unknown>[] {
+export function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = [];
   let start = text.indexOf('{');
   while (start >= 0 && found.length < 4) {
@@ -294,7 +294,7 @@ function readProse(ctx: FreeContext, text: string): void {
  */
 export function readFreeContext(texts: readonly string[]): FreeContext {
   const ctx: FreeContext = { item: {} };
-  for (const text of texts) for (const object of jsonIn(text)) readObject(ctx, object);
+  for (const text of texts) for (const object of jsonObjectsIn(text)) readObject(ctx, object);
   for (const text of texts) readLines(ctx, text);
   for (const text of texts) readProse(ctx, text.replace(/\{[\s\S]*\}/g, ' '));
   if (ctx.item.subtype && !ctx.item.type) ctx.item.type = SUBTYPE_TYPES[ctx.item.subtype];
