@@ -142,9 +142,10 @@ export function allotStats(
   if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
     add(`${element}_resist`);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
+  // Every stat is worth at least 1: a budget of 3 has room for three stats at most.
   const count = Math.max(
     1,
-    Math.min(maxStats, names.length, 1 + Math.ceil(rarity * 0.9) + (rng.chance(0.5) ? 1 : 0)),
+    Math.min(maxStats, names.length, budget, 1 + Math.ceil(rarity * 0.9) + (rng.chance(0.5) ? 1 : 0)),
   );
   const chosen = names.slice(0, count);
   const total = Math.max(chosen.length, Math.floor(budget * rng.range(0.92, 1)));
