@@ -1,4 +1,12 @@
-import { type Element, ITEM_TYPES, type ItemLine, type ItemType, RARITIES } from '@lootsmith/protocol';
+import {
+  ELEMENTS,
+  type Element,
+  ITEM_TYPES,
+  type ItemLine,
+  type ItemType,
+  RARITIES,
+  STAT_NAMES,
+} from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
 import type { Cues } from './cues.ts';
@@ -131,16 +139,16 @@ export function allotStats(
   const add = (name: string | undefined) => {
     if (name && !names.includes(name) && (!allowed || allowed.includes(name))) names.push(name);
   };
+  // The element's resist, where the game has one (there is no holy resist).
+  const resist = STAT_NAMES.find((s) => s === `${element}_resist`);
   const focusStat = focus
-    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ??
-      (focus.includes('resist') && element !== 'none' ? `${element}_resist` : undefined))
+    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined))
     : undefined;
   add(focusStat);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
   for (const s of PRIMARY_STATS[type]) add(s);
-  if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
-    add(`${element}_resist`);
+  add(resist);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
   // Every stat is worth at least 1: a budget of 3 has room for three stats at most.
   const count = Math.max(
@@ -173,12 +181,12 @@ export interface PlanOptions {
   types?: readonly ItemType[];
 }
 
-const ELEMENTS = ['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const;
+const THEMES = ELEMENTS.filter((e) => e !== 'none');
 
 /** The item's element: the enemy or room's always; a theme's on most drops; now and then one of its own. */
 function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
   if (cues.element !== 'none' && !(cues.themeOnly && rng.chance(0.35))) return cues.element;
-  return rarity >= 3 && rng.chance(0.3) ? rng.pick(ELEMENTS) : 'none';
+  return rarity >= 3 && rng.chance(0.3) ? rng.pick(THEMES) : 'none';
 }
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
