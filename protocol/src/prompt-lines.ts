@@ -144,13 +144,15 @@ function readFields<K extends string>(text: string, keys: readonly K[]): Partial
   const byLength = [...keys].sort((a, b) => b.length - a.length);
   for (const field of splitOutsideQuotes(text, ';')) {
     const lower = field.toLowerCase();
-    const key = byLength.find(
-      (k) =>
-        lower.startsWith(k) &&
-        /^\s*:|^\s+\S/.test(field.slice(k.length)) &&
-        !/^\s*:\s*$/.test(field.slice(k.length)),
-    );
-    if (key) out[key] = field.slice(key.length).replace(/^\s*:?\s*/, '');
+    for (const key of byLength) {
+      const value = lower.startsWith(key)
+        ? /^(?:\s*:\s*|\s+)(\S[\s\S]*)$/.exec(field.slice(key.length))?.[1]
+        : undefined;
+      if (value !== undefined) {
+        out[key] = value;
+        break;
+      }
+    }
   }
   return out;
 }
@@ -242,13 +244,13 @@ function parseIngredient(text: string): IngredientLine | undefined {
   // Hand-written with three fields: type, material, element.
   const [type, subtype, material, elementWord] =
     fields.length >= 4 ? fields : [fields[0], undefined, fields[1], fields[2]];
-  const text_ = (v: string | undefined) => (v === undefined || v === '-' ? undefined : unquote(v));
+  const optional = (v: string | undefined) => (v === undefined || v === '-' ? undefined : unquote(v));
   return defined({
     quantity: Number(m[1]),
     name,
     type: type && itemType(type),
-    subtype: text_(subtype),
-    material: text_(material),
+    subtype: optional(subtype),
+    material: optional(material),
     element: elementWord && element(elementWord),
   }) as IngredientLine;
 }
@@ -369,7 +371,9 @@ const LINES: Array<Line | typeof ITEMS> = [
 ];
 
 const COUNT = /^generate\s+(\d{1,9})\s+items?\b/i;
-const ITEM = /^item\s+(\d{1,9})\s*:(.*)$/is;
+const ITEM = /^item\s+(\d{1,2})\s*:(.*)$/is;
+/** More item lines than any answer holds are not item lines: "Item 99:" must not size an array. */
+const MAX_ITEMS = 64;
 
 /** The user message of an item prompt, one line per field that is set. */
 export function formatPrompt(prompt: ItemPrompt): string {
@@ -399,9 +403,11 @@ export function parsePrompt(text: string): { prompt: ItemPrompt; rest: string[] 
     const trimmed = raw.trim();
     const count = COUNT.exec(trimmed);
     const item = ITEM.exec(trimmed);
-    const read = count || item ? undefined : readLine(trimmed);
+    const n = item ? Number(item[1]) : 0;
+    const isItem = n >= 1 && n <= MAX_ITEMS;
+    const read = count || isItem ? undefined : readLine(trimmed);
     if (count) prompt.count = Number(count[1]);
-    else if (item) items[Number(item[1]) - 1] = parseItemFields(item[2] as string);
+    else if (isItem) items[n - 1] = parseItemFields((item as RegExpExecArray)[2] as string);
     else if (read) Object.assign(prompt, read);
     else rest.push(raw);
   }

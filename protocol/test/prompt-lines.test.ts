@@ -156,4 +156,10 @@ describe('prompt lines', () => {
       result: { rarity: 'RARE', level: 5, budget: 60 },
     });
   });
+
+  it('reads no item line past the 64th, so a number in a prompt cannot size an array', () => {
+    const { prompt, rest } = parsePrompt('Item 99: type: WEAPON\nItem 999999999: type: WEAPON');
+    expect(prompt).toEqual({});
+    expect(rest).toHaveLength(2);
+  });
 });
