@@ -6,3 +6,4 @@ export * from './generation.ts';
 export * from './items.ts';
 export * from './json-schema.ts';
 export * from './model-answers.ts';
+export * from './prompt-lines.ts';

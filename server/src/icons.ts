@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import type { GameDefinition, GeneratedItem, ItemIcon } from '@lootsmith/protocol';
 import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
@@ -16,7 +17,7 @@ export type IconLookup = { png: Buffer } | { retryAfterMs: number } | null;
 export class IconService {
   /** Paints running in the background (icons after the item), by icon id. */
   private readonly behind = new Map<string, { started: number; done: Promise<void> }>();
-  private readonly failedAt = new Map<string, number>();
+  private readonly failedAt = new BoundedMap<string, number>(10_000);
   private readonly stopping = new AbortController();
   /** Moving average of background paints, for the wait the icon URL suggests. */
   private paintMs = 0;
@@ -101,7 +102,6 @@ export class IconService {
       },
       () => {
         // Painted again when the icon is next asked for; a bounded memory of failures.
-        if (this.failedAt.size > 10_000) this.failedAt.clear();
         this.failedAt.set(id, Date.now());
       },
     );

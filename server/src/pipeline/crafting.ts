@@ -3,6 +3,7 @@ import {
   type CombineRequest,
   CombineVerdict,
   type CreateItemRequest,
+  formatPrompt,
   GeneratedItem,
   GeneratedItemBatch,
   type Item,
@@ -13,7 +14,7 @@ import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
-import { contextLine, itemLine, systemPrompt } from './prompts.ts';
+import { ingredientLine, stationLine, systemPrompt } from './prompts.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
 const RECIPE_FLIGHT_REUSE_MS = 30_000;
@@ -50,11 +51,7 @@ async function ingredientsOf(deps: CraftingDeps, stacks: Stack[]) {
   });
 }
 
-const describe = (i: { quantity: number; item: Item }) =>
-  `${i.quantity} × ${i.item.name} (${i.item.type}, ${i.item.subtype}, ${i.item.material}, ${i.item.element})`;
-
 type Station = LootDeps['game']['stations'][number];
-const makes = (s: Station) => `${s.name} (makes ${s.types.join(', ')})`;
 
 /** The crafter: crafting XP and the player's level (null when the server never learnt it), which bound a craft. */
 export interface Crafter {
@@ -148,18 +145,14 @@ export class CombinePlanner {
           return { sensible: true, message: '', suggestions: [], item: known.data };
         }
         const budget = statBudget(deps.game, rarity, level);
-        const user = [
-          `Combine: ${ingredients.map(describe).join('; ')}`,
-          [st ? `Station: ${makes(st)}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
-          `Other stations: ${deps.game.stations
-            .filter((o) => o.id !== st?.id)
-            .map(makes)
-            .join('; ')}`,
-          body.description ? `Player intent: ${body.description}` : '',
-          `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
-        ]
-          .filter(Boolean)
-          .join('\n');
+        const user = formatPrompt({
+          combine: ingredients.map(ingredientLine),
+          station: st ? stationLine(st) : undefined,
+          tool: tool ?? undefined,
+          otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
+          intent: body.description || undefined,
+          result: { rarity, level, budget },
+        });
         return askJson({
           upstream: deps.upstream,
           clientId: body.player_id,
@@ -241,15 +234,14 @@ export async function planCreateItem(
     focus: params.focus_attributes.join(', ') || undefined,
   };
   const visuals = Object.entries(params.visual_preferences).map(([k, v]) => `${k} ${v}`);
-  const user = [
-    'Generate 1 item.',
-    `Materials: ${ingredients.map(describe).join('; ')}`,
-    contextLine({ station: st.name, 'player request': params.description || undefined }),
-    itemLine(1, spec),
-    visuals.length ? `Look: ${visuals.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const user = formatPrompt({
+    count: 1,
+    materials: ingredients.map(ingredientLine),
+    station: { name: st.name },
+    request: params.description || undefined,
+    items: [spec],
+    look: visuals.length ? params.visual_preferences : undefined,
+  });
   const batch = await askJson({
     upstream: deps.upstream,
     clientId: playerId,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
+import { parsePrompt } from '@lootsmith/protocol';
 
 export type FakeMode =
   | 'ok'
@@ -44,33 +45,24 @@ export const TINY_PNG = (() => {
   ]);
 })();
 
-/** Writes items that obey the "Item N:" lines of the pipeline's prompt, as a well-behaved model would. */
+/** Writes items that obey the "Item N:" (or a craft's "Result:") lines of the pipeline's prompt, as a well-behaved model would. */
 export function itemsFor(prompt: string, call: number) {
-  const lines = [...prompt.matchAll(/Item \d+: (.*)/g)].map((m) => m[1] as string);
-  const resultLine = /Result: rarity (\w+); level (\d+); stat budget (\d+)/.exec(prompt);
-  const specs = lines.length
-    ? lines
-    : resultLine
-      ? [`type WEAPON; rarity ${resultLine[1]}; level ${resultLine[2]}; stat budget ${resultLine[3]}`]
-      : [];
-  return specs.map((line, i) => {
-    const get = (re: RegExp) => re.exec(line)?.[1];
-    const budget = Number(get(/stat budget (\d+)/) ?? 10);
-    return {
-      name: `Fake Blade ${call}-${i}`,
-      type: get(/type (\w+)/) ?? 'WEAPON',
-      subtype: get(/subtype: ([\w ]+)/) ?? 'sword',
-      rarity: get(/rarity (\w+)/) ?? 'COMMON',
-      level: Number(get(/level (\d+)/) ?? 1),
-      element: 'none',
-      material: 'iron',
-      description: 'A plain test blade.',
-      lore: 'Forged for a test suite.',
-      stats: [{ name: 'attack', value: Math.max(1, Math.floor(budget * 0.9)) }],
-      affixes: [] as Array<{ name: string; effect: string }>,
-      value: 10,
-    };
-  });
+  const { items, result } = parsePrompt(prompt).prompt;
+  const specs = items ?? (result ? [{ type: 'WEAPON' as const, ...result }] : []);
+  return specs.map((spec, i) => ({
+    name: `Fake Blade ${call}-${i}`,
+    type: spec.type ?? 'WEAPON',
+    subtype: spec.subtype ?? 'sword',
+    rarity: spec.rarity ?? 'COMMON',
+    level: spec.level ?? 1,
+    element: 'none',
+    material: 'iron',
+    description: 'A plain test blade.',
+    lore: 'Forged for a test suite.',
+    stats: [{ name: 'attack', value: Math.max(1, Math.floor((spec.budget ?? 10) * 0.9)) }],
+    affixes: [] as Array<{ name: string; effect: string }>,
+    value: 10,
+  }));
 }
 
 /** What a hostile upstream sends instead of the scripted answer; `trickle` drips a body a byte at a time. */
