@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
 import {
   type CombineRequest,
-  CombineVerdict,
+  type CombineVerdict,
   type CreateItemRequest,
   formatPrompt,
-  GeneratedItem,
-  GeneratedItemBatch,
+  type GeneratedItem,
   type Item,
 } from '@lootsmith/protocol';
 import type { Coordination } from '../coordination/coordination.ts';
-import { checkItem, craftedLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
+import { gameSchemas } from '../game/item-schemas.ts';
+import {
+  checkItem,
+  craftedLevel,
+  craftedRarity,
+  craftingLevel,
+  keepGameFields,
+  knownType,
+  statBudget,
+} from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
@@ -138,7 +146,7 @@ export class CombinePlanner {
     const result = await deps.coordination.singleFlight<CombineVerdict>(
       `combine:${key}`,
       async (shared) => {
-        const known = GeneratedItem.safeParse(await deps.recipe(key));
+        const known = gameSchemas(deps.game).item.safeParse(await deps.recipe(key));
         // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
         if (known.success && !check(known.data).length) {
           deps.metrics?.cacheHits.inc({ cache: 'recipe' });
@@ -161,7 +169,7 @@ export class CombinePlanner {
             'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
           ),
           user,
-          schema: CombineVerdict,
+          schema: gameSchemas(deps.game).verdict,
           schemaName: 'combine_verdict',
           model: deps.textModel,
           metrics: deps.metrics,
@@ -182,7 +190,12 @@ export class CombinePlanner {
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
     return {
       kind: 'craft',
-      item: { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() },
+      item: {
+        ...keepGameFields(deps.game, result.item),
+        id: newItemId(),
+        icon,
+        created_at: new Date().toISOString(),
+      },
       recipe,
     };
   }
@@ -199,6 +212,7 @@ export async function planCreateItem(
   const st = station(deps, body.crafting_station);
   if (!st) throw refuse('unknown_station', 'crafting_station is required');
   const params = body.item_parameters;
+  knownType(deps.game, params.type, 'item_parameters.type');
   if (!st.types.includes(params.type))
     throw refuse(
       'invalid_request',
@@ -247,7 +261,7 @@ export async function planCreateItem(
     clientId: playerId,
     system: systemPrompt(deps.game, 'Forge the one item the player asks for from the given materials.'),
     user,
-    schema: GeneratedItemBatch,
+    schema: gameSchemas(deps.game).batch,
     schemaName: 'item_batch',
     model: deps.textModel,
     metrics: deps.metrics,
@@ -258,7 +272,7 @@ export async function planCreateItem(
         ? ['write exactly 1 item']
         : checkItem(deps.game, b.items[0] as Item, spec).map((p) => `items.0: ${p}`),
   });
-  const generated = batch.items[0] as (typeof batch.items)[number];
+  const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
   const prompt = [deps.icons.promptFor(generated), ...visuals].join(', ');
   const icon = await deps.icons.ensure(prompt, playerId, signal);
   return { item: { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() }, stacks };
