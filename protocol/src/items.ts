@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type GameDefinition, type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
+import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
 
 /** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
 const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;
@@ -54,7 +54,7 @@ export type GeneratedItem = z.infer<typeof GeneratedItem>;
 /** Keys an item has in every game: no game's own field may take one. */
 export const ITEM_KEYS = [...Object.keys(generatedFields), 'id', 'icon', 'created_at', 'quantity'];
 
-function fieldSchema(field: ItemFieldDefinition): z.ZodType {
+function fieldSchema(field: ItemVocabulary['item_fields'][number]): z.ZodType {
   const carriers = field.types.join(', ');
   const about = `${field.description} (only on items of type ${carriers})`;
   const bounded = (n: z.ZodNumber) => {
@@ -72,23 +72,38 @@ function fieldSchema(field: ItemFieldDefinition): z.ZodType {
       return z.boolean().describe(about);
     case 'string':
       return (
-        field.values ? z.enum(field.values as [string, ...string[]]) : z.string().min(1).max(field.max_length)
+        field.values
+          ? z.enum(field.values as [string, ...string[]])
+          : z
+              .string()
+              .min(1)
+              .max(field.max_length ?? 64)
       ).describe(about);
   }
 }
 
-type Vocabulary = Pick<
-  GameDefinition,
-  'item_types' | 'rarities' | 'elements' | 'stats' | 'item_fields' | 'max_item_level'
->;
+type Ids = ReadonlyArray<{ id: string }>;
+/** What an item schema needs of a game: the ids of its vocabulary, and its own fields. */
+export interface ItemVocabulary {
+  item_types: Ids;
+  rarities: Ids;
+  elements: Ids;
+  stats: Ids;
+  item_fields: ReadonlyArray<
+    Pick<ItemFieldDefinition, 'id' | 'type' | 'description' | 'minimum' | 'maximum' | 'values' | 'types'> & {
+      max_length?: number;
+    }
+  >;
+  max_item_level: number;
+}
 
-const ids = (list: ReadonlyArray<{ id: string }>) => list.map((x) => x.id) as [string, ...string[]];
+const ids = (list: Ids) => list.map((x) => x.id) as [string, ...string[]];
 
 /**
  * The item a model writes for one game: enums of the game's own types, rarities, elements and
  * stats, and the game's own fields (optional here: `checkItem` asks each of the types that carry it).
  */
-export function itemSchemasFor(game: Vocabulary) {
+export function itemSchemasFor(game: ItemVocabulary) {
   const item = z.object({
     ...generatedFields,
     type: z.enum(ids(game.item_types)).describe('The item type'),

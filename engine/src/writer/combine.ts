@@ -19,7 +19,10 @@ type Stuff = 'metal' | 'wood' | 'hide' | 'cloth' | 'bone' | 'herb' | 'reagent' |
 const STUFF_WORDS: Array<[Stuff, RegExp]> = [
   ['gem', /\b(gem|gemstone|jewel|ruby|sapphire|emerald|diamond|amethyst|topaz|opal|pearl)s?\b/],
   ['bone', /\b(bone|skull|tooth|teeth|horn|fang|claw|antler|ivory)s?\b/],
-  ['metal', /\b(ore|ingot|nugget|iron|copper|gold|silver|steel|bronze|tin|mithril|adamantite|metal|bar)s?\b/],
+  [
+    'metal',
+    /\b(ore|ingot|nugget|iron|copper|gold|silver|steel|bronze|tin|mithril|adamantite|metal|bar|alloy|plating)s?\b/,
+  ],
   ['wood', /\b(wood|oak|log|plank|timber|yew|ironwood|branch|lumber|bark)s?\b/],
   ['hide', /\b(leather|hide|pelt|fur|skin|scraps)s?\b/],
   ['cloth', /\b(silk|cloth|linen|wool|thread|fabric|cotton)s?\b/],

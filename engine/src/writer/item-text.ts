@@ -221,6 +221,8 @@ export function describeItem(
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when bound to a wound', 'once wrapped over a cut', 'once pressed to a fresh wound'], used)}.`;
     if (/bomb|grenade/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
+    if (!/potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
     const vessel = fresh(
       rng,
       ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
