@@ -511,3 +511,25 @@ export type ItemFieldDefinition = GameDefinition['item_fields'][number];
 export type WriterWords = z.output<typeof WriterWords>;
 export type LootAuthority = GameDefinition['loot_authority'];
 export type CraftingRules = GameDefinition['crafting'];
+
+/** Bounds z.int() writes for every integer; a reader of the schema learns nothing from them. */
+const SAFE = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+function withoutSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeBounds);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !((key === 'minimum' || key === 'maximum') && SAFE.has(value as number)))
+      .map(([key, value]) => [key, withoutSafeBounds(value)]),
+  );
+}
+
+/**
+ * The JSON Schema of a game file (draft-07, which editors read), every field described: shipped as
+ * `game-file.schema.json` beside the example games, which name it in `$schema`.
+ */
+export function gameFileJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(GameFile, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
+  return { ...(withoutSafeBounds(schema) as Record<string, unknown>), title: 'Lootsmith game definition' };
+}

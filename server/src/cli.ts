@@ -1,9 +1,12 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { GAME_COMMANDS_HELP, runGameCommand } from './game/commands.ts';
+import { DEFAULT_GAME_FILE } from './game/definition.ts';
 import { startServer } from './server.ts';
 
 const HELP = `lootsmith — the Lootsmith server: players, inventories, loot, crafting and icons
 
 Usage: lootsmith [--help]
+       lootsmith check|init|types [file] (see Commands below)
 
 Serves the API (OpenAPI at /docs) and, without LOOTSMITH_UPSTREAM_URL, the embedded /v1 engine on
 loopback, so it runs offline. Configuration is by environment variable (a bad value stops start-up
@@ -47,11 +50,17 @@ and names it):
   LOOTSMITH_ICONS_AFTER_ITEM=1  a drop answers before its icons are painted (icon.status "pending",
                               the icon URL answers 202 until ready); default on with pools, else off
   NODE_ENV=production         no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET required
-`;
+
+${GAME_COMMANDS_HELP}`;
 
 async function main(argv: string[]) {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
+    return;
+  }
+  const commandExit = await runGameCommand(argv);
+  if (commandExit !== undefined) {
+    process.exitCode = commandExit;
     return;
   }
   if (argv.length) {
@@ -74,6 +83,8 @@ async function main(argv: string[]) {
     : `content from ${new URL(server.upstreamUrl).origin}`;
   const game = config.staticDir ? ` and ${config.staticDir} at /` : '';
   server.app.log.info(`Lootsmith serving the API, /docs${game} at ${server.url}/; ${content}`);
+  const rules = server.core.deps.game;
+  server.app.log.info(`game ${rules.name} from ${config.gameFile ?? DEFAULT_GAME_FILE}`);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {

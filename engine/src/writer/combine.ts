@@ -629,7 +629,8 @@ const ingredientsGiveIt: MakeCheck = (bench, { subtype }) => {
 };
 
 const elementIsCarried: MakeCheck = ({ vocab, intent, elements }, { subtype }) => {
-  const wanted = vocab.elementIn(intent);
+  // A word of the thing's own name ("a plasma cutter") asks for no element.
+  const wanted = vocab.elementIn(intent.replace(subtype, ' '));
   if (wanted === 'none' || elements.includes(wanted)) return undefined;
   const name = elementName(vocab, wanted);
   return refuse(

@@ -103,7 +103,11 @@ export function itemName(
 ): { name: string; noun: string } {
   const { element, material, rarity, vocab } = request;
   const words = vocab.words;
-  const noun = nounFor(request.subtype, rng);
+  // A game's own subtype ("shield emitter") is its own noun; the writer's words are for its own.
+  const own = vocab.types.some(
+    (t) => t.ownSubtypes && t.subtypes.some((s) => s.toLowerCase() === request.subtype),
+  );
+  const noun = own ? titleCase(request.subtype) : nounFor(request.subtype, rng);
   const prefix = fresh(rng, namesOf(NAME_PREFIXES, element, words.prefixes), used);
   const suffix = fresh(rng, namesOf(NAME_SUFFIXES, element, words.suffixes), used);
   // Coined names need roots: the writer's own, or none for a game that gives its own words instead.
