@@ -4,14 +4,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gameFileJsonSchema } from '@lootsmith/protocol';
+import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
+import { CombineResponse, GenerateItemsResponse, gameFileJsonSchema } from '@lootsmith/protocol';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { GameFileError, parseGameFile } from '../src/game/definition.ts';
+import { startServer } from '../src/server.ts';
 import { FANTASY_GAME, SPACE_GAME } from './support/game-file.ts';
 import { startServerProcess } from './support/process.ts';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../game/game-file.schema.json', import.meta.url));
+const DOCS = readFileSync(new URL('../../docs/GAME-FILE.md', import.meta.url), 'utf8');
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 /** tsx by its path: the commands run in a scratch folder, outside the workspace. */
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -180,5 +184,61 @@ describe('the game file', () => {
     expect(game.$schema).toMatch(/game-file\.schema\.json$/);
     expect(lootsmith(['check', file]).status).toBe(0);
     expect(lootsmith(['init', 'starter.json']).status).toBe(1);
+  });
+});
+
+describe('docs/GAME-FILE.md', () => {
+  it('has a small game a developer can copy: it checks, drops, combines at its station and paints', async () => {
+    const example = /```json\n([\s\S]*?)```/.exec(DOCS)?.[1] ?? '';
+    const file = join(scratch, 'from-the-docs.json');
+    writeFileSync(file, example);
+    const game = JSON.parse(example);
+    expect(game.enemies).toHaveLength(3);
+    expect(game.stations).toHaveLength(1);
+    expect(game.materials).toHaveLength(1);
+    expect(lootsmith(['check', file]).status).toBe(0);
+
+    const server = await startServer(
+      loadConfig({
+        LOOTSMITH_GAME_FILE: file,
+        LOOTSMITH_DATA_DIR: join(scratch, 'docs-data'),
+        LOOTSMITH_SERVER_KEY: 'docs-server-key-0123456789',
+        LOOTSMITH_LOG_LEVEL: 'silent',
+      }),
+      { listen: false },
+    );
+    try {
+      const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        server.app.inject({
+          method,
+          url,
+          headers: { authorization: 'Bearer docs-server-key-0123456789' },
+          ...(payload ? { payload } : {}),
+        });
+      const drop = await inject('POST', '/v1/generate/items', {
+        client_id: 'reader',
+        generation_context: { enemy: 'wyvern', player_level: 3 },
+        items: [{ type: 'WEAPON' }],
+      });
+      expect(drop.statusCode, drop.body).toBe(200);
+      const [item] = GenerateItemsResponse.parse(drop.json()).items;
+      expect(item?.element).toBe('fire');
+      const icon = await inject('GET', item?.icon?.url ?? '');
+      expect(icon.headers['content-type']).toBe('image/png');
+      const combine = await inject('POST', '/api/v1/crafting/combine', {
+        player_id: 'reader',
+        ingredients: [{ item_id: 'scrap_iron', quantity: 2 }],
+        crafting_station: 'tinker_bench',
+      });
+      expect(combine.statusCode, combine.body).toBe(200);
+      expect(CombineResponse.parse(combine.json()).success).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lists every silhouette the offline painter draws', () => {
+    const listed = /Values of `item_types\[\]\.icon`: ([^.]*)\./.exec(DOCS)?.[1]?.split(/,\s*/) ?? [];
+    expect(listed).toEqual([...ITEM_KINDS]);
   });
 });
