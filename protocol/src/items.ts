@@ -101,7 +101,7 @@ const ids = (list: Ids) => list.map((x) => x.id) as [string, ...string[]];
 
 /**
  * The item a model writes for one game: enums of the game's own types, rarities, elements and
- * stats, and the game's own fields (optional here: `checkItem` asks each of the types that carry it).
+ * stats, and the game's own fields (optional here: `checkItem` asks them of the types that carry them).
  */
 export function itemSchemasFor(game: ItemVocabulary) {
   const item = z.object({
@@ -111,7 +111,8 @@ export function itemSchemasFor(game: ItemVocabulary) {
     level: z.int().min(1).max(game.max_item_level),
     element: z.enum([NO_ELEMENT, ...ids(game.elements)]).describe('The element'),
     stats: z.array(z.object({ name: z.enum(ids(game.stats)), value: StatValue })).max(6),
-    ...Object.fromEntries(game.item_fields.map((f) => [f.id, fieldSchema(f).optional()])),
+    // Null as well as absent: a strict structured-output mode writes every field, null where it has none.
+    ...Object.fromEntries(game.item_fields.map((f) => [f.id, fieldSchema(f).nullish()])),
   }) as unknown as z.ZodType<GeneratedItem>;
   return {
     item,

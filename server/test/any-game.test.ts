@@ -11,10 +11,13 @@ import {
   InventoryResponse,
   ITEM_KEYS,
   type Item,
+  jsonSchemaOf,
   UseItemResponse,
 } from '@lootsmith/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { gameSchemas } from '../src/game/item-schemas.ts';
+import { checkItem, keepGameFields } from '../src/game/rules.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { FANTASY_GAME, SPACE_GAME, shippedGame } from './support/game-file.ts';
 
@@ -94,7 +97,12 @@ const expectNoFantasy = (text: string) => {
 };
 
 describe('a game far from fantasy, through the real server', () => {
-  it('serves its own vocabulary at GET /api/v1/game', async () => {
+  it('serves its own vocabulary at GET /api/v1/game, and the OpenAPI says where item values come from', async () => {
+    const doc = (await call('GET', '/docs/json')).json();
+    const item =
+      doc.paths['/v1/generate/items'].post.responses['200'].content['application/json'].schema.properties
+        .items.items;
+    expect(item.properties.type.description).toContain("game definition's item_types[].id");
     const res = await call('GET', '/api/v1/game');
     expect(res.statusCode).toBe(200);
     const game = res.json() as GameDefinition;
@@ -255,5 +263,54 @@ describe('a game far from fantasy, through the real server', () => {
       expect(png.statusCode).toBe(200);
       expect(png.headers['content-type']).toBe('image/png');
     }
+  });
+});
+
+describe("the game's rules for its own vocabulary", () => {
+  const cutter = {
+    name: 'Arc Welder',
+    type: 'TOOL',
+    subtype: 'arc welder',
+    rarity: 'SALVAGE',
+    level: 4,
+    element: 'ion',
+    material: 'titanium',
+    description: 'A humming arc welder that grants +8 cutting.',
+    lore: 'Pulled from a wreck.',
+    stats: [{ name: 'cutting', value: 8 }],
+    affixes: [],
+    value: 40,
+    durability: 40,
+    mass: 6.5,
+  };
+  const want = { rarity: 'SALVAGE', level: 4 };
+
+  it('answers with enums of its own ids, and its own fields', () => {
+    const { item } = gameSchemas(space);
+    expect(item.safeParse(cutter).success).toBe(true);
+    expect(item.safeParse({ ...cutter, type: 'WEAPON' }).success).toBe(false);
+    expect(item.safeParse({ ...cutter, rarity: 'RARE' }).success).toBe(false);
+    expect(item.safeParse({ ...cutter, element: 'fire' }).success).toBe(false);
+    expect(item.safeParse({ ...cutter, stats: [{ name: 'attack', value: 3 }] }).success).toBe(false);
+    expect(item.safeParse({ ...cutter, durability: 101 }).success).toBe(false);
+    const schema = JSON.stringify(jsonSchemaOf(gameSchemas(space).batch));
+    for (const id of ['TOOL', 'ARTIFACT', 'plasma', 'shielding', 'durability', 'clearance'])
+      expect(schema).toContain(id);
+    expect(schema).not.toMatch(/WEAPON|LEGENDARY|"fire"|"attack"/);
+  });
+
+  it('asks each type for the stats and fields it carries, and drops fields a type does not carry', () => {
+    expect(checkItem(space, cutter, want)).toEqual([]);
+    const { durability: _d, ...bare } = cutter;
+    expect(checkItem(space, bare, want).join()).toMatch(/durability is required on a TOOL/);
+    expect(checkItem(space, { ...cutter, durability: null }, want).join()).toMatch(/durability is required/);
+    expect(checkItem(space, { ...cutter, stats: [{ name: 'thrust', value: 5 }] }, want).join()).toMatch(
+      /a TOOL may not carry thrust \(only SUIT, MODULE do\)/,
+    );
+    const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 8 }] };
+    expect(checkItem(space, { ...stim, mass: null }, want)).toEqual([]);
+    expect(keepGameFields(space, { ...stim, mass: 3, clearance: null })).toEqual(
+      Object.fromEntries(Object.entries(stim).filter(([k]) => k !== 'mass')),
+    );
   });
 });

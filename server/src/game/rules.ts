@@ -103,7 +103,7 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
       problems.push(`a ${item.type} may not carry ${s.name} (only ${carriers.join(', ')} do)`);
   }
   for (const field of game.item_fields)
-    if (field.types.includes(item.type) && item[field.id] === undefined)
+    if (field.types.includes(item.type) && (item[field.id] === undefined || item[field.id] === null))
       problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
@@ -139,7 +139,9 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
  * (a model may write a potion's durability; a potion has none).
  */
 export function keepGameFields<T extends GeneratedItem>(game: GameDefinition, item: T): T {
-  const stray = game.item_fields.filter((f) => !f.types.includes(item.type) && f.id in item);
+  const stray = game.item_fields.filter(
+    (f) => f.id in item && (!f.types.includes(item.type) || item[f.id] === null),
+  );
   if (!stray.length) return item;
   const kept = { ...item };
   for (const f of stray) delete kept[f.id];
