@@ -490,7 +490,6 @@ export const GameDefinition = GameFile.omit({ $schema: true })
     theme: z.string(),
     tiers: z.int().min(1),
     materials: z.array(MaterialFile.required({ description: true, rarity: true, type: true })),
-    enemies: z.array(EnemyFile),
     loot_tables: z.array(Weights),
     loot_types: z.array(WordId),
     stat_budget: StatBudgetFile.required({ rarity_multiplier: true }),

@@ -103,6 +103,18 @@ describe('the game file', () => {
     expect(rare[8]).toBeGreaterThan(rare[0] as number);
   });
 
+  it('takes the vocabulary a file leaves out from the default game, fitted to what it gives', () => {
+    const own = parseGameFile(
+      'own-stats.json',
+      JSON.stringify({ ...SMALL, stats: [{ id: 'grit' }, { id: 'fire_resist' }] }),
+    );
+    expect(own.stats.map((s) => s.id)).toEqual(['grit', 'fire_resist']);
+    // The default elements keep only the resists this game has.
+    expect(own.elements.find((e) => e.id === 'fire')?.resist).toBe('fire_resist');
+    expect(own.elements.find((e) => e.id === 'frost')?.resist).toBeUndefined();
+    expect(own.item_types.map((t) => t.id)).toContain('WEAPON');
+  });
+
   it('names every schema problem by its JSON path', () => {
     expect(problems({ ...SMALL, materials: [{ id: 'Iron Ore', name: 'Iron Ore', rarity: 3 }] })).toEqual([
       'materials[0].id: lower-case letters, digits and _ only',
@@ -179,7 +191,11 @@ describe('the game file', () => {
     expect(made.status, made.stderr).toBe(0);
     const file = join(scratch, 'starter.json');
     const game = JSON.parse(readFileSync(file, 'utf8'));
-    expect(game.enemies.map((e: { id: string }) => e.id)).toEqual(['cave_troll', 'bandit', 'wyvern']);
+    expect(game.enemies).toEqual([
+      { id: 'cave_troll', name: 'Cave Troll', tier: 1 },
+      { id: 'bandit', name: 'Bandit', tier: 2 },
+      { id: 'wyvern', name: 'Wyvern', tier: 3 },
+    ]);
     expect(game.stations[0]).toEqual({ id: 'tinker_bench', name: 'Tinker Bench' });
     expect(game.$schema).toMatch(/game-file\.schema\.json$/);
     expect(lootsmith(['check', file]).status).toBe(0);

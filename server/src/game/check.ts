@@ -1,5 +1,6 @@
 import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
 import { type GameDefinition, ITEM_KEYS, NO_ELEMENT } from '@lootsmith/protocol';
+import { equipmentSlots } from './slots.ts';
 
 /** One thing wrong with a game file, at its JSON path (`enemies[2].element`). */
 export interface GameProblem {
@@ -122,8 +123,8 @@ export function checkGame(game: GameDefinition): GameProblem[] {
         `item_types[${i}].slot`,
         `a ${t.consumable ? 'consumable' : 'stackable'} type is carried, not worn`,
       );
-    if (t.icon && t.icon !== 'emblem' && !(ITEM_KINDS as readonly string[]).includes(t.icon))
-      problem(`item_types[${i}].icon`, unknown('painter silhouette', t.icon, ['emblem', ...ITEM_KINDS]));
+    if (t.icon && !(ITEM_KINDS as readonly string[]).includes(t.icon))
+      problem(`item_types[${i}].icon`, unknown('painter silhouette', t.icon, ITEM_KINDS));
   });
   game.item_fields.forEach((f, i) => {
     const at = `item_fields[${i}]`;
@@ -186,7 +187,7 @@ export function checkGame(game: GameDefinition): GameProblem[] {
 /** What a game file holds, in a few lines: what `lootsmith check` and start-up say they read. */
 export function summarise(game: GameDefinition): string {
   const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-  const slots = [...new Set(game.item_types.flatMap((t) => (t.slot ? [t.slot] : [])))];
+  const slots = equipmentSlots(game);
   const list = (xs: readonly string[]) => (xs.length ? `: ${xs.join(', ')}` : '');
   return [
     `${game.name} (${game.theme})`,

@@ -63,16 +63,21 @@ export interface StarterAnswers {
 }
 
 /**
- * A starter game from a name, enemies (weakest first: each a tier up from the one before, three to a
- * tier), stations and materials; everything else is the defaults, the vocabulary the shipped fantasy
- * game's. `schema` is the path of the JSON Schema from the file, for editors.
+ * A starter game from a name, enemies (weakest first, spread over up to five tiers), stations and
+ * materials; everything else is the defaults, the vocabulary the shipped fantasy game's. `schema` is
+ * the path of the JSON Schema from the file, for editors.
  */
 export function starterGame(a: StarterAnswers, schema: string): Record<string, unknown> {
   const materials = a.materials.map((m) => ({ id: idOf(m), name: nameOf(m) }));
+  const tiers = Math.min(a.enemies.length, 5);
   return {
     $schema: schema,
     name: a.name,
-    enemies: a.enemies.map((e, i) => ({ id: idOf(e), name: nameOf(e), tier: 1 + Math.floor(i / 3) })),
+    enemies: a.enemies.map((e, i) => ({
+      id: idOf(e),
+      name: nameOf(e),
+      tier: 1 + Math.floor((i * tiers) / a.enemies.length),
+    })),
     materials,
     stations: a.stations.map((s) => ({ id: idOf(s), name: nameOf(s) })),
     starting_materials: materials.map((m) => ({ id: m.id, quantity: 3 })),

@@ -124,6 +124,25 @@ export function resolveGame(file: z.output<typeof GameFile>): GameDefinition {
   };
 }
 
+/**
+ * The default game's vocabulary a file leaves out. Its elements keep a resist only where the file's
+ * own stats have it: a game with stats of its own need not resist fire.
+ */
+function defaultVocabulary(file: Record<string, unknown>): Record<string, unknown> {
+  const missing = VOCABULARY.filter((key) => !(key in file));
+  if (!missing.length) return {};
+  const base = JSON.parse(readFileSync(DEFAULT_GAME_FILE, 'utf8')) as Record<string, unknown>;
+  const out = Object.fromEntries(missing.map((key) => [key, base[key]]));
+  const stats = Array.isArray(file.stats)
+    ? new Set(file.stats.map((s: { id?: unknown }) => s?.id))
+    : undefined;
+  if (stats && Array.isArray(out.elements))
+    out.elements = out.elements.map(({ resist, ...e }: { resist?: string }) =>
+      resist && stats.has(resist) ? { ...e, resist } : e,
+    );
+  return out;
+}
+
 /** A zod issue path as JSON paths are written: `materials[2].rarity`. */
 const jsonPath = (path: readonly PropertyKey[]) =>
   path.reduce<string>(
@@ -143,14 +162,8 @@ export function parseGameFile(file: string, text: string): GameDefinition {
   } catch (err) {
     throw new GameFileError(file, [{ path: '', message: `not JSON: ${(err as Error).message}` }]);
   }
-  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-    const own = raw;
-    const missing = VOCABULARY.filter((key) => !(key in own));
-    if (missing.length && file !== DEFAULT_GAME_FILE) {
-      const base = JSON.parse(readFileSync(DEFAULT_GAME_FILE, 'utf8')) as Record<string, unknown>;
-      raw = { ...Object.fromEntries(missing.map((key) => [key, base[key]])), ...raw };
-    }
-  }
+  if (raw && typeof raw === 'object' && !Array.isArray(raw) && file !== DEFAULT_GAME_FILE)
+    raw = { ...defaultVocabulary(raw as Record<string, unknown>), ...raw };
   const parsed = GameFile.safeParse(raw);
   if (!parsed.success)
     throw new GameFileError(
