@@ -47,6 +47,8 @@ export const emblem: ItemPainter = (look, rng) => {
               -size,
               size * 0.1,
             ]);
-  parts.push(part(symbol, look.gems ? look.gem : look.light, 0.05));
+  // The mark in the second colour, brighter, so it reads against the face.
+  const ink: Material = { base: mixRgb(look.trim.base, [255, 255, 255], 0.3), finish: 'gem' };
+  parts.push(part(symbol, ink, 0.05));
   return { parts };
 };
