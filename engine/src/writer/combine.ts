@@ -412,15 +412,14 @@ type Check = (bench: Bench) => Verdict | undefined;
 type MakeCheck = (bench: Bench, made: Made) => Verdict | undefined;
 
 /** A type word of the intent ("a weapon", "an implant"): the game's type names, then the writer's words. */
-function genericType(vocab: Vocabulary, words: string[], types: readonly string[]): string | undefined {
+function genericType(vocab: Vocabulary, words: string[]): string | undefined {
   const own = vocab.types.find((t) =>
     words.some(
       (w) => w === t.name.toLowerCase() || w === t.id.toLowerCase() || `${w}s` === t.name.toLowerCase(),
     ),
   );
   if (own && vocab.known) return own.id;
-  const word = words.map((w) => GENERIC_TYPES[w]).find(Boolean);
-  return word && types.includes(word) ? word : (vocab.type(word)?.id ?? undefined);
+  return vocab.type(words.map((w) => GENERIC_TYPES[w]).find(Boolean))?.id;
 }
 
 function readBench(combine: CombineCue, vocab: Vocabulary): Bench {
@@ -433,7 +432,7 @@ function readBench(combine: CombineCue, vocab: Vocabulary): Bench {
     intent.trim(),
   );
   const generic =
-    genericType(vocab, words, types) ??
+    genericType(vocab, words) ??
     (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined);
   const named = subtypeIn(intent, vocab);
   return {

@@ -3,11 +3,6 @@ export type Theme = 'fire' | 'frost' | 'poison' | 'shadow' | 'holy' | 'lightning
 /** The elements the writer's tables are keyed by: its own, and the plain one. */
 export type Element = Theme | 'none';
 
-/** A table's entry for an element, or its plain ('none') entry for an element it has no words for. */
-export function byElement<T>(table: Record<Element, T>, element: string): T {
-  return (table as Record<string, T>)[element] ?? table.none;
-}
-
 /** Words that reveal an element in a conversation (location, enemy, theme, intent, ingredients). */
 export const ELEMENT_CUES: Record<string, readonly string[]> = {
   fire: [

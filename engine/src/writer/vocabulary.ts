@@ -211,13 +211,6 @@ export class Vocabulary {
     return this.type(SUBTYPE_TYPES[word] ?? SUBTYPE_TYPES[word.split(' ').at(-1) as string]);
   }
 
-  /** Every subtype of every type, longest first (so "tower shield" is found before "shield"). */
-  allSubtypes(): string[] {
-    return [...new Set(this.types.flatMap((t) => t.subtypes.map((s) => s.toLowerCase())))].sort(
-      (a, b) => b.length - a.length,
-    );
-  }
-
   stat(id: string): StatInfo | undefined {
     return this.stats.find((s) => s.id === id);
   }
@@ -272,6 +265,3 @@ export class Vocabulary {
     return this.fields.filter((f) => !f.types || f.types.includes(type));
   }
 }
-
-/** The writer's fantasy RPG, for requests that describe no game of their own. */
-export const FANTASY = new Vocabulary(undefined);

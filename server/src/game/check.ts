@@ -25,7 +25,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known value a misspelt one most likely meant, if one is close enough. */
-export function closest(word: string, known: readonly string[]): string | undefined {
+function closest(word: string, known: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.ceil(lower.length * 0.6) + 1;

@@ -55,7 +55,7 @@ const listOf = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export interface StarterAnswers {
+interface StarterAnswers {
   name: string;
   enemies: string[];
   stations: string[];
@@ -67,7 +67,7 @@ export interface StarterAnswers {
  * materials; everything else is the defaults, the vocabulary the shipped fantasy game's. `schema` is
  * the path of the JSON Schema from the file, for editors.
  */
-export function starterGame(a: StarterAnswers, schema: string): Record<string, unknown> {
+function starterGame(a: StarterAnswers, schema: string): Record<string, unknown> {
   const materials = a.materials.map((m) => ({ id: idOf(m), name: nameOf(m) }));
   const tiers = Math.min(a.enemies.length, 5);
   return {
@@ -144,7 +144,7 @@ const typeName = (name: string) =>
  * A declaration of the game's ids for the plugin's types: an interface of them (`Item<MyGame>`), and
  * its registration, so every item the plugin hands out is typed as the game's.
  */
-export function gameTypesDeclaration(game: GameDefinition, source: string): string {
+function gameTypesDeclaration(game: GameDefinition, source: string): string {
   const name = typeName(game.name);
   const fieldType = (f: GameDefinition['item_fields'][number]) =>
     f.type === 'string'
