@@ -1,5 +1,5 @@
 import type { ItemLine } from '@lootsmith/protocol';
-import type { Rng } from '../random.ts';
+import { fresh, type Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
 import { subtypeIn } from './context.ts';
 import type { Cues } from './cues.ts';
@@ -229,7 +229,9 @@ export function planItem(
     cue.type ??
     vocab.typeOfSubtype(subtypeWord)?.id ??
     rng.fork('type').pick(options.types?.length ? options.types : vocab.types.map((t) => t.id));
-  const subtype = subtypeWord ?? rng.fork('subtype').pick(vocab.type(type)?.subtypes ?? [type.toLowerCase()]);
+  // A subtype this answer has not made yet, so the items of one drop differ in what they are.
+  const subtype =
+    subtypeWord ?? fresh(rng.fork('subtype'), vocab.type(type)?.subtypes ?? [type.toLowerCase()], used);
   const rarity = vocab.rarityIndex(cue.rarity);
   const rarityName = cue.rarity ?? vocab.rarityAt(0);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));

@@ -222,7 +222,7 @@ export function describeItem(
     if (/bomb|grenade/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
     if (!/potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
+      return `${capitalise(withArticle(phrase))}${from} ${fresh(rng, ['that restores', 'that gives back', 'good for'], used)} ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
     const vessel = fresh(
       rng,
       ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
