@@ -174,6 +174,29 @@ describe('prompt lines', () => {
     ]);
   });
 
+  it('tells a model the game in lines of their own, its vocabulary as JSON', () => {
+    const written = formatPrompt({
+      game: {
+        name: 'Salvage Run',
+        theme: 'hard science fiction',
+        rarities: ['SCRAP', 'SALVAGE'],
+        types: [{ id: 'TOOL', slot: 'HAND', strikes: true, subtypes: ['plasma cutter'] }],
+        stats: [{ id: 'hacking', kind: 'percent', types: ['TOOL'] }],
+        stations: [{ name: 'Fabricator', makes: ['TOOL'] }],
+        materials: [{ name: 'Plasma Coil', type: 'SCRAP_PART', element: 'plasma' }],
+      },
+    });
+    expect(written.split('\n')).toEqual([
+      'Game: "Salvage Run"; theme: "hard science fiction"',
+      'Rarities: SCRAP, SALVAGE',
+      'Item types: [{"id":"TOOL","slot":"HAND","strikes":true,"subtypes":["plasma cutter"]}]',
+      'Stats: [{"id":"hacking","kind":"percent","types":["TOOL"]}]',
+      'Stations: "Fabricator" (makes TOOL)',
+      'Game materials: "Plasma Coil" (SCRAP_PART, -, -, plasma)',
+    ]);
+    expect(parsePrompt(`Item types: not json\nStats: [{"name": "no id"}]`).prompt).toEqual({});
+  });
+
   it('still reads prompts written by hand in the older, unquoted form', () => {
     const { prompt: read } = parsePrompt(
       [
