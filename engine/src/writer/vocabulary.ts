@@ -98,8 +98,6 @@ function affixCategory(t: Pick<TypeInfo, 'strikes' | 'consumable' | 'stackable' 
 export class Vocabulary {
   /** Whether a request described its game; the writer then names only what the game has. */
   readonly known: boolean;
-  readonly name?: string;
-  readonly theme?: string;
   readonly rarities: readonly string[];
   readonly types: readonly TypeInfo[];
   readonly stats: readonly StatInfo[];
@@ -111,8 +109,6 @@ export class Vocabulary {
 
   constructor(game: GameLines | undefined) {
     this.known = game !== undefined && Object.keys(game).length > 0;
-    if (game?.name) this.name = game.name;
-    if (game?.theme) this.theme = game.theme;
     this.rarities = game?.rarities ?? SPEC_RARITIES;
     const stats: StatLine[] =
       game?.stats ?? FANTASY_STATS.map(([id, kind]) => ({ id, kind, name: id.replaceAll('_', ' ') }));
