@@ -1,5 +1,7 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
 import pg from 'pg';
+import { AdminQueries, postgresDb } from './admin-queries.ts';
+import type { AdminStore } from './admin-store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
@@ -160,7 +162,11 @@ const MIGRATION_LOCK = 74_211_009;
  * Spending locks the player's inventory rows (`FOR UPDATE`), so concurrent crafts serialise per row.
  */
 export class PostgresStore implements Store {
-  private constructor(private readonly pool: pg.Pool) {}
+  readonly admin: AdminStore;
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.admin = new AdminQueries(postgresDb(pool));
+  }
 
   static async connect(url: string, options: { max?: number } = {}): Promise<PostgresStore> {
     const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Item, Recipe } from '@lootsmith/protocol';
 import Database from 'better-sqlite3';
+import { AdminQueries, sqliteDb } from './admin-queries.ts';
+import type { AdminStore } from './admin-store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { migrationsFor } from './migrations.ts';
 import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
@@ -131,6 +133,7 @@ interface PendingReservation {
 /** The default store: one SQLite file in WAL mode; better-sqlite3 transactions are synchronous, so atomic. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
+  readonly admin: AdminStore;
   private readonly checkpointer?: Worker;
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** Reservations made while the event loop is busy, taken by one transaction at its next turn. */
@@ -158,6 +161,7 @@ export class SqliteStore implements Store {
       this.checkpointer.unref();
     }
     this.migrate();
+    this.admin = new AdminQueries(sqliteDb(this.db));
     this.statements = prepareStatements(this.db);
     // Each reservation in a savepoint of its own, so a refused one takes nothing and the others stand.
     const reserveOne = this.db.transaction((request: ReservationRequest, at: number) =>
