@@ -120,6 +120,21 @@ export function postgresDb(pool: pg.Pool): Db {
   };
 }
 
+/** The conditions of a WHERE clause and their parameters, in order. */
+class Where {
+  private readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+
+  add(sql: string, ...params: unknown[]) {
+    this.parts.push(sql);
+    this.params.push(...params);
+  }
+
+  toString() {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
 const H = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `h${i}`);
 const addUp = (table: string, columns: string[]) =>
   columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
@@ -363,15 +378,14 @@ export class AdminQueries implements AdminStore {
   }
 
   private moderationQuery(q: { kind?: string; playerId?: string; beforeId?: number; limit: number }): Query {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.kind) where.push('kind = ?'), params.push(q.kind);
-    if (q.playerId) where.push('player_id = ?'), params.push(q.playerId);
-    if (q.beforeId !== undefined) where.push('id < ?'), params.push(q.beforeId);
+    const where = new Where();
+    if (q.kind) where.add('kind = ?', q.kind);
+    if (q.playerId) where.add('player_id = ?', q.playerId);
+    if (q.beforeId !== undefined) where.add('id < ?', q.beforeId);
     return {
       sql: `SELECT id, player_id, at, kind, field, excerpt, reason, action FROM moderation_events
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
-      params: [...params, q.limit],
+        ${where} ORDER BY id DESC LIMIT ?`,
+      params: [...where.params, q.limit],
     };
   }
 
@@ -510,31 +524,29 @@ export class AdminQueries implements AdminStore {
   }
 
   private playersQuery(q: PlayerListQuery): Query {
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const where = new Where();
     if (q.sort === 'recent') {
       if (q.prefix) {
         const p = this.prefixed('s.player_id', q.prefix);
-        where.push(p.sql), params.push(...p.params);
+        where.add(p.sql, ...p.params);
       }
-      if (q.after)
-        where.push('(s.last_at, s.player_id) < (?, ?)'), params.push(q.after.lastAt ?? 0, q.after.id);
+      if (q.after) where.add('(s.last_at, s.player_id) < (?, ?)', q.after.lastAt ?? 0, q.after.id);
       return {
         sql: `SELECT ${PLAYER_COLUMNS} FROM player_stats s JOIN players p ON p.id = s.player_id
-          ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ${where}
           ORDER BY s.last_at DESC, s.player_id DESC LIMIT ?`,
-        params: [...params, q.limit],
+        params: [...where.params, q.limit],
       };
     }
     if (q.prefix) {
       const p = this.prefixed('p.id', q.prefix);
-      where.push(p.sql), params.push(...p.params);
+      where.add(p.sql, ...p.params);
     }
-    if (q.after) where.push('p.id > ?'), params.push(q.after.id);
+    if (q.after) where.add('p.id > ?', q.after.id);
     return {
       sql: `SELECT ${PLAYER_COLUMNS} FROM players p LEFT JOIN player_stats s ON s.player_id = p.id
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY p.id LIMIT ?`,
-      params: [...params, q.limit],
+        ${where} ORDER BY p.id LIMIT ?`,
+      params: [...where.params, q.limit],
     };
   }
 
@@ -589,25 +601,24 @@ export class AdminQueries implements AdminStore {
   }
 
   private itemsQuery(q: ItemListQuery): Query {
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const where = new Where();
     const equal = (column: string, value: string | undefined) => {
-      if (value !== undefined) where.push(`v.${column} = ?`), params.push(value);
+      if (value !== undefined) where.add(`v.${column} = ?`, value);
     };
     equal('rarity', q.rarity);
     equal('type', q.type);
     equal('enemy', q.enemy);
     equal('source', q.source);
-    if (q.from) where.push('v.created_at >= ?'), params.push(q.from);
-    if (q.to) where.push('v.created_at < ?'), params.push(q.to);
-    if (q.after) where.push('(v.created_at, v.item_id) < (?, ?)'), params.push(q.after.createdAt, q.after.id);
+    if (q.from) where.add('v.created_at >= ?', q.from);
+    if (q.to) where.add('v.created_at < ?', q.to);
+    if (q.after) where.add('(v.created_at, v.item_id) < (?, ?)', q.after.createdAt, q.after.id);
     return {
       sql: `SELECT v.item_id AS id, i.owner, i.data, v.source, v.enemy, v.created_at,
           CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed
         FROM item_provenance v JOIN items i ON i.id = v.item_id LEFT JOIN item_removals r ON r.item_id = v.item_id
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ${where}
         ORDER BY v.created_at DESC, v.item_id DESC LIMIT ?`,
-      params: [...params, q.limit],
+      params: [...where.params, q.limit],
     };
   }
 
