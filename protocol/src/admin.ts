@@ -288,7 +288,7 @@ export const PlaygroundCombine = z.strictObject({
   ingredients: z
     .array(z.strictObject({ item_id: ItemId, quantity: z.int().min(1).max(999) }))
     .min(1)
-    .max(8),
+    .max(6),
   crafting_station: z.string().max(64).optional(),
   crafting_tool: z.string().max(64).optional(),
   description: z.string().trim().max(300).optional(),

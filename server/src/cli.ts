@@ -27,6 +27,9 @@ and names it):
   LOOTSMITH_SERVER_KEY        credential of your game server (grant items, block players, budgets)
   LOOTSMITH_METRICS_TOKEN     bearer token for GET /metrics (the server key works too); without
                               either, /metrics is open outside production and off in production
+  LOOTSMITH_CONSOLE_PASSWORD  password of the developer console at /console (the server key works
+                              too); with neither, the console is off in production and open to
+                              loopback outside it
   LOOTSMITH_DEV_LOGIN=1       guest logins at POST /api/v1/session (on unless NODE_ENV=production)
   LOOTSMITH_ALLOW_CHAT=1      forward raw /v1/chat/completions for players (off by default)
   LOOTSMITH_CORS_ORIGINS      origins of games served elsewhere, comma-separated

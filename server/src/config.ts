@@ -59,6 +59,8 @@ const OptionsSchema = z.strictObject({
   playerSecret: secret.optional(),
   serverKey: secret.optional(),
   metricsToken: secret.optional(),
+  /** The developer console's own password (the server credential signs in too). */
+  consolePassword: secret.optional(),
   devLogin: flag.optional(),
   allowChat: flag.default(false),
   tokenTtlSeconds: whole(60, 30 * 86_400).default(86_400),
@@ -99,6 +101,7 @@ export const ENV_NAMES = {
   playerSecret: 'LOOTSMITH_PLAYER_SECRET',
   serverKey: 'LOOTSMITH_SERVER_KEY',
   metricsToken: 'LOOTSMITH_METRICS_TOKEN',
+  consolePassword: 'LOOTSMITH_CONSOLE_PASSWORD',
   devLogin: 'LOOTSMITH_DEV_LOGIN',
   allowChat: 'LOOTSMITH_ALLOW_CHAT',
   tokenTtlSeconds: 'LOOTSMITH_TOKEN_TTL_S',
@@ -144,6 +147,8 @@ export interface Config {
   serverKey?: string;
   /** Bearer token of `/metrics` (the server credential works too). */
   metricsToken?: string;
+  /** Signs in to the developer console at `/console` (the server credential works too). */
+  consolePassword?: string;
   devLogin: boolean;
   allowChat: boolean;
   tokenTtlSeconds: number;
@@ -220,6 +225,7 @@ export function resolveConfig(
     playerSecret: o.playerSecret ?? randomBytes(32).toString('hex'),
     serverKey: o.serverKey,
     metricsToken: o.metricsToken,
+    consolePassword: o.consolePassword,
     devLogin: o.devLogin ?? !o.production,
     allowChat: o.allowChat,
     tokenTtlSeconds: o.tokenTtlSeconds,

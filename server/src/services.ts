@@ -10,6 +10,7 @@ import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
+import { ActivityRecorder } from './service/admin-activity.ts';
 import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
@@ -26,6 +27,8 @@ export interface Services {
   secrets: Secrets;
   /** Shared Redis of several instances: rate limits live there. */
   redis?: Redis;
+  /** What the developer console counts: requests, upstream calls, item provenance. */
+  activity: ActivityRecorder;
   /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
   upstreamUrl: string;
   /** Whether that is the embedded engine. */
@@ -65,7 +68,9 @@ export async function startServices(config: Config, options: { store?: Store } =
     config.serverKey,
     config.metricsToken,
     config.playerSecret,
+    config.consolePassword,
   ]);
+  const activity = new ActivityRecorder(store.admin, { embedded: engine !== undefined });
   const upstream = new UpstreamClient({
     primary: { url: upstreamUrl, key: upstreamKey },
     fallback: config.fallback,
@@ -73,9 +78,10 @@ export async function startServices(config: Config, options: { store?: Store } =
     retries: config.upstream.retries,
     metrics,
     secrets,
+    observe: (call) => activity.upstreamCall(call),
   });
   const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
-  const loot = { game, upstream, icons, metrics, textModel: config.textModel };
+  const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity };
   const pools =
     config.pools &&
     new LootPools({
@@ -100,6 +106,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     metrics,
     secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,
+    activity,
     upstreamUrl,
     embedded: engine !== undefined,
     async close() {
@@ -109,6 +116,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await upstream.close();
       await engine?.close();
       await coordination.close();
+      await activity.close();
       await store.close();
     },
   };

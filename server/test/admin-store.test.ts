@@ -41,6 +41,7 @@ const empty = (): ActivityBatch => ({
   players: [],
   requests: [],
   provenance: [],
+  keepRequests: 1000,
 });
 const provenance = (it: Item, over: Partial<ProvenanceRow> = {}): ProvenanceRow => ({
   itemId: it.id,
@@ -414,48 +415,54 @@ describe.each(backends)('$name admin store', (backend) => {
     expect(await store.admin.moderationSince(t0 - 1500)).toBe(2);
   });
 
-  run('keeps sessions until they expire, and sweeps what is past its retention', async () => {
-    const now = Date.now();
-    const session = {
-      id: 'h1',
-      csrf: 'c1',
-      credential: 'f1',
-      createdAt: now,
-      seenAt: now,
-      expiresAt: now + 1000,
-    };
-    await store.admin.createSession(session);
-    await store.admin.touchSession('h1', now + 10);
-    expect(await store.admin.session('h1')).toEqual({ ...session, seenAt: now + 10 });
-    const minute = Math.floor(now / 60_000);
-    await store.admin.recordActivity({
-      ...empty(),
-      routes: [
-        {
-          minute: minute - 100_000,
-          route: 'GET /old',
+  run(
+    'keeps sessions until they expire, the newest requests, and sweeps what is past its retention',
+    async () => {
+      const now = Date.now();
+      const session = {
+        id: 'h1',
+        csrf: 'c1',
+        credential: 'f1',
+        createdAt: now,
+        seenAt: now,
+        expiresAt: now + 1000,
+      };
+      await store.admin.createSession(session);
+      await store.admin.touchSession('h1', now + 10);
+      expect(await store.admin.session('h1')).toEqual({ ...session, seenAt: now + 10 });
+      const minute = Math.floor(now / 60_000);
+      await store.admin.recordActivity({
+        ...empty(),
+        routes: [
+          {
+            minute: minute - 100_000,
+            route: 'GET /old',
+            status: 200,
+            code: '',
+            count: 1,
+            totalMs: 1,
+            buckets: buckets(0),
+          },
+        ],
+        requests: Array.from({ length: 5 }, (_, i) => ({
+          playerId: 'sweep',
+          at: now + i,
+          route: 'GET /x',
           status: 200,
-          code: '',
-          count: 1,
-          totalMs: 1,
-          buckets: buckets(0),
-        },
-      ],
-      requests: Array.from({ length: 5 }, (_, i) => ({
-        playerId: 'sweep',
-        at: now + i,
-        route: 'GET /x',
-        status: 200,
-        code: null,
-        ms: 1,
-      })),
-    });
-    await store.admin.sweep({ statsBefore: now - 86_400_000, maxRequests: 2, maxModeration: 1 }, now + 2000);
-    expect(await store.admin.session('h1')).toBeNull();
-    expect((await store.admin.routeStats(minute - 200_000)).some((r) => r.route === 'GET /old')).toBe(false);
-    expect(await store.admin.playerRequests('sweep', 10)).toHaveLength(2);
-    expect(await store.admin.moderation({ limit: 10 })).toHaveLength(1);
-  });
+          code: null,
+          ms: 1,
+        })),
+        keepRequests: 2,
+      });
+      await store.admin.sweep({ statsBefore: now - 86_400_000, maxModeration: 1 }, now + 2000);
+      expect(await store.admin.session('h1')).toBeNull();
+      expect((await store.admin.routeStats(minute - 200_000)).some((r) => r.route === 'GET /old')).toBe(
+        false,
+      );
+      expect(await store.admin.playerRequests('sweep', 10)).toHaveLength(2);
+      expect(await store.admin.moderation({ limit: 10 })).toHaveLength(1);
+    },
+  );
 });
 
 describe('the console migration', () => {

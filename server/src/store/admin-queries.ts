@@ -250,6 +250,12 @@ interface SessionSqlRow {
   expires_at: number | string;
 }
 
+/** Deletes all but the newest `max` rows, by the serial id (the primary key), whatever their clocks said. */
+const keepNewest = (table: string, max: number): Step => ({
+  sql: `DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - ?`,
+  params: [max],
+});
+
 /** The developer console's queries over one database (`Store.admin`). */
 export class AdminQueries implements AdminStore {
   constructor(private readonly db: Db) {}
@@ -313,11 +319,13 @@ export class AdminQueries implements AdminStore {
           last_at = CASE WHEN excluded.last_at > player_stats.last_at THEN excluded.last_at ELSE player_stats.last_at END`,
       });
     }
-    if (b.requests.length)
+    if (b.requests.length) {
       steps.push({
         insert: 'INSERT INTO player_requests (player_id, at, route, status, code, ms) VALUES',
         rows: b.requests.map((r) => [r.playerId, r.at, r.route, r.status, r.code, Math.round(r.ms)]),
       });
+      steps.push(keepNewest('player_requests', b.keepRequests));
+    }
     if (b.provenance.length)
       steps.push({
         insert: `INSERT INTO item_provenance (item_id, source, player_id, rarity, type, level, enemy, backend,
@@ -344,16 +352,10 @@ export class AdminQueries implements AdminStore {
 
   async sweep(retention: Retention, now: number) {
     const minute = Math.floor(retention.statsBefore / 60_000);
-    // By the serial id (the primary key): the newest rows stay, whatever their clocks said.
-    const keepNewest = (table: string, max: number) => ({
-      sql: `DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - ?`,
-      params: [max],
-    });
     await this.db.batch([
       { sql: 'DELETE FROM route_stats WHERE minute < ?', params: [minute] },
       { sql: 'DELETE FROM backend_stats WHERE minute < ?', params: [minute] },
       { sql: 'DELETE FROM activity_counters WHERE minute < ?', params: [minute] },
-      keepNewest('player_requests', retention.maxRequests),
       keepNewest('moderation_events', retention.maxModeration),
       { sql: 'DELETE FROM console_sessions WHERE expires_at <= ?', params: [now] },
     ]);

@@ -100,6 +100,8 @@ export interface ActivityBatch {
   players: PlayerActivity[];
   requests: PlayerRequestRow[];
   provenance: ProvenanceRow[];
+  /** The newest player requests kept: older ones go in the same transaction. */
+  keepRequests: number;
 }
 
 /**
@@ -202,8 +204,6 @@ export interface ConsoleSessionRow {
 export interface Retention {
   /** Per-minute figures older than this (ms since the epoch) go. */
   statsBefore: number;
-  /** Most recent player requests kept. */
-  maxRequests: number;
   /** Most moderation events kept. */
   maxModeration: number;
 }

@@ -27,6 +27,22 @@ export interface UpstreamOptions {
   metrics?: Metrics;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
+  /** Told of every attempt as it ends (the console's figures per backend). */
+  observe?: (call: UpstreamCall) => void;
+}
+
+/** One attempt at a backend, as `observe` is told of it. */
+export interface UpstreamCall {
+  /** `primary` or `fallback`. */
+  backend: string;
+  endpoint: string;
+  outcome: 'ok' | 'error' | 'key_refused' | 'rejected';
+  ms: number;
+  clientId: string | undefined;
+  /** Why a failed attempt failed. */
+  detail?: string;
+  /** What an answer reported using (a chat completion's `usage`). */
+  answer?: unknown;
 }
 
 class AttemptFailed extends Error {
@@ -126,9 +142,14 @@ export class UpstreamClient {
   }
 
   /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
-  async chat(body: ChatCompletionRequest, signal?: CallerSignal): Promise<ChatCompletionResponse> {
+  async chat(
+    body: ChatCompletionRequest,
+    signal?: CallerSignal,
+    /** Told which backend answered. */
+    answered?: { backend?: string },
+  ): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.secrets.scrub(text);
-    return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, (json) => {
+    return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, answered, (json) => {
       const parsed = ChatCompletionResponse.safeParse(json);
       if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
       return chatFields(parsed.data, scrub);
@@ -138,7 +159,7 @@ export class UpstreamClient {
   /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
   async image(body: ImageGenerationRequest, signal?: CallerSignal): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
-    return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, (json) => {
+    return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, undefined, (json) => {
       const parsed = ImageGenerationResponse.safeParse(json);
       if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
       const { image } = parsed.data;
@@ -165,6 +186,7 @@ export class UpstreamClient {
     body: unknown,
     maxBytes: number,
     signal: CallerSignal | undefined,
+    answered: { backend?: string } | undefined,
     accept: (json: unknown) => T,
   ): Promise<T> {
     let refused = false;
@@ -187,13 +209,18 @@ export class UpstreamClient {
             left -= Date.now() - started;
           });
           const result = accept(json);
-          this.count(target, path, 'ok');
+          this.count(target, path, 'ok', { started, body, answer: result });
+          if (answered) answered.backend = target.label;
           return result;
         } catch (err) {
-          if (err instanceof ApiError) throw err;
+          if (err instanceof ApiError) {
+            if (err.code === 'upstream_rejected') this.count(target, path, 'rejected', { started, body });
+            throw err;
+          }
           if (signal?.aborted) throw cancelled();
           const failure = err instanceof AttemptFailed ? err : new AttemptFailed(String(err), true);
-          this.count(target, path, failure.keyRefused ? 'key_refused' : 'error');
+          const detail = failure.message;
+          this.count(target, path, failure.keyRefused ? 'key_refused' : 'error', { started, body, detail });
           refused ||= failure.keyRefused;
           const maxWait = this.options.maxRetryAfterMs ?? 5_000;
           if (!failure.retryable || attempt === this.options.retries) break;
@@ -309,7 +336,22 @@ export class UpstreamClient {
     return clean ? `${said}: ${clean}` : said;
   }
 
-  private count(target: Target, path: string, outcome: string) {
-    this.options.metrics?.upstreamCalls.inc({ target: target.label, endpoint: path, outcome });
+  private count(
+    target: Target,
+    path: string,
+    outcome: UpstreamCall['outcome'],
+    call: { started: number; body: unknown; detail?: string; answer?: unknown },
+  ) {
+    if (outcome !== 'rejected')
+      this.options.metrics?.upstreamCalls.inc({ target: target.label, endpoint: path, outcome });
+    this.options.observe?.({
+      backend: target.label,
+      endpoint: path,
+      outcome,
+      ms: Date.now() - call.started,
+      clientId: (call.body as { client_id?: string }).client_id,
+      detail: call.detail,
+      answer: call.answer,
+    });
   }
 }
