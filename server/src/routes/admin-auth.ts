@@ -41,23 +41,30 @@ function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, 
   );
 }
 
-/**
- * The console's door, on every route of its context: refused outright in production without a
- * credential; otherwise the server credential as a bearer token (for scripts), or a session cookie
- * with, on anything that changes state, its CSRF token in `x-csrf-token`. A player token gets nothing.
- */
-export function registerConsoleAuth(
-  app: FastifyInstance,
-  sessions: ConsoleSessions,
-  serverKey: string | undefined,
-) {
-  app.addHook('onRequest', async (request) => {
+/** Production without a credential has no console: its page and API are refused outright. */
+export function refuseWhenDisabled(app: FastifyInstance, sessions: ConsoleSessions) {
+  app.addHook('onRequest', async () => {
     if (sessions.mode === 'disabled')
       throw new ApiError(
         403,
         'console_disabled',
         'The console is off: set LOOTSMITH_CONSOLE_PASSWORD (or LOOTSMITH_SERVER_KEY) to use it in production',
       );
+  });
+}
+
+/**
+ * The console API's door, on every route of its context: the server credential as a bearer token
+ * (for scripts), or a session cookie with, on anything that changes state, its CSRF token in
+ * `x-csrf-token`. A player token gets nothing.
+ */
+export function registerConsoleAuth(
+  app: FastifyInstance,
+  sessions: ConsoleSessions,
+  serverKey: string | undefined,
+) {
+  refuseWhenDisabled(app, sessions);
+  app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.consolePublic) return;
     const bearer = bearerToken(request.headers.authorization);
     if (bearer !== undefined) {

@@ -29,7 +29,7 @@ import { AdminService } from '../service/admin.ts';
 import { Playground } from '../service/admin-playground.ts';
 import { ConsoleSessions } from '../service/admin-sessions.ts';
 import type { Services } from '../services.ts';
-import { actorOf, registerConsoleAuth } from './admin-auth.ts';
+import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './admin-auth.ts';
 import { registerConsoleApp } from './admin-console.ts';
 import { docs } from './schemas.ts';
 
@@ -66,9 +66,13 @@ export async function registerAdmin(app: FastifyInstance, services: Services) {
     config,
   );
 
+  // The page holds no data: it needs no session, only a console that is on.
+  await app.register(async (page) => {
+    refuseWhenDisabled(page, sessions);
+    await registerConsoleApp(page);
+  });
   await app.register(async (scope) => {
     registerConsoleAuth(scope, sessions, config.serverKey);
-    await registerConsoleApp(scope);
 
     scope.get(
       '/api/v1/admin/overview',

@@ -131,7 +131,7 @@ export class ActivityRecorder implements ActivitySink {
 
   upstreamCall(call: UpstreamCall, at = Date.now()) {
     const minute = Math.floor(at / 60_000);
-    const backend = this.options.embedded && call.backend === 'primary' ? 'embedded' : call.backend;
+    const backend = this.backendName(call.backend);
     const outcome = call.outcome === 'ok' ? 'ok' : failureCode(call);
     const key = `${minute}\u0000${backend}\u0000${call.endpoint}\u0000${outcome}`;
     let b = this.backends.get(key);
@@ -178,9 +178,15 @@ export class ActivityRecorder implements ActivitySink {
   }
 
   record(rows: ProvenanceRow[]) {
-    const room = MAX_PENDING_PROVENANCE - this.provenance.length;
-    if (rows.length > room) this.dropped += rows.length - Math.max(0, room);
-    this.provenance.push(...rows.slice(0, Math.max(0, room)));
+    const room = Math.max(0, MAX_PENDING_PROVENANCE - this.provenance.length);
+    this.dropped += Math.max(0, rows.length - room);
+    for (const row of rows.slice(0, room))
+      this.provenance.push(row.backend ? { ...row, backend: this.backendName(row.backend) } : row);
+  }
+
+  /** The upstream client's label of a backend, as the console names it. */
+  private backendName(label: string) {
+    return this.options.embedded && label === 'primary' ? 'embedded' : label;
   }
 
   private player(id: string, at: number): PlayerActivity {

@@ -5,6 +5,7 @@ import {
   type GameCheckResult,
   GameDefinition,
   type GameState,
+  ITEM_TYPES,
   type Item,
   type PlaygroundCombine,
   type PlaygroundCombineResult,
@@ -58,6 +59,8 @@ export class Playground {
       definition: this.deps.game,
       file_state,
       issues,
+      rarities: [...RARITIES],
+      item_types: [...ITEM_TYPES],
     });
     let raw: unknown;
     try {
