@@ -76,7 +76,7 @@ async function main(argv: string[]) {
     ? 'content from the embedded engine (offline)'
     : `content from ${new URL(server.upstreamUrl).origin}`;
   const game = config.staticDir ? ` and ${config.staticDir} at /` : '';
-  server.app.log.info(`Lootsmith serving the API, /docs${game} at ${server.url}/; ${content}`);
+  server.app.log.info(`Lootsmith serving the API, /docs, /console${game} at ${server.url}/; ${content}`);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {
