@@ -518,11 +518,14 @@ export class AdminQueries implements AdminStore {
     return { players: num(row?.players), active: num(row?.active) };
   }
 
-  /** Ids starting with `prefix`: a range of the primary key on SQLite, `starts_with` on PostgreSQL. */
+  /**
+   * Ids starting with `prefix`: a range of the primary key on SQLite (bytewise), a `LIKE` the pattern
+   * index serves on PostgreSQL (whose collation may not order a prefix's ids together).
+   */
   private prefixed(column: string, prefix: string): Query {
     return this.db.dialect === 'sqlite'
       ? { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, `${prefix}\uffff`] }
-      : { sql: `starts_with(${column}, ?)`, params: [prefix] };
+      : { sql: `${column} LIKE ? ESCAPE '!'`, params: [`${prefix.replace(/[!%_]/g, '!$&')}%`] };
   }
 
   private playersQuery(q: PlayerListQuery): Query {

@@ -5,6 +5,8 @@ interface Dialect {
   bigint: string;
   /** A field of a JSON text column, as text. */
   json: (column: string, field: string) => string;
+  /** An index for `LIKE 'prefix%'` where the text key's own order does not serve it (PostgreSQL). */
+  prefixIndex: (name: string, table: string, column: string) => string;
 }
 
 const DIALECTS = {
@@ -13,12 +15,16 @@ const DIALECTS = {
     bytes: 'BLOB',
     bigint: 'INTEGER',
     json: (column, field) => `json_extract(${column}, '$.${field}')`,
+    // Text keys compare bytewise: a range of the key's own index serves a prefix.
+    prefixIndex: () => '',
   },
   postgres: {
     serial: 'BIGSERIAL PRIMARY KEY',
     bytes: 'BYTEA',
     bigint: 'BIGINT',
     json: (column, field) => `(${column}::json ->> '${field}')`,
+    // Under a language's collation only a pattern index serves `LIKE 'prefix%'`.
+    prefixIndex: (name, table, column) => `CREATE INDEX ${name} ON ${table} (${column} text_pattern_ops);`,
   },
 } satisfies Record<string, Dialect>;
 
@@ -143,6 +149,7 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       last_at ${d.bigint} NOT NULL
     );
     CREATE INDEX player_stats_recent ON player_stats (last_at, player_id);
+    ${d.prefixIndex('players_id_prefix', 'players', 'id')}
     CREATE TABLE player_requests (
       id ${d.serial}, player_id TEXT NOT NULL, at ${d.bigint} NOT NULL, route TEXT NOT NULL,
       status INTEGER NOT NULL, code TEXT, ms INTEGER NOT NULL
