@@ -13,8 +13,10 @@ import {
 } from '../store/admin-store.ts';
 import type { UpstreamCall } from '../upstream/client.ts';
 
-/** How often an instance adds what it recorded to the store. */
+/** How often an instance adds what it recorded to the store, and after how many requests at the latest. */
 const FLUSH_MS = 1000;
+/** Keeps one SQLite write (synchronous, on the event loop) to a few milliseconds under heavy traffic. */
+const FLUSH_REQUESTS = 1000;
 /** Requests kept for the next write; past this they are dropped (and counted) until it is done. */
 const MAX_PENDING_REQUESTS = 20_000;
 const MAX_PENDING_PROVENANCE = 50_000;
@@ -127,6 +129,7 @@ export class ActivityRecorder implements ActivitySink {
         code: code || null,
         ms: r.ms,
       });
+    if (this.requests.length === FLUSH_REQUESTS) void this.flush();
   }
 
   upstreamCall(call: UpstreamCall, at = Date.now()) {
