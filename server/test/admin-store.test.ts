@@ -476,34 +476,41 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
+  // A database one migration back: the console's tables gone, the version before them.
+  const undo = `DROP TABLE route_stats; DROP TABLE backend_stats; DROP TABLE activity_counters;
+    DROP TABLE player_stats; DROP TABLE player_requests; DROP TABLE item_provenance; DROP TABLE item_removals;
+    DROP TABLE moderation_events; DROP TABLE console_sessions; DROP INDEX IF EXISTS players_id_prefix;
+    UPDATE schema_version SET version = version - 1`;
   const insertItem = 'INSERT INTO items (id, owner, name, data, created_at) VALUES ($1, $2, $3, $4, $5)';
   const values = ['itm_old', 'old-timer', earlier.name, JSON.stringify(earlier), earlier.created_at];
   const readBack = 'SELECT item_id, source, player_id, rarity, type, level, created_at FROM item_provenance';
 
   it('lists items made before it on SQLite', async () => {
-    const { default: Database } = await import('better-sqlite3');
-    const { migrationsFor } = await import('../src/store/migrations.ts');
-    const db = new Database(':memory:');
-    const migrations = migrationsFor('sqlite');
-    for (const sql of migrations.slice(0, -1)) db.exec(sql);
-    db.prepare(insertItem.replace(/\$\d/g, '?')).run(...values);
-    db.exec(migrations.at(-1) as string);
-    expect(db.prepare(readBack).all()).toEqual([expected]);
-    db.close();
+    const dir = mkdtempSync(join(tmpdir(), 'lootsmith-admin-migration-'));
+    try {
+      const before = new SqliteStore(dir);
+      before.db.exec(undo);
+      before.db.prepare(insertItem.replace(/\$\d/g, '?')).run(...values);
+      await before.close();
+      const after = new SqliteStore(dir);
+      expect(after.db.prepare(readBack).all()).toEqual([expected]);
+      await after.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists items made before it on PostgreSQL', async (ctx) => {
     const schema = await createTestSchema();
     if (!schema) return ctx.skip();
     const { default: pg } = await import('pg');
-    const { migrationsFor } = await import('../src/store/migrations.ts');
     const client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
     try {
-      const migrations = migrationsFor('postgres');
-      for (const sql of migrations.slice(0, -1)) await client.query(sql);
+      await (await PostgresStore.connect(schema.url)).close();
+      await client.connect();
+      await client.query(undo);
       await client.query(insertItem, values);
-      await client.query(migrations.at(-1) as string);
+      await (await PostgresStore.connect(schema.url)).close();
       expect((await client.query(readBack)).rows).toEqual([expected]);
     } finally {
       await client.end();

@@ -171,7 +171,7 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       item_id TEXT PRIMARY KEY, reason TEXT NOT NULL, removed_by TEXT NOT NULL, holders TEXT NOT NULL,
       removed_at TEXT NOT NULL
     );
-    CREATE INDEX inventory_item ON inventory (item_id);
+    CREATE INDEX IF NOT EXISTS inventory_item ON inventory (item_id);
     CREATE TABLE moderation_events (
       id ${d.serial}, player_id TEXT, at ${d.bigint} NOT NULL, kind TEXT NOT NULL, field TEXT NOT NULL,
       excerpt TEXT NOT NULL, reason TEXT NOT NULL, action TEXT NOT NULL
