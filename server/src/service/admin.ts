@@ -25,7 +25,6 @@ import {
   type ModerationRow,
   type PlayerRow,
   type ProvenanceRow,
-  type Timed,
 } from '../store/admin-store.ts';
 import type { Store } from '../store/store.ts';
 
@@ -56,15 +55,6 @@ const latencyOf = (buckets: number[]): Latency => ({
   p95_ms: percentile(buckets, 0.95),
   p99_ms: percentile(buckets, 0.99),
 });
-
-/** Adds `from` into `into`, bucket by bucket. */
-function addTimed(into: Timed, from: Timed) {
-  into.count += from.count;
-  into.totalMs += from.totalMs;
-  from.buckets.forEach((n, i) => {
-    into.buckets[i] = (into.buckets[i] ?? 0) + n;
-  });
-}
 
 /** Opaque page positions: what the last row of a page was sorted by. */
 const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -129,51 +119,48 @@ export class AdminService {
         this.deps.pools ? store.poolStock(gameKey(game), now) : Promise.resolve([]),
       ]);
 
-    const routes = new Map<string, RouteFigures & Timed>();
+    // Latency buckets summed per route and per backend endpoint; percentiles are read from the sums.
+    const latencies = new Map<string, number[]>();
+    const addLatency = (key: string, buckets: number[]) => {
+      const sum = latencies.get(key) ?? buckets.map(() => 0);
+      buckets.forEach((n, i) => {
+        sum[i] = (sum[i] ?? 0) + n;
+      });
+      latencies.set(key, sum);
+    };
+    const routes = new Map<string, RouteFigures>();
     for (const r of routeRows) {
-      let f = routes.get(r.route);
-      if (!f) {
-        f = {
-          route: r.route,
-          requests: 0,
-          errors: 0,
-          errors_by_code: {},
-          latency: latencyOf([]),
-          count: 0,
-          totalMs: 0,
-          buckets: [],
-        };
-        routes.set(r.route, f);
-      }
-      addTimed(f, r);
+      const f = routes.get(r.route) ?? {
+        route: r.route,
+        requests: 0,
+        errors: 0,
+        errors_by_code: {},
+        latency: latencyOf([]),
+      };
+      routes.set(r.route, f);
+      addLatency(`route ${r.route}`, r.buckets);
       f.requests += r.count;
       if (r.status >= 400) {
         f.errors += r.count;
         f.errors_by_code[r.code] = (f.errors_by_code[r.code] ?? 0) + r.count;
       }
     }
-    const backends = new Map<string, BackendFigures & Timed>();
+    const backends = new Map<string, BackendFigures>();
     for (const b of backendRows) {
       const key = `${b.backend} ${b.endpoint}`;
-      let f = backends.get(key);
-      if (!f) {
-        f = {
-          backend: b.backend,
-          endpoint: b.endpoint,
-          calls: 0,
-          failures: 0,
-          failures_by_code: {},
-          latency: latencyOf([]),
-          prompt_tokens: 0,
-          completion_tokens: 0,
-          images: 0,
-          count: 0,
-          totalMs: 0,
-          buckets: [],
-        };
-        backends.set(key, f);
-      }
-      addTimed(f, b);
+      const f = backends.get(key) ?? {
+        backend: b.backend,
+        endpoint: b.endpoint,
+        calls: 0,
+        failures: 0,
+        failures_by_code: {},
+        latency: latencyOf([]),
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        images: 0,
+      };
+      backends.set(key, f);
+      addLatency(`backend ${key}`, b.buckets);
       f.calls += b.count;
       if (b.outcome !== 'ok') {
         f.failures += b.count;
@@ -183,6 +170,8 @@ export class AdminService {
       f.completion_tokens += b.completionTokens;
       f.images += b.images;
     }
+    for (const [key, f] of routes) f.latency = latencyOf(latencies.get(`route ${key}`) ?? []);
+    for (const [key, f] of backends) f.latency = latencyOf(latencies.get(`backend ${key}`) ?? []);
     const bySlot = new Map(series.map((s) => [s.slot, s]));
     const counter = (name: string, label: string) =>
       counters.find((c) => c.name === name && c.label === label)?.value ?? 0;
@@ -195,14 +184,8 @@ export class AdminService {
       b.pending += Number(s.pending);
       buckets.set(s.bucket, b);
     }
-    const routeList = [...routes.values()].map(({ count: _c, totalMs: _t, buckets: b, ...f }) => ({
-      ...f,
-      latency: latencyOf(b),
-    }));
-    const backendList = [...backends.values()].map(({ count: _c, totalMs: _t, buckets: b, ...f }) => ({
-      ...f,
-      latency: latencyOf(b),
-    }));
+    const routeList = [...routes.values()];
+    const backendList = [...backends.values()];
     const sum = <T>(list: T[], of: (t: T) => number) => list.reduce((a, t) => a + of(t), 0);
     return {
       window,

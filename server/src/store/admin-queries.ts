@@ -216,7 +216,8 @@ const toItemRow = (r: ItemSqlRow): ItemRow => ({
 
 interface ProvenanceSqlRow {
   item_id: string;
-  source: ProvenanceRow['source'];
+  /** A `ProvenanceRow` source, or `earlier` for an item listed from its JSON alone. */
+  source: string;
   player_id: string | null;
   rarity: string;
   type: string;
@@ -645,10 +646,10 @@ export class AdminQueries implements AdminStore {
     );
     if (!row) return null;
     const provenance: ProvenanceRow | null =
-      row.item_id && row.source !== ('earlier' as string)
+      row.item_id && row.source !== 'earlier'
         ? {
             itemId: row.id,
-            source: row.source,
+            source: row.source as ProvenanceRow['source'],
             playerId: row.player_id,
             rarity: row.rarity,
             type: row.type,
