@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -303,5 +304,19 @@ describe('the developer console', () => {
     } finally {
       await stopRig(production);
     }
+  });
+
+  it('ships inside the lootsmith package, so `npx lootsmith` serves it', () => {
+    // The files `npm pack` puts in the tarball (the build is `npm run build`'s; packing runs it again).
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', 'server'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    ) as Array<{ files: Array<{ path: string }> }>;
+    const packed = new Set(pack?.files.map((f) => f.path));
+    expect(packed).toContain('dist/console/index.html');
+    for (const asset of readdirSync(join(CONSOLE_DIR, 'assets')))
+      expect(packed).toContain(`dist/console/assets/${asset}`);
   });
 });
