@@ -7,10 +7,17 @@ import { findEnemy } from './rules.ts';
 /** The enemy a request names, if it names one; 400 `unknown_enemy` when the game has no such enemy. */
 export function knownEnemy(game: GameDefinition, name: string | undefined) {
   const enemy = findEnemy(game, name);
-  if (name && !enemy)
-    throw new ApiError(400, 'unknown_enemy', `The game has no enemy "${name}"`, {
-      details: { enemies: game.enemies.map((e) => e.id) },
-    });
+  if (name && !enemy) {
+    const enemies = game.enemies.map((e) => e.id);
+    throw new ApiError(
+      400,
+      'unknown_enemy',
+      `The game has no enemy "${name}"; its enemies: ${enemies.join(', ')}`,
+      {
+        details: { enemies },
+      },
+    );
+  }
   return enemy;
 }
 
