@@ -35,10 +35,16 @@ function station(deps: LootDeps, name: string | undefined) {
   if (!name) return null;
   const key = name.toLowerCase().replaceAll(' ', '_');
   const found = deps.game.stations.find((s) => s.id === key || s.name.toLowerCase() === name.toLowerCase());
-  if (!found)
-    throw refuse('unknown_station', `Unknown crafting station "${name}"`, {
-      stations: deps.game.stations.map((s) => s.id),
-    });
+  if (!found) {
+    const stations = deps.game.stations.map((s) => s.id);
+    throw refuse(
+      'unknown_station',
+      `Unknown crafting station "${name}"; the game's stations: ${stations.join(', ')}`,
+      {
+        stations,
+      },
+    );
+  }
   return found;
 }
 
@@ -68,14 +74,20 @@ export const crafterOf = (player: {
   level: player.level ?? player.claimed_level,
 });
 
-/** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
-function assertStationLevel(st: Station, craftingLvl: number) {
-  if (craftingLvl < st.min_level)
+/**
+ * Every crafting route asks the station's level of the crafter; refused before anything is spent, with
+ * the stations this crafter may use.
+ */
+function assertStationLevel(stations: Station[], st: Station, craftingLvl: number) {
+  if (craftingLvl < st.min_level) {
+    const usable = stations.filter((s) => s.min_level <= craftingLvl).map((s) => s.name);
     throw refuse(
       'skill_too_low',
-      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}`,
+      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}, ` +
+        (usable.length ? `which can use the ${usable.join(', the ')}` : 'which can use no station'),
       { required_level: st.min_level, crafting_level: craftingLvl },
     );
+  }
 }
 
 export interface CraftPlan {
@@ -106,7 +118,7 @@ export class CombinePlanner {
       throw refuse('invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
-    if (st) assertStationLevel(st, skill);
+    if (st) assertStationLevel(deps.game.stations, st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
@@ -207,13 +219,14 @@ export async function planCreateItem(
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
   const level = craftingLevel(deps.game, crafter.xp);
+  assertStationLevel(deps.game.stations, st, level);
   const rarity = craftedRarity(
     deps.game,
     ingredients.map((i) => i.item.rarity),
     stacks.reduce((a, s) => a + s.quantity, 0),
     level,
   );
-  const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
+  const required = deps.game.create_item.min_level_by_rarity[rarity] ?? 0;
   if (level < required)
     throw refuse(
       'skill_too_low',
