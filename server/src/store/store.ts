@@ -56,6 +56,12 @@ export interface LimitWindow {
   kept?: boolean;
 }
 
+/** What a grant of loot records besides the loot. */
+export interface Grant {
+  /** The level the drop was served at on the player's own claim (`Store.recordClaimedLevel`). */
+  claimedLevel?: number;
+}
+
 /** What one request reserves before it calls a model: all of it, or nothing (`Store.reserve`). */
 export interface ReservationRequest {
   playerId: string;
@@ -167,13 +173,7 @@ export interface Store {
    * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
    * transaction; with `claimedLevel`, records that level as `recordClaimedLevel` does, in the same one.
    */
-  grantLoot(
-    playerId: string,
-    items: Item[],
-    stacks: Stack[],
-    reason: string,
-    options?: { claimedLevel?: number },
-  ): Promise<void>;
+  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string, options?: Grant): Promise<void>;
   /** Adds (positive) or removes (negative) stacks; throws InsufficientError when a removal exceeds what is owned. */
   changeStacks(playerId: string, changes: Stack[], reason: string): Promise<void>;
   craft(input: CraftInput): Promise<CraftResult>;
