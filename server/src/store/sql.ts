@@ -31,7 +31,12 @@ export interface SqlDialect {
 
 /** A JSON array (as text) of one object of `fields` per row. */
 const jsonRows = (d: SqlDialect, fields: Record<string, string>, order: string) =>
-  d.jsonArray(`${d.jsonObject}(${Object.entries(fields).map(([k, v]) => `'${k}', ${v}`)})`, order);
+  d.jsonArray(
+    `${d.jsonObject}(${Object.entries(fields)
+      .map(([k, v]) => `'${k}', ${v}`)
+      .join(', ')})`,
+    order,
+  );
 
 export type PlayerColumn = (typeof PLAYER_SETTINGS)[number];
 type Kind = 'items' | 'images';
