@@ -14,11 +14,10 @@ import {
   type Stack,
 } from './store.ts';
 
-/**
- * The store's rules, written once for both databases: generators that yield each statement they
- * need and get its result back. SQLite runs them synchronously inside its transaction, PostgreSQL
- * awaits each statement on the transaction's client.
- */
+// The store's rules, written once for both databases: generators that yield each statement they need
+// and get its result back. SQLite runs a rule synchronously inside its transaction (better-sqlite3
+// cannot wait), PostgreSQL awaits each statement on the transaction's client.
+
 export type Params = Record<string, unknown>;
 export type Op =
   | { kind: 'get' | 'all' | 'run'; statement: StatementName; params: Params }

@@ -38,7 +38,7 @@ const jsonRows = (d: SqlDialect, fields: Record<string, string>, order: string) 
     order,
   );
 
-export type PlayerColumn = (typeof PLAYER_SETTINGS)[number];
+type PlayerColumn = (typeof PLAYER_SETTINGS)[number];
 type Kind = 'items' | 'images';
 
 const usage = (k: Kind) => ({

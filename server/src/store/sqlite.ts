@@ -62,6 +62,7 @@ export class SqliteStore extends SqlStore {
   private readonly prepared: Record<StatementName, Database.Statement>;
   /** IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue. */
   private readonly writeTx: Database.Transaction<(rule: Rule<unknown>) => unknown>;
+  private readonly aloneTx: Database.Transaction<(plan: Plan) => Params[]>;
   private readonly groupTx: Database.Transaction<(plans: Plan[]) => Array<Params[] | ReservationRefused>>;
 
   constructor(dataDir: string | ':memory:') {
@@ -90,14 +91,19 @@ export class SqliteStore extends SqlStore {
       Object.entries(SQL).map(([name, s]) => [name, this.db.prepare(s.text)]),
     ) as Record<StatementName, Database.Statement>;
     this.writeTx = this.db.transaction((rule: Rule<unknown>) => this.drive(rule));
-    // Nested in the group's transaction, each reservation is a savepoint: a refused one takes nothing.
-    const savepoint = this.db.transaction((p: Plan) => this.drive(take(p)));
-    this.groupTx = this.db.transaction((plans: Plan[]) => {
+    const expire = (plans: Plan[]) => {
       const before = expireBefore(plans);
       if (before !== null) this.drive(run('expireGrants', { at: before }));
-      const [only] = plans;
-      // Alone, a reservation needs no savepoint: its refusal rolls back the whole transaction.
-      if (plans.length === 1 && only) return [this.drive(take(only))];
+    };
+    // Alone, a reservation needs no savepoint: its refusal rolls back the whole transaction.
+    this.aloneTx = this.db.transaction((p: Plan) => {
+      expire([p]);
+      return this.drive(take(p));
+    });
+    // Together, each is a savepoint of the group's transaction: a refused one takes nothing, the others stand.
+    const savepoint = this.db.transaction((p: Plan) => this.drive(take(p)));
+    this.groupTx = this.db.transaction((plans: Plan[]) => {
+      expire(plans);
       return plans.map((p) => refusedOr(() => savepoint(p)));
     });
   }
@@ -137,8 +143,9 @@ export class SqliteStore extends SqlStore {
 
   /** The reservations made while the event loop was busy, in one transaction at its next turn. */
   protected async takeGroup(plans: Plan[]) {
-    if (plans.length > 1) return this.groupTx.immediate(plans);
-    return [refusedOr(() => this.groupTx.immediate(plans)[0] as Params[])];
+    const [only] = plans;
+    if (plans.length === 1 && only) return [refusedOr(() => this.aloneTx.immediate(only))];
+    return this.groupTx.immediate(plans);
   }
 
   /** The SQL of the statements on the request paths, by name, with `?` parameters (the benchmark EXPLAINs them). */
