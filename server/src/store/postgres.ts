@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
-import { expireBefore, type Plan, refusal, TAKES } from './reservation.ts';
+import { expireBefore, type Plan, refusal, TAKES, type TakeKind } from './reservation.ts';
 import { driveAsync, type Op, type Params, type Rule } from './rules.ts';
 import { parameterNames, type SqlDialect, type StatementName, statements } from './sql.ts';
 import { SqlStore } from './sql-store.ts';
@@ -47,6 +47,24 @@ const fromPlan = (text: string) =>
     TYPES[name] ? `(v->>'${name}')::${TYPES[name]}` : `(v->>'${name}')`,
   );
 
+/** Each kind of take: its statement and, when it finds no row, its `why` read. */
+const BRANCHES = (Object.entries(TAKES) as Array<[string, TakeKind]>)
+  .map(
+    ([take, kind]) => `
+          WHEN '${take}' THEN
+            ${fromPlan(SQL[kind.statement].text)} INTO found_row;
+            took := FOUND;${
+              kind.why
+                ? `
+            IF NOT took THEN
+              ${fromPlan(SQL[kind.why].text)} INTO found_row;
+              why := to_jsonb(found_row);
+            END IF;`
+                : ''
+            }`,
+  )
+  .join('');
+
 /**
  * Group commit of `Store.reserve`: the plans in `p_batch` (`reservation.ts`; players in lock order)
  * are taken by one call, in one transaction, each in its own subtransaction. A plan's takes run in
@@ -78,22 +96,7 @@ BEGIN
       FOR step IN SELECT value FROM jsonb_array_elements(reservation->'steps') LOOP
         v := v || step;
         why := NULL;
-        CASE step->>'take'${Object.entries(TAKES)
-          .map(
-            ([take, kind]: [string, { statement: StatementName; why?: StatementName }]) => `
-          WHEN '${take}' THEN
-            ${fromPlan(SQL[kind.statement].text)} INTO found_row;
-            took := FOUND;${
-              kind.why
-                ? `
-            IF NOT took THEN
-              ${fromPlan(SQL[kind.why].text)} INTO found_row;
-              why := to_jsonb(found_row);
-            END IF;`
-                : ''
-            }`,
-          )
-          .join('')}
+        CASE step->>'take'${BRANCHES}
         END CASE;
         IF NOT took THEN
           RAISE EXCEPTION '${REFUSED}' USING DETAIL = jsonb_build_object('at', jsonb_array_length(taken), 'why', why)::text;

@@ -15,7 +15,7 @@ import {
  * statement, inside `lootsmith_reserve_group` (built from this table), so a group of reservations is
  * one round trip.
  */
-interface TakeKind {
+export interface TakeKind {
   statement: StatementName;
   /** Read in the same transaction after a refusal: what the refusal reports. */
   why?: StatementName;
