@@ -2,7 +2,7 @@ import pg from 'pg';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, refusal, TAKES, type TakeKind } from './reservation.ts';
 import { driveAsync, type Op, type Params, type Rule } from './rules.ts';
-import { parameterNames, type SqlDialect, type StatementName, statements } from './sql.ts';
+import { compile, type SqlDialect, statements } from './sql.ts';
 import { SqlStore } from './sql-store.ts';
 import type { ReservationRefused } from './store.ts';
 
@@ -16,15 +16,8 @@ const POSTGRES: SqlDialect = {
 };
 const SQL = statements(POSTGRES);
 
-/** Each statement in PostgreSQL's own parameters (`$1…$n`), prepared once per connection under its name. */
-const COMPILED = Object.fromEntries(
-  Object.entries(SQL).map(([name, { text }]) => {
-    const names = parameterNames(text);
-    const positional = text.replace(/\$[a-z_]+/g, (p) => `$${names.indexOf(p) + 1}`);
-    return [name, { name: `lootsmith_${name}`, text: positional, names: names.map((p) => p.slice(1)) }];
-  }),
-) as Record<StatementName, { name: string; text: string; names: string[] }>;
-
+/** Prepared once per connection, under its name. */
+const COMPILED = compile(SQL, true);
 export const PLAYER = COMPILED.player.text;
 export const INVENTORY_VERSIONS = COMPILED.inventoryVersions.text;
 export const INVENTORY = COMPILED.inventory.text;
@@ -66,10 +59,11 @@ const BRANCHES = (Object.entries(TAKES) as Array<[string, TakeKind]>)
   .join('');
 
 /**
- * Group commit of `Store.reserve`: the plans in `p_batch` (`reservation.ts`; players in lock order)
- * are taken by one call, in one transaction, each in its own subtransaction. A plan's takes run in
- * order, each the same statement SQLite runs; the first that finds no row raises, rolling back that
- * plan alone, and is answered with its index and what its `why` read found. Spent grants that have
+ * Group commit of `Store.reserve`: the plans in `p_batch` (each the list of its takes, `reservation.ts`;
+ * players in lock order) are taken by one call, in one transaction, each in its own subtransaction. A
+ * plan's takes run in order, each the same statement SQLite runs, a take's row laid over the
+ * parameters of the takes after it; the first that finds no row raises, rolling back that plan alone,
+ * and is answered with its index and what its `why` read found. Spent grants that have
  * expired are cleared first, before any player's rows are locked. Answers a JSON array in the batch's
  * order: `{took: [row…]}` or `{refused: {at, why}}`.
  */
@@ -79,6 +73,7 @@ DECLARE
   reservation jsonb;
   step jsonb;
   v jsonb;
+  carried jsonb;
   found_row record;
   took boolean;
   why jsonb;
@@ -91,17 +86,17 @@ BEGIN
   END IF;
   FOR reservation IN SELECT value FROM jsonb_array_elements(p_batch) LOOP
     BEGIN
-      v := reservation->'vars';
+      carried := '{}';
       taken := '[]';
-      FOR step IN SELECT value FROM jsonb_array_elements(reservation->'steps') LOOP
-        v := v || step;
+      FOR step IN SELECT value FROM jsonb_array_elements(reservation) LOOP
+        v := step || carried;
         why := NULL;
         CASE step->>'take'${BRANCHES}
         END CASE;
         IF NOT took THEN
           RAISE EXCEPTION '${REFUSED}' USING DETAIL = jsonb_build_object('at', jsonb_array_length(taken), 'why', why)::text;
         END IF;
-        v := v || to_jsonb(found_row);
+        carried := carried || to_jsonb(found_row);
         taken := taken || to_jsonb(found_row);
       END LOOP;
       results := results || jsonb_build_object('took', taken);
@@ -123,7 +118,7 @@ export function reserveGroupQuery(plans: Plan[]) {
   return {
     name: 'lootsmith_reserve_group',
     text: 'SELECT lootsmith_reserve_group($1, $2) AS results',
-    values: [JSON.stringify(plans.map(({ vars, steps }) => ({ vars, steps }))), expireBefore(plans)],
+    values: [JSON.stringify(plans.map((p) => p.steps)), expireBefore(plans)],
   };
 }
 
@@ -189,13 +184,13 @@ export class PostgresStore extends SqlStore {
 
   private async execute(on: pg.Pool | pg.PoolClient, op: Op): Promise<unknown> {
     if (op.kind === 'lock') return on.query('SELECT pg_advisory_xact_lock(hashtext($1))', [op.key]);
-    const { name, text, names } = COMPILED[op.statement];
+    const { text, names } = COMPILED[op.statement];
     const values = names.map((n) => {
       const value = op.params[n];
       if (value === undefined) throw new Error(`statement ${op.statement} lacks $${n}`);
       return value;
     });
-    const result = await on.query({ name, text, values });
+    const result = await on.query({ name: `lootsmith_${op.statement}`, text, values });
     if (op.kind === 'get') return result.rows[0];
     if (op.kind === 'all') return result.rows;
     return result.rowCount;

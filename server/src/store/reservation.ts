@@ -23,7 +23,7 @@ export interface TakeKind {
 }
 
 export const TAKES = {
-  /** The player's recorded limit, unless blocked or unknown; it becomes `$lim` of the takes after it. */
+  /** The player's recorded limit, unless blocked or unknown; its row sets `$lim` of the takes after it. */
   player: { statement: 'playerLimit', refusal: () => ({ kind: 'blocked' }) },
   items: { statement: 'takeItems', why: 'usedItems', refusal: budget },
   images: { statement: 'takeImages', why: 'usedImages', refusal: budget },
@@ -45,17 +45,57 @@ function budget(why: Params | undefined): Refusal {
   return { kind: 'budget', used: (why?.used as number) ?? 0, limit: (why?.lim as number | null) ?? 0 };
 }
 
-/** One take: its kind and the parameters of its statement beyond the plan's `vars`. */
+/**
+ * One take: its kind and every parameter of the takes, those it does not use null. One shape for all
+ * steps: a bag of parameters that changed shape from take to take doubled the cost of a reservation.
+ */
 export interface Step extends Params {
   take: keyof typeof TAKES;
 }
 
+/** A reservation's own parameters, which every take sees. */
+interface Own {
+  player: string;
+  day: string;
+  kind: string;
+  n: number;
+  lim: number | null;
+  at: number;
+}
+
+/** A step of one shape, whatever its take sets beyond the reservation's own parameters. */
+function step(
+  take: Step['take'],
+  own: Own,
+  set: Partial<
+    Record<'key' | 'grant' | 'grant_player', string> &
+      Record<'max' | 'reset' | 'windowMs' | 'expires', number>
+  > = {},
+): Step {
+  return {
+    take,
+    player: own.player,
+    day: own.day,
+    kind: own.kind,
+    n: own.n,
+    lim: own.lim,
+    at: own.at,
+    key: set.key ?? null,
+    hits: 1,
+    max: set.max ?? null,
+    reset: set.reset ?? null,
+    windowMs: set.windowMs ?? null,
+    grant: set.grant ?? null,
+    grant_player: set.grant_player ?? null,
+    expires: set.expires ?? null,
+  };
+}
+
 export interface Plan {
   request: ReservationRequest;
+  at: number;
   /** The request's windows, in the order taken. */
   windows: LimitWindow[];
-  /** Parameters every take sees; a take's row is added to them for the takes after it. */
-  vars: Params;
   steps: Step[];
 }
 
@@ -64,30 +104,23 @@ export function plan(request: ReservationRequest, at: number): Plan {
   const { playerId, day, usage, grant } = request;
   const recorded = usage.limit === 'recorded';
   const windows = [...(request.windows ?? [])].sort(byKey);
-  const steps: Step[] = [
-    ...(recorded ? [{ take: 'player' } as const] : []),
-    { take: usage.kind },
-    ...windows.map((w) => ({
-      take: 'window' as const,
-      key: w.key,
-      hits: 1,
-      max: w.max,
-      reset: at + w.windowMs,
-      windowMs: w.windowMs,
-    })),
-    ...(grant
-      ? [{ take: 'grant' as const, grant: grant.id, grant_player: grant.playerId, expires: grant.expiresAt }]
-      : []),
-  ];
-  const vars = {
+  const own = {
     player: playerId,
     day,
     kind: usage.kind,
     n: usage.n,
-    lim: recorded ? null : usage.limit,
+    lim: usage.limit === 'recorded' ? null : usage.limit,
     at,
   };
-  return { request, windows, vars, steps };
+  const steps: Step[] = recorded ? [step('player', own)] : [];
+  steps.push(step(usage.kind, own));
+  for (const { key, max, windowMs } of windows)
+    steps.push(step('window', own, { key, max, reset: at + windowMs, windowMs }));
+  if (grant)
+    steps.push(
+      step('grant', own, { grant: grant.id, grant_player: grant.playerId, expires: grant.expiresAt }),
+    );
+  return { request, at, windows, steps };
 }
 
 /** The refusal of the plan's take at `index`, from what its `why` read found. */
@@ -96,16 +129,19 @@ export function refusal(p: Plan, index: number, why: Params | undefined): Reserv
   return new ReservationRefused(TAKES[step.take].refusal(why, step));
 }
 
-/** Runs a plan's takes in order; a refusal throws, and the caller's transaction or savepoint rolls back. */
+/**
+ * Runs a plan's takes in order; a refusal throws, and the caller's transaction or savepoint rolls back.
+ * A take's row sets the parameters of the same name of the takes after it (the recorded limit).
+ */
 export function* take(p: Plan): Rule<Params[]> {
-  const vars = { ...p.vars };
+  const carried: Params = {};
   const rows: Params[] = [];
   for (const [i, step] of p.steps.entries()) {
     const kind: TakeKind = TAKES[step.take];
-    const params = { ...vars, ...step };
+    const params = { ...step, ...carried };
     const row = (yield* get(kind.statement, params)) as Params | undefined;
     if (!row) throw refusal(p, i, kind.why ? ((yield* get(kind.why, params)) as Params) : undefined);
-    Object.assign(vars, row);
+    for (const column in row) if (column in step) carried[column] = row[column];
     rows.push(row);
   }
   return rows;
@@ -135,6 +171,6 @@ export function lockOrder(plans: Plan[]): Array<{ plan: Plan; index: number }> {
 
 /** Spent grants that expired before the earliest reservation of the group that spends one; null if none does. */
 export function expireBefore(plans: Plan[]): number | null {
-  const times = plans.filter((p) => p.request.grant).map((p) => p.vars.at as number);
+  const times = plans.filter((p) => p.request.grant).map((p) => p.at);
   return times.length ? Math.min(...times) : null;
 }

@@ -273,5 +273,31 @@ export type Statements = ReturnType<typeof statements>;
 export type StatementName = keyof Statements;
 export type RowOf<K extends StatementName> = Statements[K] extends Statement<infer R> ? R : never;
 
-/** A statement's parameter names, in order of first use. */
-export const parameterNames = (text: string) => [...new Set(text.match(/\$[a-z_]+/g) ?? [])];
+export interface Compiled {
+  text: string;
+  /** The parameter each position binds. */
+  names: string[];
+}
+
+/**
+ * The statements with positional parameters: `$1…$n`, one per name (`numbered`, PostgreSQL), or a
+ * `?` per use (SQLite, whose driver takes `?NNN` for a name).
+ */
+export function compile(all: Statements, numbered: boolean): Record<StatementName, Compiled> {
+  const one = ({ text }: Statement): Compiled => {
+    const names: string[] = [];
+    const positional = text.replace(/\$([a-z_]+)/g, (_, name: string) => {
+      if (!numbered) {
+        names.push(name);
+        return '?';
+      }
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name) + 1}`;
+    });
+    return { text: positional, names };
+  };
+  return Object.fromEntries(Object.entries(all).map(([name, s]) => [name, one(s)])) as Record<
+    StatementName,
+    Compiled
+  >;
+}

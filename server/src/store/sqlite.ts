@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, take } from './reservation.ts';
 import { drive, type Op, type Params, type Rule, run } from './rules.ts';
-import { type SqlDialect, type StatementName, statements } from './sql.ts';
+import { compile, type SqlDialect, type StatementName, statements } from './sql.ts';
 import { SqlStore } from './sql-store.ts';
 import { ReservationRefused } from './store.ts';
 
@@ -27,7 +27,6 @@ const CHECKPOINT_INTERVAL_MS = 200;
 const SQLITE: SqlDialect = {
   forUpdate: '',
   skipLocked: '',
-  // A list travels as JSON text.
   inList: (param) => `IN (SELECT value FROM json_each(${param}))`,
   notInList: (param) => `NOT IN (SELECT value FROM json_each(${param}))`,
   jsonObject: 'json_object',
@@ -35,11 +34,12 @@ const SQLITE: SqlDialect = {
 };
 const SQL = statements(SQLITE);
 
-const bind = (params: Params) => {
-  const bound: Params = {};
-  for (const [name, value] of Object.entries(params))
-    bound[name] = Array.isArray(value) ? JSON.stringify(value) : value;
-  return bound;
+const COMPILED = compile(SQL, false);
+
+/** A list travels as JSON text. */
+const bound = (params: Params, name: string) => {
+  const value = params[name];
+  return Array.isArray(value) ? JSON.stringify(value) : value;
 };
 
 /** A refusal answered in place of the reservation; anything else is thrown. */
@@ -88,7 +88,7 @@ export class SqliteStore extends SqlStore {
     }
     this.migrate();
     this.prepared = Object.fromEntries(
-      Object.entries(SQL).map(([name, s]) => [name, this.db.prepare(s.text)]),
+      Object.entries(COMPILED).map(([name, s]) => [name, this.db.prepare(s.text)]),
     ) as Record<StatementName, Database.Statement>;
     this.writeTx = this.db.transaction((rule: Rule<unknown>) => this.drive(rule));
     const expire = (plans: Plan[]) => {
@@ -123,10 +123,10 @@ export class SqliteStore extends SqlStore {
   private readonly execute = (op: Op): unknown => {
     if (op.kind === 'lock') return undefined;
     const statement = this.prepared[op.statement];
-    const params = bind(op.params);
-    if (op.kind === 'get') return statement.get(params);
-    if (op.kind === 'all') return statement.all(params);
-    return statement.run(params).changes;
+    const values = COMPILED[op.statement].names.map((name) => bound(op.params, name));
+    if (op.kind === 'get') return statement.get(values);
+    if (op.kind === 'all') return statement.all(values);
+    return statement.run(values).changes;
   };
 
   private drive<T>(rule: Rule<T>): T {
@@ -158,7 +158,7 @@ export class SqliteStore extends SqlStore {
       'takeImages',
       'hitWindow',
     ];
-    return Object.fromEntries(names.map((name) => [name, SQL[name].text.replace(/\$[a-z_]+/g, '?')]));
+    return Object.fromEntries(names.map((name) => [name, COMPILED[name].text]));
   }
 
   async close() {
