@@ -5,7 +5,7 @@ import * as rules from './rules.ts';
 import { all, type Params, type Rule, run } from './rules.ts';
 import {
   type CraftInput,
-  type Grant,
+  type GrantLootOptions,
   type PlayerRecord,
   type PoolClaim,
   type PoolSlotRequest,
@@ -86,7 +86,7 @@ export abstract class SqlStore implements Store {
     return (await this.autocommit(all('itemNames', { player: playerId }))).map((r) => r.name);
   }
 
-  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string, options?: Grant) {
+  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string, options?: GrantLootOptions) {
     return this.transaction(rules.grantLoot(playerId, items, stacks, reason, options?.claimedLevel));
   }
 

@@ -57,7 +57,7 @@ export interface LimitWindow {
 }
 
 /** What a grant of loot records besides the loot. */
-export interface Grant {
+export interface GrantLootOptions {
   /** The level the drop was served at on the player's own claim (`Store.recordClaimedLevel`). */
   claimedLevel?: number;
 }
@@ -173,7 +173,13 @@ export interface Store {
    * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
    * transaction; with `claimedLevel`, records that level as `recordClaimedLevel` does, in the same one.
    */
-  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string, options?: Grant): Promise<void>;
+  grantLoot(
+    playerId: string,
+    items: Item[],
+    stacks: Stack[],
+    reason: string,
+    options?: GrantLootOptions,
+  ): Promise<void>;
   /** Adds (positive) or removes (negative) stacks; throws InsufficientError when a removal exceeds what is owned. */
   changeStacks(playerId: string, changes: Stack[], reason: string): Promise<void>;
   craft(input: CraftInput): Promise<CraftResult>;
