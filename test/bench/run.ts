@@ -100,7 +100,7 @@ function planSection(plans: Plan[] | { error: string }): string[] {
   const md = [
     '## Query plans of the hot statements',
     '',
-    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve_group` (and the `lootsmith_reserve` it calls for each reservation) are explained by `auto_explain` during a call.',
+    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve_group` (each reservation’s takes) are explained by `auto_explain` during a call.',
     '',
   ];
   if ('error' in plans) return [...md, `Not measured in this run: ${cell(plans.error)}`, ''];

@@ -99,8 +99,28 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     );
     CREATE INDEX pool_items_claim ON pool_items (game, bucket, rarity, level, created_at);
   `,
+  // Stacks keep the order they were received in: the ledger entry that made the stack (stacks already
+  // stored take the player's first entry for the item). The ledger and the stacks can be read by item
+  // alone (the ledger check counts each item's grants and holders).
+  (d) => `
+    ALTER TABLE inventory ADD COLUMN received ${d.bigint} NOT NULL DEFAULT 0;
+    UPDATE inventory SET received = COALESCE((SELECT MIN(l.id) FROM ledger l
+      WHERE l.player_id = inventory.player_id AND l.item_id = inventory.item_id), 0);
+    CREATE INDEX ledger_item ON ledger (item_id);
+    CREATE INDEX inventory_item ON inventory (item_id);
+  `,
 ];
 
-export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {
-  return MIGRATIONS.map((m) => m(DIALECTS[dialect]));
+export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';
+
+/**
+ * What a database at schema `version` still runs, in one transaction: the migrations it lacks, then
+ * its new version. Nothing for a database at this version or a later one (a newer instance migrated it).
+ */
+export function migrationsFor(dialect: keyof typeof DIALECTS, version: number): string[] {
+  if (version >= MIGRATIONS.length) return [];
+  return [
+    ...MIGRATIONS.slice(version).map((m) => m(DIALECTS[dialect])),
+    `DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length})`,
+  ];
 }
