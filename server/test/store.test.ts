@@ -52,7 +52,6 @@ const METHODS = {
   dailyUsage: true,
   reserve: true,
   release: true,
-  recordClaimedLevel: true,
   equipment: true,
   equip: true,
   unequip: true,
@@ -552,8 +551,9 @@ describe.each(backends)('$name store', (backend) => {
   run('records a claimed level that only rises', async () => {
     await store.ensurePlayer('p7', []);
     expect((await store.getPlayer('p7'))?.claimed_level).toBeNull();
-    await Promise.all([3, 5, 4].map((level) => store.recordClaimedLevel('p7', level)));
-    await store.recordClaimedLevel('p7', 2);
+    const grant = (level: number) => store.grantLoot('p7', [], [], 'loot', { claimedLevel: level });
+    await Promise.all([3, 5, 4].map(grant));
+    await grant(2);
     expect((await store.getPlayer('p7'))?.claimed_level).toBe(5);
   });
 });

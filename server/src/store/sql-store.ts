@@ -128,10 +128,6 @@ export abstract class SqlStore implements Store {
     return this.transaction(rules.release(reservation));
   }
 
-  recordClaimedLevel(playerId: string, level: number) {
-    return this.autocommit(rules.recordClaimedLevel(playerId, level));
-  }
-
   equipment(playerId: string) {
     return this.autocommit(all('equipment', { player: playerId }));
   }

@@ -58,7 +58,7 @@ export interface LimitWindow {
 
 /** What a grant of loot records besides the loot. */
 export interface GrantLootOptions {
-  /** The level the drop was served at on the player's own claim (`Store.recordClaimedLevel`). */
+  /** The level the drop was served at on the player's own claim (`Store.grantLoot`'s `claimedLevel`). */
   claimedLevel?: number;
 }
 
@@ -171,7 +171,8 @@ export interface Store {
   playerItemNames(playerId: string): Promise<string[]>;
   /**
    * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
-   * transaction; with `claimedLevel`, records that level as `recordClaimedLevel` does, in the same one.
+   * transaction; with `claimedLevel`, records that level as served on the player's claim (the record only
+   * rises), in the same one.
    */
   grantLoot(
     playerId: string,
@@ -195,8 +196,6 @@ export interface Store {
   reserve(request: ReservationRequest, now: number): Promise<Reservation>;
   /** Gives a reservation back after the work failed (window counts only while their window lasts). */
   release(reservation: Reservation): Promise<void>;
-  /** Records a level served on the player's claim; the record only rises. */
-  recordClaimedLevel(playerId: string, level: number): Promise<void>;
   /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
   equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
   /**
