@@ -5,3 +5,4 @@ export * from './generation.ts';
 export * from './items.ts';
 export * from './json-schema.ts';
 export * from './model-answers.ts';
+export * from './settings.ts';

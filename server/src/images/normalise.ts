@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 
 /** Largest image Lootsmith decodes from a backend: a side, and pixels in all (2048², as the issue asks). */
 export const DECODE_LIMITS = { maxSide: 2048, maxPixels: 2048 * 2048 } as const;
@@ -27,11 +27,11 @@ export function imageFormat(bytes: Buffer): 'png' | 'jpeg' | 'webp' | null {
 }
 
 /** A decoder for bytes that were checked to be PNG, JPEG or WebP within the limits; any damage fails it. */
-async function open(bytes: Buffer): Promise<sharp.Sharp> {
+async function open(bytes: Buffer): Promise<Sharp> {
   const format = imageFormat(bytes);
   if (!format) throw new ImageRefused('not a PNG, JPEG or WebP image');
   const image = sharp(bytes, { limitInputPixels: DECODE_LIMITS.maxPixels, failOn: 'warning' });
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await image.metadata();
   } catch (err) {
@@ -87,12 +87,15 @@ export async function normaliseIcon(bytes: Buffer, size: number): Promise<Buffer
       .toBuffer({ resolveWithObject: true }),
   );
   const { width, height } = info;
+  const painted = Buffer.from(data);
   clearFlatBackground(data, width, height);
-  const box = subjectBox(data, width, height);
-  if (!box) throw new ImageRefused('the image is empty once its background is cleared');
+  // One flat colour all over is its own subject (a swatch), not a background around nothing.
+  const pixels = subjectBox(data, width, height) ? data : painted;
+  const box = subjectBox(pixels, width, height);
+  if (!box) throw new ImageRefused('the image is empty (fully transparent)');
   const margin = Math.max(1, Math.round(size / 16));
   return decoded(() =>
-    sharp(data, { raw: { width, height, channels: 4 } })
+    sharp(pixels, { raw: { width, height, channels: 4 } })
       .extract(box)
       .resize(size - 2 * margin, size - 2 * margin, { fit: 'contain', background: TRANSPARENT })
       .extend({ top: margin, bottom: margin, left: margin, right: margin, background: TRANSPARENT })
