@@ -162,7 +162,7 @@ export const SETTINGS = {
   imageModel: setting(
     'LOOTSMITH_IMAGE_MODEL',
     name.optional(),
-    'its model: gpt-image-1-mini by default for openai; a checkpoint title for sdapi (default: the one loaded); the {{model}} of a ComfyUI workflow',
+    'its model: gpt-image-1-mini by default for openai; a checkpoint title for sdapi (default: the one loaded); the {{model}} of a ComfyUI workflow (default v1-5-pruned-emaonly-fp16.safetensors)',
   ),
   comfyuiWorkflow: setting(
     'LOOTSMITH_COMFYUI_WORKFLOW',
@@ -343,6 +343,12 @@ const DEFAULT_IMAGE_URL = {
   comfyui: 'http://127.0.0.1:8188',
 } as const;
 
+/** The model asked when none is set: OpenAI's cheapest image model; the checkpoint ComfyUI's own example loads. */
+const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
+  openai: 'gpt-image-1-mini',
+  comfyui: 'v1-5-pruned-emaonly-fp16.safetensors',
+};
+
 export class ConfigError extends SettingsError {}
 
 /** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
@@ -435,7 +441,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
           api,
           url: o.imageUrl ?? DEFAULT_IMAGE_URL[api],
           key: o.imageKey,
-          model: o.imageModel ?? (api === 'openai' ? 'gpt-image-1-mini' : undefined),
+          model: o.imageModel ?? DEFAULT_IMAGE_MODEL[api],
           concurrency: o.imageConcurrency ?? (api === 'openai' ? 4 : 1),
           timeoutMs: o.imageTimeoutMs ?? (api === 'openai' ? 120_000 : 180_000),
           ...(api === 'openai' ? {} : { paintSize: o.imageSize ?? 512 }),

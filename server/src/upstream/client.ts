@@ -140,7 +140,7 @@ export class UpstreamClient {
     const basic = config.image.api === 'sdapi' && config.image.key;
     const secrets =
       options.secrets ?? new Secrets([...keys, basic ? Buffer.from(basic).toString('base64') : undefined]);
-    const queueOf = (kind: Kind, spec: BackendSpec, role: 'primary' | 'fallback') =>
+    const queueOf = (kind: Kind, spec: BackendSpec) =>
       new WorkQueue(spec.concurrency, {
         waited: (priority, ms) =>
           options.metrics?.queueWait.observe({ kind, api: spec.api, priority }, ms / 1000),
@@ -162,7 +162,7 @@ export class UpstreamClient {
               ? 'LOOTSMITH_UPSTREAM_KEY'
               : (KEY_NAMES[`${kind}:primary`] as string),
         backend,
-        queue: queueOf(kind, spec, role),
+        queue: queueOf(kind, spec),
         timeoutMs: spec.timeoutMs,
       };
       options.metrics?.watchQueue({ kind, api: spec.api, target: role }, t.queue);

@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import { Cancel } from './cancel.ts';
+import type { BackendSpec, Config } from './config.ts';
+import { loadGameDefinition } from './game/definition.ts';
+import { ApiError } from './http/errors.ts';
+import { OpenAIChat } from './upstream/backends/openai-chat.ts';
+import { UpstreamClient } from './upstream/client.ts';
+import { type Answer, Endpoint, saidIn } from './upstream/http.ts';
+
+export type Verdict = 'ok' | 'warn' | 'FAIL';
+
+export interface CheckResult {
+  verdict: Verdict;
+  what: string;
+  fix?: string;
+  ms: number;
+}
+
+/** What one check found; `fix` says what the operator should do. */
+type Finding = { verdict: Verdict; what: string; fix?: string };
+
+const LOOK_MS = 15_000;
+
+/** A word-per-field answer a chat backend must give when it honours `json_schema`. */
+const PROBE_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, damage: { type: 'integer' } },
+  required: ['name', 'damage'],
+  additionalProperties: false,
+};
+
+async function get(endpoint: Endpoint, path: string): Promise<Answer | Error> {
+  const signal = new Cancel();
+  const timer = setTimeout(() => signal.abort(), LOOK_MS);
+  try {
+    return await endpoint.request(
+      { deadline: Date.now() + LOOK_MS, deadlineMs: LOOK_MS, signal },
+      'GET',
+      path,
+      4 * 1024 * 1024,
+    );
+  } catch (err) {
+    return err as Error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const keyFix = (variable: string) => `set ${variable} to a key the service accepts`;
+
+/** Reachable and key accepted, from a GET the backend answers with a listing. */
+function reached(answer: Answer | Error, url: string, path: string, keyVariable: string): Finding {
+  if (answer instanceof Error)
+    return {
+      verdict: 'FAIL',
+      what: `not reachable at ${url}: ${answer.message}`,
+      fix: 'start it, or fix the URL',
+    };
+  if (answer.status === 401 || answer.status === 403)
+    return { verdict: 'FAIL', what: `key refused (GET ${path}: ${answer.status})`, fix: keyFix(keyVariable) };
+  if (answer.status >= 400)
+    return {
+      verdict: 'FAIL',
+      what: `GET ${path} answered ${answer.status}: ${saidIn(answer.body) ?? ''}`.trim(),
+    };
+  return { verdict: 'ok', what: `reachable, key accepted (GET ${path})` };
+}
+
+function modelIn(names: string[], model: string, variable: string, install: string): Finding {
+  if (names.includes(model)) return { verdict: 'ok', what: `model ${model} present` };
+  const some = names.slice(0, 8).join(', ') + (names.length > 8 ? ', …' : '');
+  return {
+    verdict: 'FAIL',
+    what: `model ${model} not found${names.length ? ` (there: ${some})` : ''}`,
+    fix: `${variable}=one of those, or ${install}`,
+  };
+}
+
+const jsonOf = (answer: Answer) => {
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * `lootsmith doctor`: checks each configured backend as the server will use it, before a game
+ * starts: reachable, key accepted, model present, structured output honoured, one icon painted and
+ * decoded. Every check is timed; the answer is whether nothing is broken.
+ */
+export async function runDoctor(config: Config, print: (line: string) => void): Promise<boolean> {
+  const results: CheckResult[] = [];
+  const check = async (run: () => Promise<Finding>) => {
+    const started = Date.now();
+    let finding: Finding;
+    try {
+      finding = await run();
+    } catch (err) {
+      finding = {
+        verdict: 'FAIL',
+        what: err instanceof ApiError ? err.message : String((err as Error).message),
+      };
+    }
+    const result = { ...finding, ms: Date.now() - started };
+    results.push(result);
+    print(
+      `  ${result.verdict.padEnd(5)} ${result.what}${' '.repeat(Math.max(1, 64 - result.what.length))}${result.ms} ms`,
+    );
+    if (result.fix) print(`        fix: ${result.fix}`);
+    return result;
+  };
+  const { chat, image } = config.upstream;
+  const engine = await embedded(config);
+  // The primaries alone, one attempt each: a fallback must not hide a broken backend.
+  const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine });
+  try {
+    print(`chat — ${describe(chat)}`);
+    if (chat.api === 'openai') await checkOpenAIChat(chat, check);
+    await check(() => structuredOutput(client));
+    print(`images — ${describe(image)}`);
+    await checkImageBackend(image, check);
+    const game = loadGameDefinition(config.gameFile);
+    await check(async () => {
+      const png = await client.icon({
+        client_id: 'lootsmith-doctor',
+        prompt: `a steel sword, ${game.icon_style}`,
+        size: game.icon_size,
+        seed: 1,
+      });
+      return { verdict: 'ok', what: `painted a test icon: ${game.icon_size}² PNG of ${png.length} bytes` };
+    });
+    if (config.upstream.fallback) {
+      print(`fallback — the /v1 service at ${new URL(config.upstream.fallback.url).origin}`);
+      const fallback = {
+        api: 'v1' as const,
+        ...config.upstream.fallback,
+        concurrency: 1,
+        timeoutMs: chat.timeoutMs,
+      };
+      const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 });
+      await check(() => structuredOutput(only)).finally(() => only.close());
+    }
+  } finally {
+    await client.close();
+    await engine?.close();
+  }
+  const failed = results.filter((r) => r.verdict === 'FAIL').length;
+  const warned = results.filter((r) => r.verdict === 'warn').length;
+  print(
+    failed
+      ? `\n${failed} problem${failed > 1 ? 's' : ''} found${warned ? `, ${warned} warning${warned > 1 ? 's' : ''}` : ''}: fix ${failed > 1 ? 'them' : 'it'} before starting the game.`
+      : `\nEverything works${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.`,
+  );
+  return failed === 0;
+}
+
+/** The embedded engine, when a kind uses it (the doctor checks it like any backend). */
+async function embedded(config: Config) {
+  if (config.upstream.chat.api !== 'embedded' && config.upstream.image.api !== 'embedded') return undefined;
+  const { startEngine } = await import('@lootsmith/engine');
+  return startEngine({ host: '127.0.0.1', port: 0, key: `lsk_${randomBytes(24).toString('hex')}` });
+}
+
+function describe(spec: BackendSpec): string {
+  const at = spec.url ? `, ${new URL(spec.url).origin}${new URL(spec.url).pathname.replace(/\/$/, '')}` : '';
+  const model = spec.model ? `, model ${spec.model}` : '';
+  const names = {
+    embedded: 'the embedded engine (procedural, offline)',
+    v1: 'the /v1 service',
+    openai: 'OpenAI-compatible',
+    sdapi: 'sdapi (AUTOMATIC1111, Forge, SD.Next, stable-diffusion.cpp)',
+    comfyui: 'ComfyUI',
+  };
+  return `${names[spec.api]}${at}${model}`;
+}
+
+async function checkOpenAIChat(
+  spec: BackendSpec,
+  check: (run: () => Promise<Finding>) => Promise<CheckResult>,
+) {
+  const endpoint = new Endpoint(spec.url as string, spec.key ? `Bearer ${spec.key}` : undefined, 1);
+  try {
+    const listing = await get(endpoint, '/models');
+    const reach = await check(async () =>
+      reached(listing, spec.url as string, '/models', 'LOOTSMITH_CHAT_KEY'),
+    );
+    if (reach.verdict !== 'ok' || listing instanceof Error) return;
+    const ids = ((jsonOf(listing) as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) =>
+      String(m.id),
+    );
+    await check(async () =>
+      modelIn(
+        ids,
+        spec.model as string,
+        'LOOTSMITH_CHAT_MODEL',
+        `pull it (Ollama: ollama pull ${spec.model})`,
+      ),
+    );
+  } finally {
+    await endpoint.close();
+  }
+}
+
+/** One completion with a strict json_schema: whether the backend takes it and answers in its shape. */
+async function structuredOutput(client: UpstreamClient): Promise<Finding> {
+  const answer = await client.chat({
+    client_id: 'lootsmith-doctor',
+    messages: [
+      {
+        role: 'system',
+        content: 'Answer with one JSON object only: {"name": a sword name, "damage": a whole number}.',
+      },
+      { role: 'user', content: 'A fantasy sword that deals 12 damage.' },
+    ],
+    max_tokens: 200,
+    temperature: 0,
+    response_format: {
+      type: 'json_schema',
+      json_schema: { name: 'probe', schema: PROBE_SCHEMA, strict: true },
+    },
+  });
+  const backend = client.targets.chat[0]?.backend;
+  const level = backend instanceof OpenAIChat ? backend.learnt.structured : 'json_schema';
+  let value: { name?: unknown; damage?: unknown } | undefined;
+  try {
+    value = JSON.parse(answer.choices[0]?.message.content ?? '');
+  } catch {}
+  const shaped =
+    typeof value?.name === 'string' &&
+    Number.isInteger(value?.damage) &&
+    Object.keys(value ?? {}).length === 2;
+  if (!shaped)
+    return {
+      verdict: 'FAIL',
+      what: `ignores ${level === 'none' ? 'the schema in the prompt' : level}: answered ${JSON.stringify(answer.choices[0]?.message.content ?? '').slice(0, 60)}`,
+      fix: 'use a model and server with structured outputs (OpenAI, Ollama ≥ 0.5, llama.cpp server, vLLM), or a larger model: every answer would be repaired and re-asked',
+    };
+  if (level !== 'json_schema')
+    return {
+      verdict: 'warn',
+      what: `refuses json_schema; ${level === 'none' ? 'plain text' : level} works (answers are checked and re-asked when wrong)`,
+    };
+  return { verdict: 'ok', what: 'structured output (json_schema) honoured' };
+}
+
+async function checkImageBackend(
+  spec: BackendSpec,
+  check: (run: () => Promise<Finding>) => Promise<CheckResult>,
+) {
+  if (spec.api === 'embedded' || spec.api === 'v1') return;
+  const basic = spec.api === 'sdapi';
+  const authorization = spec.key
+    ? basic
+      ? `Basic ${Buffer.from(spec.key).toString('base64')}`
+      : `Bearer ${spec.key}`
+    : undefined;
+  const endpoint = new Endpoint(spec.url as string, authorization, 1);
+  try {
+    if (spec.api === 'openai') {
+      const listing = await get(endpoint, '/models');
+      const reach = await check(async () =>
+        reached(listing, spec.url as string, '/models', 'LOOTSMITH_IMAGE_KEY'),
+      );
+      if (reach.verdict !== 'ok' || listing instanceof Error) return;
+      const ids = ((jsonOf(listing) as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) =>
+        String(m.id),
+      );
+      await check(async () =>
+        modelIn(ids, spec.model as string, 'LOOTSMITH_IMAGE_MODEL', 'a GPT image model your account has'),
+      );
+    } else if (spec.api === 'sdapi') {
+      const listing = await get(endpoint, '/sdapi/v1/sd-models');
+      const reach = await check(async () => {
+        const found = reached(
+          listing,
+          spec.url as string,
+          '/sdapi/v1/sd-models',
+          'LOOTSMITH_IMAGE_KEY (user:password)',
+        );
+        if (found.verdict === 'FAIL' && !(listing instanceof Error) && listing.status === 404)
+          return { ...found, fix: 'start the web UI with --api (stable-diffusion.cpp: sd-server)' };
+        return found;
+      });
+      if (reach.verdict !== 'ok' || listing instanceof Error || !spec.model) return;
+      const models = (jsonOf(listing) as Array<{ title?: string; model_name?: string }>) ?? [];
+      const names = models.flatMap((m) => [m.title, m.model_name].filter((n): n is string => !!n));
+      await check(async () =>
+        modelIn(
+          names,
+          spec.model as string,
+          'LOOTSMITH_IMAGE_MODEL',
+          'put the checkpoint in models/Stable-diffusion',
+        ),
+      );
+    } else {
+      const stats = await get(endpoint, '/system_stats');
+      const reach = await check(async () =>
+        reached(stats, spec.url as string, '/system_stats', 'LOOTSMITH_IMAGE_KEY'),
+      );
+      if (reach.verdict !== 'ok' || !spec.workflow?.uses.has('model')) return;
+      const info = await get(endpoint, '/object_info/CheckpointLoaderSimple');
+      const names =
+        info instanceof Error
+          ? []
+          : ((
+              jsonOf(info) as {
+                CheckpointLoaderSimple?: { input?: { required?: { ckpt_name?: [string[]] } } };
+              }
+            )?.CheckpointLoaderSimple?.input?.required?.ckpt_name?.[0] ?? []);
+      await check(async () =>
+        spec.model
+          ? modelIn(
+              names,
+              spec.model,
+              'LOOTSMITH_IMAGE_MODEL',
+              'put the checkpoint in ComfyUI/models/checkpoints',
+            )
+          : { verdict: 'FAIL', what: 'the workflow needs a {{model}}', fix: 'set LOOTSMITH_IMAGE_MODEL' },
+      );
+    }
+  } finally {
+    await endpoint.close();
+  }
+}
