@@ -116,20 +116,20 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
   const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine });
   try {
     print(`chat — ${describe(chat)}`);
-    if (chat.api === 'openai') await checkOpenAIChat(chat, check);
-    await check(() => structuredOutput(client));
+    if (chat.api !== 'openai' || (await checkOpenAIChat(chat, check)))
+      await check(() => structuredOutput(client));
     print(`images — ${describe(image)}`);
-    await checkImageBackend(image, check);
     const game = loadGameDefinition(config.gameFile);
-    await check(async () => {
-      const png = await client.icon({
-        client_id: 'lootsmith-doctor',
-        prompt: `a steel sword, ${game.icon_style}`,
-        size: game.icon_size,
-        seed: 1,
+    if (await checkImageBackend(image, check))
+      await check(async () => {
+        const png = await client.icon({
+          client_id: 'lootsmith-doctor',
+          prompt: `a steel sword, ${game.icon_style}`,
+          size: game.icon_size,
+          seed: 1,
+        });
+        return { verdict: 'ok', what: `painted a test icon: ${game.icon_size}² PNG of ${png.length} bytes` };
       });
-      return { verdict: 'ok', what: `painted a test icon: ${game.icon_size}² PNG of ${png.length} bytes` };
-    });
     if (config.upstream.fallback) {
       print(`fallback — the /v1 service at ${new URL(config.upstream.fallback.url).origin}`);
       const fallback = {
@@ -175,27 +175,44 @@ function describe(spec: BackendSpec): string {
   return `${names[spec.api]}${at}${model}`;
 }
 
-async function checkOpenAIChat(
-  spec: BackendSpec,
-  check: (run: () => Promise<Finding>) => Promise<CheckResult>,
+type Check = (run: () => Promise<Finding>) => Promise<CheckResult>;
+
+/** A GET as a check (reachable, key accepted); the answer when it passed. */
+async function look(
+  check: Check,
+  endpoint: Endpoint,
+  url: string,
+  path: string,
+  keyVariable: string,
+  hint?: string,
 ) {
+  let answer: Answer | Error = new Error('not asked');
+  const result = await check(async () => {
+    answer = await get(endpoint, path);
+    const found = reached(answer, url, path, keyVariable);
+    return found.verdict === 'FAIL' && hint && !(answer instanceof Error) && answer.status === 404
+      ? { ...found, fix: hint }
+      : found;
+  });
+  return result.verdict === 'ok' && !(answer instanceof Error) ? answer : undefined;
+}
+
+/** Reachable, key accepted, model listed; whether the chat backend can be asked at all. */
+async function checkOpenAIChat(spec: BackendSpec, check: Check): Promise<boolean> {
   const endpoint = new Endpoint(spec.url as string, spec.key ? `Bearer ${spec.key}` : undefined, 1);
   try {
-    const listing = await get(endpoint, '/models');
-    const reach = await check(async () =>
-      reached(listing, spec.url as string, '/models', 'LOOTSMITH_CHAT_KEY'),
-    );
-    if (reach.verdict !== 'ok' || listing instanceof Error) return;
+    const listing = await look(check, endpoint, spec.url as string, '/models', 'LOOTSMITH_CHAT_KEY');
+    if (!listing) return false;
     const ids = ((jsonOf(listing) as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) =>
       String(m.id),
     );
-    await check(async () =>
-      modelIn(
-        ids,
-        spec.model as string,
-        'LOOTSMITH_CHAT_MODEL',
-        `pull it (Ollama: ollama pull ${spec.model})`,
-      ),
+    const model = spec.model as string;
+    return (
+      (
+        await check(async () =>
+          modelIn(ids, model, 'LOOTSMITH_CHAT_MODEL', `pull it (Ollama: ollama pull ${model})`),
+        )
+      ).verdict !== 'FAIL'
     );
   } finally {
     await endpoint.close();
@@ -244,11 +261,9 @@ async function structuredOutput(client: UpstreamClient): Promise<Finding> {
   return { verdict: 'ok', what: 'structured output (json_schema) honoured' };
 }
 
-async function checkImageBackend(
-  spec: BackendSpec,
-  check: (run: () => Promise<Finding>) => Promise<CheckResult>,
-) {
-  if (spec.api === 'embedded' || spec.api === 'v1') return;
+/** Reachable, key accepted, model present; whether a test icon is worth asking for. */
+async function checkImageBackend(spec: BackendSpec, check: Check): Promise<boolean> {
+  if (spec.api === 'embedded' || spec.api === 'v1') return true;
   const basic = spec.api === 'sdapi';
   const authorization = spec.key
     ? basic
@@ -256,69 +271,46 @@ async function checkImageBackend(
       : `Bearer ${spec.key}`
     : undefined;
   const endpoint = new Endpoint(spec.url as string, authorization, 1);
+  const url = spec.url as string;
+  const present = async (names: string[], install: string) =>
+    (await check(async () => modelIn(names, spec.model as string, 'LOOTSMITH_IMAGE_MODEL', install)))
+      .verdict !== 'FAIL';
   try {
     if (spec.api === 'openai') {
-      const listing = await get(endpoint, '/models');
-      const reach = await check(async () =>
-        reached(listing, spec.url as string, '/models', 'LOOTSMITH_IMAGE_KEY'),
-      );
-      if (reach.verdict !== 'ok' || listing instanceof Error) return;
+      const listing = await look(check, endpoint, url, '/models', 'LOOTSMITH_IMAGE_KEY');
+      if (!listing) return false;
       const ids = ((jsonOf(listing) as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) =>
         String(m.id),
       );
-      await check(async () =>
-        modelIn(ids, spec.model as string, 'LOOTSMITH_IMAGE_MODEL', 'a GPT image model your account has'),
+      return present(ids, 'a GPT image model your account has');
+    }
+    if (spec.api === 'sdapi') {
+      const listing = await look(
+        check,
+        endpoint,
+        url,
+        '/sdapi/v1/sd-models',
+        'LOOTSMITH_IMAGE_KEY (user:password)',
+        'start the web UI with --api (stable-diffusion.cpp: its sd-server)',
       );
-    } else if (spec.api === 'sdapi') {
-      const listing = await get(endpoint, '/sdapi/v1/sd-models');
-      const reach = await check(async () => {
-        const found = reached(
-          listing,
-          spec.url as string,
-          '/sdapi/v1/sd-models',
-          'LOOTSMITH_IMAGE_KEY (user:password)',
-        );
-        if (found.verdict === 'FAIL' && !(listing instanceof Error) && listing.status === 404)
-          return { ...found, fix: 'start the web UI with --api (stable-diffusion.cpp: sd-server)' };
-        return found;
-      });
-      if (reach.verdict !== 'ok' || listing instanceof Error || !spec.model) return;
+      if (!listing) return false;
+      if (!spec.model) return true;
       const models = (jsonOf(listing) as Array<{ title?: string; model_name?: string }>) ?? [];
-      const names = models.flatMap((m) => [m.title, m.model_name].filter((n): n is string => !!n));
-      await check(async () =>
-        modelIn(
-          names,
-          spec.model as string,
-          'LOOTSMITH_IMAGE_MODEL',
-          'put the checkpoint in models/Stable-diffusion',
-        ),
-      );
-    } else {
-      const stats = await get(endpoint, '/system_stats');
-      const reach = await check(async () =>
-        reached(stats, spec.url as string, '/system_stats', 'LOOTSMITH_IMAGE_KEY'),
-      );
-      if (reach.verdict !== 'ok' || !spec.workflow?.uses.has('model')) return;
-      const info = await get(endpoint, '/object_info/CheckpointLoaderSimple');
-      const names =
-        info instanceof Error
-          ? []
-          : ((
-              jsonOf(info) as {
-                CheckpointLoaderSimple?: { input?: { required?: { ckpt_name?: [string[]] } } };
-              }
-            )?.CheckpointLoaderSimple?.input?.required?.ckpt_name?.[0] ?? []);
-      await check(async () =>
-        spec.model
-          ? modelIn(
-              names,
-              spec.model,
-              'LOOTSMITH_IMAGE_MODEL',
-              'put the checkpoint in ComfyUI/models/checkpoints',
-            )
-          : { verdict: 'FAIL', what: 'the workflow needs a {{model}}', fix: 'set LOOTSMITH_IMAGE_MODEL' },
+      return present(
+        models.flatMap((m) => [m.title, m.model_name].filter((n): n is string => !!n)),
+        'put the checkpoint in models/Stable-diffusion',
       );
     }
+    if (!(await look(check, endpoint, url, '/system_stats', 'LOOTSMITH_IMAGE_KEY'))) return false;
+    if (!spec.workflow?.uses.has('model')) return true;
+    const info = await get(endpoint, '/object_info/CheckpointLoaderSimple');
+    const names =
+      info instanceof Error
+        ? []
+        : ((
+            jsonOf(info) as { CheckpointLoaderSimple?: { input?: { required?: { ckpt_name?: [string[]] } } } }
+          )?.CheckpointLoaderSimple?.input?.required?.ckpt_name?.[0] ?? []);
+    return present(names, 'put the checkpoint in ComfyUI/models/checkpoints');
   } finally {
     await endpoint.close();
   }
