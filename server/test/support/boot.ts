@@ -36,7 +36,7 @@ export async function bootWithFake(
       LOOTSMITH_LOG_LEVEL: 'silent',
       LOOTSMITH_UPSTREAM_RETRIES: '0',
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
-      ...backendEnv(fake, backends, UPSTREAM_KEY),
+      ...backendEnv(fake, backends, UPSTREAM_KEY, { timeoutMs: env.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000' }),
       ...env,
     }),
     { listen: false, logStream },

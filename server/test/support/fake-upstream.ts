@@ -104,6 +104,8 @@ export interface SeenRequest {
   kind: 'chat' | 'image';
   authorization: string;
   body: { messages?: Array<{ role: string; content: string }>; [key: string]: unknown };
+  /** The image prompt, whatever the API (ComfyUI's is inside its workflow), or the chat messages. */
+  prompt: string;
 }
 
 /** A chat completion whose one message is `content`, with `extra` fields beside the standard ones. */
@@ -202,6 +204,14 @@ export function strictRefusal(schema: unknown, context: string[] = []): string |
     if (inner) return inner;
   }
   return undefined;
+}
+
+/** The text a request asks for: a chat's messages, an image prompt, or the first text of a ComfyUI workflow. */
+function promptOf(body: SeenRequest['body']): string {
+  if (body.messages) return body.messages.map((m) => m.content).join('\n');
+  if (typeof body.prompt === 'string') return body.prompt;
+  const nodes = Object.values((body.prompt ?? {}) as Record<string, { inputs?: { text?: unknown } }>);
+  return String(nodes.find((n) => typeof n.inputs?.text === 'string')?.inputs?.text ?? '');
 }
 
 /** A picture as a model paints an item: a red disc on a flat white background. */
@@ -348,7 +358,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     if (path === '/queue') return send(200, '');
     if (!GENERATIONS.has(path)) return send(404, { detail: 'Not Found' });
     const kind = path === '/v1/chat/completions' ? 'chat' : 'image';
-    const hostile = state.hostile?.({ path, kind, authorization: auth, body });
+    const hostile = state.hostile?.({ path, kind, authorization: auth, body, prompt: promptOf(body) });
     if (hostile && 'trickle' in hostile) {
       res.writeHead(200, { 'content-type': 'application/json' });
       let at = 0;
