@@ -29,7 +29,7 @@ function config(): Config {
 /** Where each kind of content comes from, for the start-up line. */
 function contentOf(c: Config): string {
   const where = (spec: Config['upstream']['chat']) =>
-    spec.api === 'embedded' ? 'the embedded engine' : `${spec.api} at ${new URL(spec.url as string).origin}`;
+    spec.api === 'embedded' ? 'the embedded engine' : `${spec.api} (${new URL(spec.url as string).origin})`;
   const { chat, image } = c.upstream;
   if (chat.api === 'embedded' && image.api === 'embedded')
     return 'content from the embedded engine (offline)';

@@ -268,7 +268,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const url = new URL(req.url ?? '/', 'http://fake');
-    const path = url.pathname;
+    // ComfyUI serves every route under /api too; OpenRouter's base URL is …/api/v1.
+    const path = url.pathname.replace(/^\/api(?=\/)/, '');
     state.lastAuth = req.headers.authorization;
     let body: SeenRequest['body'];
     try {
