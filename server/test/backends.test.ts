@@ -300,3 +300,49 @@ describe('lootsmith doctor', () => {
     }
   });
 });
+
+describe('backend settings', () => {
+  it('stop start-up naming the variable, and default to what suits each backend', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    expect(() => loadConfig({ LOOTSMITH_CHAT_URL: 'http://127.0.0.1:11434/v1' })).toThrow(
+      /LOOTSMITH_CHAT_MODEL: required when LOOTSMITH_CHAT_URL is set/,
+    );
+    expect(() => loadConfig({ LOOTSMITH_IMAGE_URL: 'http://127.0.0.1:7860' })).toThrow(
+      /LOOTSMITH_IMAGE_URL: has no effect unless LOOTSMITH_IMAGE_API is set/,
+    );
+    expect(() => loadConfig({ LOOTSMITH_IMAGE_API: 'dalle' })).toThrow(/LOOTSMITH_IMAGE_API: must be one of/);
+    expect(() => loadConfig({ LOOTSMITH_IMAGE_API: 'sdapi', LOOTSMITH_IMAGE_KEY: 'no-colon' })).toThrow(
+      /LOOTSMITH_IMAGE_KEY: must be user:password/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'lootsmith-workflow-'));
+    const ui = join(dir, 'ui.json');
+    writeFileSync(ui, JSON.stringify({ nodes: [], links: [] }));
+    expect(() => loadConfig({ LOOTSMITH_IMAGE_API: 'comfyui', LOOTSMITH_COMFYUI_WORKFLOW: ui })).toThrow(
+      /LOOTSMITH_COMFYUI_WORKFLOW: .* is a UI workflow: export it with "Save \(API Format\)"/,
+    );
+    const noPrompt = join(dir, 'no-prompt.json');
+    writeFileSync(noPrompt, JSON.stringify({ 1: { class_type: 'SaveImage', inputs: {} } }));
+    expect(() =>
+      loadConfig({ LOOTSMITH_IMAGE_API: 'comfyui', LOOTSMITH_COMFYUI_WORKFLOW: noPrompt }),
+    ).toThrow(/LOOTSMITH_COMFYUI_WORKFLOW: .* has no \{\{prompt\}\} placeholder/);
+    const sd = loadConfig({ LOOTSMITH_IMAGE_API: 'sdapi' }).upstream.image;
+    expect(sd).toMatchObject({
+      url: 'http://127.0.0.1:7860',
+      concurrency: 1,
+      timeoutMs: 180_000,
+      paintSize: 512,
+    });
+    const comfy = loadConfig({ LOOTSMITH_IMAGE_API: 'comfyui' }).upstream.image;
+    expect(comfy.workflow?.uses).toEqual(
+      new Set(['model', 'width', 'height', 'prompt', 'negative_prompt', 'seed', 'steps']),
+    );
+    const chat = loadConfig({
+      LOOTSMITH_CHAT_URL: 'https://api.openai.com/v1',
+      LOOTSMITH_CHAT_MODEL: 'gpt-4o-mini',
+    });
+    expect(chat.upstream.chat).toMatchObject({ api: 'openai', concurrency: 4, timeoutMs: 120_000 });
+    expect(chat.upstream.image.api).toBe('embedded');
+  });
+});
