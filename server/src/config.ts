@@ -313,7 +313,7 @@ export interface BackendSpec {
 export interface UpstreamConfig {
   chat: BackendSpec;
   image: BackendSpec;
-  fallback?: { url: string; key: string };
+  fallback?: { url: string; key: string; timeoutMs: number };
   retries: number;
 }
 
@@ -463,7 +463,10 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     upstream: {
       chat,
       image,
-      fallback: o.fallbackUrl && o.fallbackKey ? { url: o.fallbackUrl, key: o.fallbackKey } : undefined,
+      fallback:
+        o.fallbackUrl && o.fallbackKey
+          ? { url: o.fallbackUrl, key: o.fallbackKey, timeoutMs: o.upstreamTimeoutMs }
+          : undefined,
       retries: o.upstreamRetries,
     },
   };

@@ -132,12 +132,7 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
       });
     if (config.upstream.fallback) {
       print(`fallback — the /v1 service at ${new URL(config.upstream.fallback.url).origin}`);
-      const fallback = {
-        api: 'v1' as const,
-        ...config.upstream.fallback,
-        concurrency: 1,
-        timeoutMs: chat.timeoutMs,
-      };
+      const fallback = { api: 'v1' as const, ...config.upstream.fallback, concurrency: 1 };
       const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 });
       await check(() => structuredOutput(only)).finally(() => only.close());
     }

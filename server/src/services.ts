@@ -14,7 +14,7 @@ import { Secrets } from './secrets.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
-import { UpstreamClient, type WarnLog } from './upstream/client.ts';
+import { backendSecrets, UpstreamClient, type WarnLog } from './upstream/client.ts';
 
 /** Everything behind the HTTP routes of one server instance. */
 export interface Services {

@@ -136,10 +136,7 @@ export class UpstreamClient {
 
   /** Opens the configured backends (the embedded engine's address stands in for `embedded`). */
   static open(config: UpstreamConfig, options: OpenOptions = {}): UpstreamClient {
-    const keys = [config.chat.key, config.image.key, config.fallback?.key, options.embedded?.key];
-    const basic = config.image.api === 'sdapi' && config.image.key;
-    const secrets =
-      options.secrets ?? new Secrets([...keys, basic ? Buffer.from(basic).toString('base64') : undefined]);
+    const secrets = options.secrets ?? new Secrets(backendSecrets(config, options.embedded?.key));
     const queueOf = (kind: Kind, spec: BackendSpec) =>
       new WorkQueue(spec.concurrency, {
         waited: (priority, ms) =>
@@ -168,12 +165,7 @@ export class UpstreamClient {
       options.metrics?.watchQueue({ kind, api: spec.api, target: role }, t.queue);
       return t;
     };
-    const fallback = config.fallback && {
-      api: 'v1' as const,
-      ...config.fallback,
-      concurrency: 64,
-      timeoutMs: Math.min(config.chat.timeoutMs, config.image.timeoutMs),
-    };
+    const fallback = config.fallback && { api: 'v1' as const, ...config.fallback, concurrency: 64 };
     const chat = [target<ChatBackend>('chat', config.chat, 'primary', openChat(config.chat, options))];
     const image = [target<ImageBackend>('image', config.image, 'primary', openImage(config.image, options))];
     if (fallback) {
@@ -398,6 +390,13 @@ export class UpstreamClient {
       outcome,
     });
   }
+}
+
+/** The backends' credentials as they travel: keys, and sdapi's user:password as its Basic header carries it. */
+export function backendSecrets(config: UpstreamConfig, embeddedKey?: string): Array<string | undefined> {
+  const { chat, image, fallback } = config;
+  const basic = image.api === 'sdapi' && image.key ? Buffer.from(image.key).toString('base64') : undefined;
+  return [chat.key, image.key, basic, fallback?.key, embeddedKey];
 }
 
 /** Whether a `/v1` answer may be passed on as it came: a checked PNG or JPEG, of the size asked if one was. */

@@ -99,7 +99,7 @@ export class ComfyImages implements ImageBackend {
   ) {}
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
-    const model = ask.model ?? this.model;
+    const { model } = this;
     if (this.workflow.uses.has('model') && !model)
       throw new Rejected(400, 'the workflow has a {{model}} placeholder: set LOOTSMITH_IMAGE_MODEL');
     const graph = fillWorkflow(this.workflow, {

@@ -33,7 +33,7 @@ export class OpenAIImages implements ImageBackend {
   ) {}
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
-    const model = ask.model ?? this.model;
+    const model = this.model;
     const avoid = avoidOf(ask);
     const body: Record<string, unknown> = {
       model,

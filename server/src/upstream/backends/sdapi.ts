@@ -24,7 +24,7 @@ export class SdapiImages implements ImageBackend {
   ) {}
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
-    const model = ask.model ?? this.model;
+    const model = this.model;
     const body = {
       prompt: wordingOf(ask),
       negative_prompt: avoidOf(ask) ?? '',

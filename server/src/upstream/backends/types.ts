@@ -11,6 +11,8 @@ export interface ImageAsk {
   height: number;
   steps?: number;
   seed?: number;
+  /** Only the spec's /v1 service takes a model from the request; the others use the configured one
+   * (a player must not switch a shared GPU's checkpoint, or pick a dearer model). */
   model?: string;
   /** A game icon: models that paint scenes are asked for one object on a plain background. */
   icon?: boolean;
