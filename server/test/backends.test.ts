@@ -346,3 +346,35 @@ describe('backend settings', () => {
     expect(chat.upstream.image.api).toBe('embedded');
   });
 });
+
+describe('a fallback that serves a forward', () => {
+  it('says so in the answer of /v1/image/generations and /v1/chat/completions', async () => {
+    const fallback = await startFakeUpstream();
+    try {
+      const b = await boot(
+        { image: 'sdapi' },
+        {
+          LOOTSMITH_FALLBACK_URL: fallback.url,
+          LOOTSMITH_FALLBACK_KEY: 'fallback-key-0123',
+          LOOTSMITH_ALLOW_CHAT: '1',
+        },
+      );
+      const forward = (url: string, payload: object) =>
+        b.server.app.inject({ method: 'POST', url, headers: auth(token('hal')), payload });
+      const served = await forward('/v1/image/generations', { prompt: 'a shield', width: 64, height: 64 });
+      expect(served.json().served_by).toBeUndefined();
+      b.fake.mode = 'down';
+      const image = await forward('/v1/image/generations', { prompt: 'a shield', width: 64, height: 64 });
+      expect(image.statusCode, image.body).toBe(200);
+      expect(fallback.calls.image).toBe(1);
+      expect(image.json().served_by).toBe('fallback');
+      const chat = await forward('/v1/chat/completions', {
+        messages: [{ role: 'user', content: 'Name a sword.' }],
+      });
+      expect(chat.statusCode, chat.body).toBe(200);
+      expect(chat.json().served_by).toBe('fallback');
+    } finally {
+      await fallback.close();
+    }
+  });
+});

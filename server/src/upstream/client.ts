@@ -193,7 +193,10 @@ export class UpstreamClient {
     return { chat: this.core.chat, image: this.core.image };
   }
 
-  /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
+  /**
+   * A chat completion with only the protocol's fields, every text scrubbed of the server's secrets;
+   * `served_by: "fallback"` when the fallback answered.
+   */
   async chat(
     body: ChatCompletionRequest,
     signal?: CallerSignal,
@@ -203,13 +206,14 @@ export class UpstreamClient {
     return this.call(this.core.chat, signal, options, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
-      return chatFields(parsed.data, scrub);
+      return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
     });
   }
 
   /**
    * An image for the spec's `/v1/image/generations`, at the size asked: a `/v1` answer that is a
    * PNG or JPEG of that size passes as it came (checked); anything else is re-encoded by Lootsmith.
+   * `served_by: "fallback"` when the fallback answered.
    */
   async image(
     body: ImageGenerationRequest,
@@ -221,8 +225,9 @@ export class UpstreamClient {
     const ask: ImageAsk = { ...rest, width: body.width ?? 512, height: body.height ?? 512 };
     return this.paint(ask, signal, options, async (painted, target) => {
       if (painted.base64 && passesAsIs(painted.bytes, asked ? ask : undefined, target.api))
-        return { image: painted.base64 };
-      return { image: (await normaliseImage(painted.bytes, ask.width, ask.height)).toString('base64') };
+        return { image: painted.base64, ...servedBy(target) };
+      const png = await normaliseImage(painted.bytes, ask.width, ask.height);
+      return { image: png.toString('base64'), ...servedBy(target) };
     });
   }
 
@@ -398,6 +403,10 @@ export function backendSecrets(config: UpstreamConfig, embeddedKey?: string): Ar
   const basic = image.api === 'sdapi' && image.key ? Buffer.from(image.key).toString('base64') : undefined;
   return [chat.key, image.key, basic, fallback?.key, embeddedKey];
 }
+
+/** The answer's metadata when the fallback served it (the spec's answers may gain keys). */
+const servedBy = (target: Target<unknown>) =>
+  target.role === 'fallback' ? { served_by: 'fallback' as const } : {};
 
 /** Whether a `/v1` answer may be passed on as it came: a checked PNG or JPEG, of the size asked if one was. */
 function passesAsIs(
