@@ -116,12 +116,6 @@ interface Core {
   maxRetryAfterMs: number;
 }
 
-/** The variable holding a backend's key, for the operator's message. */
-const KEY_NAMES: Record<string, string> = {
-  'chat:primary': 'LOOTSMITH_CHAT_KEY',
-  'image:primary': 'LOOTSMITH_IMAGE_KEY',
-};
-
 /**
  * The chat and image backends behind one interface: each kind has its backend and, optionally, the
  * `/v1` fallback; each backend its own queue (a concurrency limit, a waiting player first), deadline,
@@ -157,7 +151,7 @@ export class UpstreamClient {
             ? 'LOOTSMITH_FALLBACK_KEY'
             : spec.api === 'v1' || spec.api === 'embedded'
               ? 'LOOTSMITH_UPSTREAM_KEY'
-              : (KEY_NAMES[`${kind}:primary`] as string),
+              : `LOOTSMITH_${kind.toUpperCase()}_KEY`,
         backend,
         queue: queueOf(kind, spec),
         timeoutMs: spec.timeoutMs,
