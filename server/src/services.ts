@@ -57,14 +57,8 @@ export async function startServices(config: Config, options: { store?: Store } =
     });
   }
   const metrics = createMetrics();
-  const sdapiBasic =
-    image.api === 'sdapi' && image.key ? Buffer.from(image.key).toString('base64') : undefined;
   const secrets = new Secrets([
-    chat.key,
-    image.key,
-    sdapiBasic,
-    engine?.key,
-    config.upstream.fallback?.key,
+    ...backendSecrets(config.upstream, engine?.key),
     config.serverKey,
     config.metricsToken,
     config.playerSecret,

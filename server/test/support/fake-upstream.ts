@@ -544,7 +544,9 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     let content: string | null;
     const items = state.itemsFor(prompt, state.calls.chat);
     if (current === 'garbage') content = 'lorem ipsum }{ not json at all';
-    else if (current === 'refuse') content = 'I cannot help with that request.';
+    // OpenAI's structured outputs refuse in `message.refusal`, with no content.
+    else if (current === 'refuse')
+      content = state.chatApi === 'openai' ? null : 'I cannot help with that request.';
     else if (current === 'invalid') content = JSON.stringify({ items: [{ name: 'x' }] });
     else if (current === 'senseless')
       content = JSON.stringify({
@@ -570,7 +572,13 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content, ...(state.chatApi === 'openai' ? { refusal: null } : {}) },
+          message: {
+            role: 'assistant',
+            content,
+            ...(state.chatApi === 'openai'
+              ? { refusal: content === null ? 'I’m sorry, I can’t help with that request.' : null }
+              : {}),
+          },
           logprobs: null,
           finish_reason: finish,
         },
