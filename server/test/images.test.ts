@@ -55,6 +55,11 @@ describe('icons from whatever a backend paints', () => {
     const meta = await sharp(icon).metadata();
     expect(meta.exif).toBeUndefined();
     expect(icon.includes(Buffer.from('painted by a model'))).toBe(false);
+    // Only the chunks that draw it: no text, no EXIF, no density.
+    const chunks: string[] = [];
+    for (let at = 8; at < icon.length; at += 12 + icon.readUInt32BE(at))
+      chunks.push(icon.toString('latin1', at + 4, at + 8));
+    expect(new Set(chunks)).toEqual(new Set(['IHDR', 'PLTE', 'tRNS', 'IDAT', 'IEND']));
   });
 
   it('reads WebP and a grey background too', async () => {

@@ -47,6 +47,20 @@ async function open(bytes: Buffer): Promise<Sharp> {
   return image;
 }
 
+/** The chunks a PNG needs to be drawn; libvips adds others (pHYs) that say nothing a game uses. */
+const DRAWN = new Set(['IHDR', 'PLTE', 'tRNS', 'IDAT', 'IEND']);
+
+/** A PNG Lootsmith encoded, with only the chunks that draw it: no metadata of any kind. */
+export function onlyDrawnChunks(png: Buffer): Buffer {
+  const kept: Buffer[] = [png.subarray(0, 8)];
+  for (let at = 8; at + 12 <= png.length; ) {
+    const end = at + 12 + png.readUInt32BE(at);
+    if (DRAWN.has(png.toString('latin1', at + 4, at + 8))) kept.push(png.subarray(at, end));
+    at = end;
+  }
+  return Buffer.concat(kept);
+}
+
 /** Runs a sharp pipeline; what libvips refuses (a truncated or corrupt image) is an `ImageRefused`. */
 async function decoded<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -63,8 +77,10 @@ async function decoded<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function normaliseImage(bytes: Buffer, width: number, height: number): Promise<Buffer> {
   const image = await open(bytes);
-  return decoded(() =>
-    image.rotate().resize(width, height, { fit: 'cover' }).png({ compressionLevel: 9 }).toBuffer(),
+  return onlyDrawnChunks(
+    await decoded(() =>
+      image.rotate().resize(width, height, { fit: 'cover' }).png({ compressionLevel: 9 }).toBuffer(),
+    ),
   );
 }
 
@@ -94,7 +110,7 @@ export async function normaliseIcon(bytes: Buffer, size: number): Promise<Buffer
   const box = subjectBox(pixels, width, height);
   if (!box) throw new ImageRefused('the image is empty (fully transparent)');
   const margin = Math.max(1, Math.round(size / 16));
-  return decoded(() =>
+  const png = await decoded(() =>
     sharp(pixels, { raw: { width, height, channels: 4 } })
       .extract(box)
       .resize(size - 2 * margin, size - 2 * margin, { fit: 'contain', background: TRANSPARENT })
@@ -102,6 +118,7 @@ export async function normaliseIcon(bytes: Buffer, size: number): Promise<Buffer
       .png({ palette: true, compressionLevel: 9, effort: 8 })
       .toBuffer(),
   );
+  return onlyDrawnChunks(png);
 }
 
 /**
