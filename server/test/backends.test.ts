@@ -139,6 +139,41 @@ describe('an OpenAI-compatible chat backend', () => {
     expect(lines.join('')).toContain('refuses response_format json_schema: json_object from now on');
   });
 
+  it('learns once that a model wants max_completion_tokens and no temperature, as OpenAI says in its 400', async () => {
+    const b = await boot({ chat: 'openai' });
+    const sent: Array<Record<string, unknown>> = [];
+    b.fake.hostile = (r) => {
+      if (r.kind !== 'chat') return undefined;
+      sent.push(r.body);
+      const refuse = (param: string, message: string) => ({
+        status: 400,
+        body: JSON.stringify({
+          error: { message, type: 'invalid_request_error', param, code: 'unsupported_parameter' },
+        }),
+      });
+      if ('max_tokens' in r.body)
+        return refuse(
+          'max_tokens',
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        );
+      if ('temperature' in r.body)
+        return refuse(
+          'temperature',
+          "Unsupported value: 'temperature' does not support 0.8 with this model. Only the default (1) value is supported.",
+        );
+      return undefined;
+    };
+    for (const player of ['ivo', 'jan']) expect((await drop(b, player)).statusCode).toBe(200);
+    expect(
+      sent.map((body) => ['max_tokens', 'max_completion_tokens', 'temperature'].filter((k) => k in body)),
+    ).toEqual([
+      ['max_tokens', 'temperature'],
+      ['max_completion_tokens', 'temperature'],
+      ['max_completion_tokens'],
+      ['max_completion_tokens'],
+    ]);
+  });
+
   it('takes the strict schema derived from the item schema (OpenAI refuses any other)', async () => {
     const b = await boot({ chat: 'openai' });
     expect((await drop(b, 'eve')).statusCode).toBe(200);
