@@ -91,16 +91,19 @@ const jsonOf = (answer: Answer) => {
  */
 export async function runDoctor(config: Config, print: (line: string) => void): Promise<boolean> {
   const results: CheckResult[] = [];
+  // The backends' warnings (their own reasons for a failure), read by the check that failed.
+  const reasons: string[] = [];
+  const log = { warn: (fields: Record<string, unknown>) => void reasons.push(String(fields.reason ?? '')) };
   const check = async (run: () => Promise<Finding>) => {
     const started = Date.now();
     let finding: Finding;
     try {
       finding = await run();
     } catch (err) {
-      finding = {
-        verdict: 'FAIL',
-        what: err instanceof ApiError ? err.message : String((err as Error).message),
-      };
+      // The backend's own reason (from the client's warning) says more than the 502 a player gets.
+      const reason = reasons.splice(0).at(-1);
+      const message = err instanceof ApiError ? err.message : String((err as Error).message);
+      finding = { verdict: 'FAIL', what: reason ? `${message} (${reason})` : message };
     }
     const result = { ...finding, ms: Date.now() - started };
     results.push(result);
@@ -113,7 +116,7 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
   const { chat, image } = config.upstream;
   const engine = await embedded(config);
   // The primaries alone, one attempt each: a fallback must not hide a broken backend.
-  const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine });
+  const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine, log });
   try {
     print(`chat — ${describe(chat)}`);
     if (chat.api !== 'openai' || (await checkOpenAIChat(chat, check)))
@@ -133,7 +136,7 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
     if (config.upstream.fallback) {
       print(`fallback — the /v1 service at ${new URL(config.upstream.fallback.url).origin}`);
       const fallback = { api: 'v1' as const, ...config.upstream.fallback, concurrency: 1 };
-      const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 });
+      const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 }, { log });
       await check(() => structuredOutput(only)).finally(() => only.close());
     }
   } finally {
