@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
+import { type Backends, backendEnv } from '../../../server/test/support/backends.ts';
 import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
 import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
 
@@ -64,6 +65,8 @@ export async function boot(
     dataDir?: string;
     /** Drop limits raised out of reach, for suites that drop far faster than any player. */
     unlimitedDrops?: boolean;
+    /** The chat and image APIs the server speaks to the fake (the spec's /v1 service by default). */
+    backends?: Backends;
   } = {},
 ): Promise<Harness> {
   const fake = options.fake ?? (await startFakeUpstream());
@@ -82,6 +85,10 @@ export async function boot(
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
       LOOTSMITH_PORT: '0',
       ...(options.unlimitedDrops ? { LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir) } : {}),
+      ...backendEnv(fake, options.backends ?? {}, UPSTREAM_KEY, {
+        url: options.upstreamUrl,
+        timeoutMs: options.env?.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000',
+      }),
       ...options.env,
     }),
     { listen: options.listen ?? false, logStream: logs },
