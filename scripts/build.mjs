@@ -1,5 +1,6 @@
 // `npm run build`: builds what is stale. The packages through `tsc -b` (incremental), the console, the
-// plugin and the demo through Vite when a file they are built from is newer than their output. `--force`: all.
+// plugin and the demo (and its test build) through Vite when a file they are built from is newer than
+// their output. `--force`: all.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,10 +45,10 @@ if (
   )
 )
   run('npm', ['run', 'build', '--silent', '-w', '@lootsmith/plugin']);
-if (
-  stale(
-    ['demo-game/src', 'demo-game/index.html', 'demo-game/vite.config.ts', 'plugin/dist'],
-    'demo-game/dist/index.html',
-  )
-)
+// The demo twice: as players get it (`demo-game/dist`, what `npm start` serves) and with the test
+// hook the browser suites read (`test/e2e/dist`, what they serve).
+const demo = ['demo-game/src', 'demo-game/index.html', 'demo-game/vite.config.ts', 'plugin/dist'];
+if (stale(demo, 'demo-game/dist/index.html'))
   run('npm', ['run', 'build', '--silent', '-w', '@lootsmith/demo-game']);
+if (stale(demo, 'test/e2e/dist/index.html'))
+  run('npm', ['run', 'build:test', '--silent', '-w', '@lootsmith/demo-game']);

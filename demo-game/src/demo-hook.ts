@@ -12,18 +12,19 @@ interface Point {
 }
 
 /**
- * `window.__lootsmithDemo`: game state for end-to-end tests, read instead of pixels. Positions come
- * in page pixels (`page`) so a test can aim real mouse clicks; `onScreen` says whether that point
- * is inside the canvas now (the camera follows the hero).
+ * `window.__lootsmithDemo`: what the game shows, for end-to-end tests to read instead of pixels.
+ * Read only: every answer is a fresh copy, and the tests play with real input. Positions come in
+ * page pixels (`page`) so a test can aim real clicks; `onScreen` says whether that point is inside
+ * the canvas now (the camera follows the hero). Installed by development and test builds only.
  */
 export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: Toasts, playerId: string) {
   const dungeon = () => {
     const scene = game.scene.getScene('Dungeon') as DungeonScene | null;
-    return scene?.sys.isActive() ? scene : undefined;
+    return scene?.sys.isActive() ? scene.view : undefined;
   };
   const page = (p: Point): Point & { onScreen: boolean } => {
     const rect = game.canvas.getBoundingClientRect();
-    const camera = dungeon()?.cameras.main;
+    const camera = dungeon()?.camera;
     const view = camera?.worldView;
     const zoom = camera?.zoom ?? 1;
     const x = view ? (p.x - view.x) * zoom + (camera?.x ?? 0) : p.x;
@@ -40,9 +41,6 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     playerId,
     get ready() {
       return dungeon() !== undefined && state.loaded;
-    },
-    get scenes() {
-      return game.scene.getScenes(true).map((s) => s.sys.settings.key);
     },
     hero() {
       const hero = dungeon()?.hero;
@@ -93,22 +91,21 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
       );
     },
     get revealed() {
-      return [...(dungeon()?.fog.revealed ?? [])];
+      return [...(dungeon()?.revealed ?? [])];
     },
     get won() {
-      return dungeon()?.run.won ?? false;
+      return dungeon()?.won ?? false;
     },
     get goal() {
       return document.querySelector('.objective')?.textContent ?? '';
     },
     drops() {
-      const scene = dungeon();
-      return (scene?.loot.onGround ?? []).map((sprite) => ({
+      return (dungeon()?.loot ?? []).map((sprite) => ({
         itemId: sprite.item.id,
         name: sprite.item.name,
         rarity: sprite.item.rarity,
         texture: sprite.icon?.texture.key,
-        textureLoaded: sprite.icon ? scene?.textures.exists(sprite.icon.texture.key) === true : false,
+        textureLoaded: sprite.icon ? game.textures.exists(sprite.icon.texture.key) : false,
         /** The icon is still being painted: a placeholder in the rarity colour shows. */
         pending: sprite.pending,
         x: sprite.x,
@@ -130,9 +127,7 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
       return prompt && { ...prompt, page: page(prompt) };
     },
     /** Every area's name (rooms and corridors). */
-    areaNames: AREAS.map((a) => a.name),
-    /** Map pixels → page pixels, to aim a click. */
-    toPage: page,
+    areaNames: Object.freeze(AREAS.map((a) => a.name)),
     /** The walk from the hero to a map point, as page points (empty when it cannot be reached). */
     route(x: number, y: number) {
       const hero = dungeon()?.hero;
@@ -144,36 +139,23 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         name: e.item.name,
         type: e.item.type,
         quantity: e.quantity,
-        stats: e.item.stats,
+        stats: e.item.stats.map((s) => ({ ...s })),
       }));
     },
     get craftingLevel() {
       return state.craftingLevel;
     },
-    get recipes() {
-      return state.recipes.map((r) => r.result_name);
-    },
-    get busy() {
-      return dungeon()?.hud.busy ?? 0;
-    },
     get panel() {
-      return dungeon()?.panels.current?.root.id;
+      return dungeon()?.panel;
     },
     toasts() {
-      return toasts.history;
+      return toasts.history.map((t) => ({ ...t }));
     },
     textureExists(key: string) {
       return game.textures.exists(key);
     },
-    /** The texture key of an owned item's icon, once some panel or drop has loaded it. */
-    iconKey(itemId: string) {
-      const scene = dungeon();
-      const item = state.item(itemId);
-      return item && scene?.icons.keyFor(item);
-    },
   };
-  Object.assign(window, { __lootsmithDemo: hook });
+  // Frozen and not writable: a test reads the game through it and cannot replace any of it.
+  Object.defineProperty(window, '__lootsmithDemo', { value: Object.freeze(hook), enumerable: true });
   return hook;
 }
-
-export type DemoHook = ReturnType<typeof installDemoHook>;

@@ -1,4 +1,4 @@
-import { type Item, type ItemType, LootsmithError } from '@lootsmith/plugin';
+import { type Item, type ItemType, LootsmithError, type LootsmithPlugin } from '@lootsmith/plugin';
 import type Phaser from 'phaser';
 import { healingOf } from './hero-stats.ts';
 import type { PlayerState } from './player-state.ts';
@@ -9,28 +9,31 @@ import type { Toasts } from './ui/Toasts.ts';
 import { floatingNumber, sparkBurst } from './world/effects.ts';
 import type { Hero } from './world/Hero.ts';
 
-/** What wearing and using items needs of the dungeon scene. */
-interface GearScene extends Phaser.Scene {
+/** What wearing and using items works with. */
+interface GearContext {
+  readonly scene: Phaser.Scene;
+  readonly plugin: LootsmithPlugin;
   readonly state: PlayerState;
   readonly toasts: Toasts;
   readonly hero: Hero;
-  paintHealth(): void;
 }
 
 /** Wearing, taking off and using items: the server decides, then the hero shows it. */
 export class HeroGear implements GearActions {
-  readonly #scene: GearScene;
+  readonly #c: GearContext;
+  readonly #paintHealth: () => void;
 
-  constructor(scene: GearScene) {
-    this.#scene = scene;
+  constructor(context: GearContext, paintHealth: () => void) {
+    this.#c = context;
+    this.#paintHealth = paintHealth;
   }
 
   async equip(item: Item) {
-    const { state, lootsmith, hero, toasts } = this.#scene;
+    const { scene, plugin, state, hero, toasts } = this.#c;
     const before = state.wornInSlotOf(item);
     try {
-      state.setEquipment(await lootsmith.equipment.equip(item));
-      sparkBurst(this.#scene, hero.x, hero.y - 10, 0xf4d58d, 16);
+      state.setEquipment(await plugin.equipment.equip(item));
+      sparkBurst(scene, hero.x, hero.y - 10, 0xf4d58d, 16);
       toasts.show('success', `Wearing ${item.name}`, statChange(item, before), 'gear');
     } catch (e) {
       this.#refused(e);
@@ -38,9 +41,9 @@ export class HeroGear implements GearActions {
   }
 
   async unequip(slot: ItemType) {
-    const { state, lootsmith } = this.#scene;
+    const { plugin, state } = this.#c;
     try {
-      state.setEquipment(await lootsmith.equipment.unequip(slot));
+      state.setEquipment(await plugin.equipment.unequip(slot));
     } catch (e) {
       this.#refused(e);
     }
@@ -48,17 +51,16 @@ export class HeroGear implements GearActions {
 
   /** Spends a consumable on the server, then heals the hero by its effects. */
   async use(item: Item) {
-    const scene = this.#scene;
-    const { hero } = scene;
+    const { scene, plugin, state, hero, toasts } = this.#c;
     try {
-      const { effects } = await scene.lootsmith.inventory.use(item);
+      const { effects } = await plugin.inventory.use(item);
       const healed = healingOf(effects);
       hero.heal(healed);
       floatingNumber(scene, hero.x, hero.y - 30, `+${healed}`, '#5fd35a', true);
       sparkBurst(scene, hero.x, hero.y, 0x5fd35a, 14);
-      scene.paintHealth();
-      scene.toasts.show('success', `You drink ${item.name}`, `+${healed} health`, 'drink');
-      await scene.state.refresh(scene.lootsmith);
+      this.#paintHealth();
+      toasts.show('success', `You drink ${item.name}`, `+${healed} health`, 'drink');
+      await state.refresh(plugin);
     } catch (e) {
       this.#refused(e);
     }
@@ -66,20 +68,15 @@ export class HeroGear implements GearActions {
 
   /** The potion that heals most, if the bag has one. */
   async drinkBest() {
-    const best = this.#scene.state.consumables[0];
+    const best = this.#c.state.consumables[0];
     if (best) return this.use(best.item);
-    this.#scene.toasts.show(
-      'info',
-      'No potions',
-      'Brew one at the Alchemy Table from Healing Herbs.',
-      'drink',
-    );
+    this.#c.toasts.show('info', 'No potions', 'Brew one at the Alchemy Table from Healing Herbs.', 'drink');
   }
 
   #refused(e: unknown) {
     const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
     if (error.code === 'aborted') return;
-    const { title, detail } = errorText(error, (id) => this.#scene.state.item(id)?.name ?? id);
-    this.#scene.toasts.show(error.reason ? 'warn' : 'error', title, detail);
+    const { title, detail } = errorText(error, (id) => this.#c.state.item(id)?.name ?? id);
+    this.#c.toasts.show(error.reason ? 'warn' : 'error', title, detail);
   }
 }

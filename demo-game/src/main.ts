@@ -1,6 +1,5 @@
 import { lootsmithScenePlugin } from '@lootsmith/plugin';
 import Phaser from 'phaser';
-import { installDemoHook } from './demo-hook.ts';
 import { HeroProgress } from './hero-progress.ts';
 import { playerId } from './player-id.ts';
 import { PlayerState } from './player-state.ts';
@@ -33,4 +32,7 @@ const game = new Phaser.Game({
   ],
 });
 
-installDemoHook(game, state, toasts, player);
+// The end-to-end tests read the game through a hook that development and test builds (`vite build
+// --mode test`) install; a production build leaves out the branch, and with it the hook's module.
+if (import.meta.env.MODE === 'development' || import.meta.env.MODE === 'test')
+  void import('./demo-hook.ts').then(({ installDemoHook }) => installDemoHook(game, state, toasts, player));

@@ -49,9 +49,10 @@ export const RouteFigures = z.object({
 export type RouteFigures = z.infer<typeof RouteFigures>;
 
 export const BackendFigures = z.object({
-  /** `primary`, `fallback`, `embedded`, or a backend's own label. */
+  /** The backend as `kind:api` (`chat:openai`, `image:sdapi`, `chat:embedded`…), or `fallback`. */
   backend: z.string(),
-  endpoint: z.string(),
+  /** What was asked of it: `chat` or `image`. */
+  kind: z.string(),
   calls: z.int(),
   failures: z.int(),
   failures_by_code: z.record(z.string(), z.int()),

@@ -72,6 +72,8 @@ export const GameDefinition = z.strictObject({
   name: z.string().min(1),
   /** Style tags appended to every icon prompt (docs/SPEC.md 2.3). */
   icon_style: z.string().min(1),
+  /** Side of the square PNG every icon is made into, whatever a backend paints (128 covers a 64 px slot at 2×). */
+  icon_size: z.int().min(16).max(512).default(128),
   materials: z
     .array(
       z.strictObject({

@@ -7,3 +7,5 @@ export * from './generation.ts';
 export * from './items.ts';
 export * from './json-schema.ts';
 export * from './model-answers.ts';
+export * from './prompt-lines.ts';
+export * from './settings.ts';

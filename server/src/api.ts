@@ -33,6 +33,7 @@ export async function registerApi(
   options: { accessLog?: Logger } = {},
 ) {
   const { config, metrics, core } = services;
+  services.useLogger(app.log);
   const auth = new Authenticator(config.playerSecret, config.serverKey);
 
   app.addHook('onRoute', (route) => {

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import { ApiError } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
@@ -16,7 +17,9 @@ const VERIFIED_TOKENS = 50_000;
 export class Authenticator {
   private readonly verify: (token: string) => { sub?: unknown; exp?: unknown };
   /** Tokens whose signature checked out, by the token itself (no two tokens share a key). */
-  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  private readonly verified = new BoundedMap<string, { principal: Principal; expiresAt: number }>(
+    VERIFIED_TOKENS,
+  );
 
   constructor(
     private readonly secret: string,
@@ -40,7 +43,6 @@ export class Authenticator {
       const claims = this.verify(token);
       if (typeof claims.sub !== 'string' || !claims.sub) throw new Error('no subject');
       const principal: Principal = { kind: 'player', playerId: claims.sub };
-      if (this.verified.size >= VERIFIED_TOKENS) this.verified.clear();
       this.verified.set(token, { principal, expiresAt: Number(claims.exp) * 1000 });
       return principal;
     } catch (err) {

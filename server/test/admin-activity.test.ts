@@ -26,10 +26,7 @@ const request = (over: Partial<Parameters<ActivityRecorder['request']>[0]> = {})
 describe('the activity recorder', () => {
   it('adds requests up per minute, route, status and code, and counts each player’s drops, crafts and refusals', async () => {
     const batches: ActivityBatch[] = [];
-    recorder = new ActivityRecorder(
-      fakeStore(async (b) => void batches.push(b)),
-      { embedded: false },
-    );
+    recorder = new ActivityRecorder(fakeStore(async (b) => void batches.push(b)));
     recorder.request(request());
     recorder.request(request({ ms: 3000 }));
     recorder.request(request({ status: 429, code: 'rate_limit_exceeded', ms: 1 }));
@@ -58,15 +55,12 @@ describe('the activity recorder', () => {
     expect(batches).toHaveLength(1);
   });
 
-  it('names the embedded engine, adds up what backends report, and charges it to the player it was for', async () => {
+  it('adds up each backend’s calls by kind and outcome, and charges what they report to the player they were for', async () => {
     const batches: ActivityBatch[] = [];
-    recorder = new ActivityRecorder(
-      fakeStore(async (b) => void batches.push(b)),
-      { embedded: true },
-    );
-    const chat = { backend: 'primary', endpoint: '/v1/chat/completions', clientId: 'ana' } as const;
+    recorder = new ActivityRecorder(fakeStore(async (b) => void batches.push(b)));
+    const chat = { backend: 'chat:openai', kind: 'chat', clientId: 'ana' } as const;
     recorder.upstreamCall(
-      { ...chat, outcome: 'ok', ms: 40, answer: { usage: { prompt_tokens: 100, completion_tokens: 20 } } },
+      { ...chat, outcome: 'ok', ms: 40, usage: { prompt_tokens: 100, completion_tokens: 20 } },
       at,
     );
     recorder.upstreamCall(
@@ -74,50 +68,25 @@ describe('the activity recorder', () => {
       at,
     );
     recorder.upstreamCall(
-      { ...chat, backend: 'fallback', outcome: 'error', ms: 5, detail: 'status 503' },
+      { ...chat, backend: 'fallback', outcome: 'error', ms: 5, status: 503, detail: 'status 503' },
       at,
     );
     recorder.upstreamCall(
-      {
-        backend: 'primary',
-        endpoint: '/v1/image/generations',
-        clientId: 'ana',
-        outcome: 'ok',
-        ms: 9,
-        answer: {},
-      },
+      { backend: 'image:sdapi', kind: 'image', clientId: 'ana', outcome: 'ok', ms: 9 },
       at,
     );
-    recorder.record([
-      {
-        itemId: 'itm_1',
-        source: 'loot',
-        playerId: 'ana',
-        rarity: 'RARE',
-        type: 'WEAPON',
-        level: 3,
-        enemy: null,
-        backend: 'primary',
-        model: null,
-        seed: 1,
-        prompt: null,
-        rules: null,
-        createdAt: new Date(at).toISOString(),
-      },
-    ]);
     await recorder.flush();
     const [batch] = batches;
-    expect(batch?.backends.map((b) => [b.backend, b.endpoint, b.outcome, b.count])).toEqual([
-      ['embedded', '/v1/chat/completions', 'ok', 1],
-      ['embedded', '/v1/chat/completions', 'timeout', 1],
-      ['fallback', '/v1/chat/completions', 'status_503', 1],
-      ['embedded', '/v1/image/generations', 'ok', 1],
+    expect(batch?.backends.map((b) => [b.backend, b.kind, b.outcome, b.count])).toEqual([
+      ['chat:openai', 'chat', 'ok', 1],
+      ['chat:openai', 'chat', 'timeout', 1],
+      ['fallback', 'chat', 'status_503', 1],
+      ['image:sdapi', 'image', 'ok', 1],
     ]);
     expect(batch?.backends[0]).toMatchObject({ promptTokens: 100, completionTokens: 20 });
     expect(batch?.players).toEqual([
       expect.objectContaining({ playerId: 'ana', tokens: 120, images: 1, requests: 0 }),
     ]);
-    expect(batch?.provenance[0]?.backend).toBe('embedded');
   });
 
   it('keeps at most 20,000 requests waiting while the store is stuck, counting what it drops', async () => {
@@ -125,10 +94,7 @@ describe('the activity recorder', () => {
     const stuck = new Promise<void>((resolve) => {
       release = resolve;
     });
-    recorder = new ActivityRecorder(
-      fakeStore(() => stuck),
-      { embedded: false },
-    );
+    recorder = new ActivityRecorder(fakeStore(() => stuck));
     for (let i = 0; i < 1_000; i++) recorder.request(request({ playerId: `p${i % 100}` }));
     // The thousandth request starts a write, which takes them and waits on the store.
     await new Promise((r) => setImmediate(r));
@@ -145,7 +111,6 @@ describe('the activity recorder', () => {
         if (fail) throw new Error('store down');
         written.push(b);
       }),
-      { embedded: false },
     );
     recorder.request(request());
     await recorder.flush();
@@ -158,12 +123,16 @@ describe('the activity recorder', () => {
 
   it('names why an attempt failed', () => {
     const code = (detail: string) => failureCode({ outcome: 'error', detail });
-    expect(code('status 429')).toBe('status_429');
+    expect(failureCode({ outcome: 'error', status: 429, detail: 'status 429: slow down' })).toBe(
+      'status_429',
+    );
     expect(code('no whole answer within 30000 ms')).toBe('timeout');
     expect(code('network: connect ECONNREFUSED')).toBe('network');
     expect(code('answer larger than 4194304 bytes')).toBe('too_large');
     expect(code('image carries a secret')).toBe('secret_echoed');
+    expect(code('image refused: not an image')).toBe('image_refused');
     expect(code('response does not match the /v1 schema')).toBe('invalid_answer');
-    expect(failureCode({ outcome: 'key_refused' })).toBe('key_refused');
+    expect(failureCode({ outcome: 'key_refused', status: 401 })).toBe('key_refused');
+    expect(failureCode({ outcome: 'ok' })).toBe('ok');
   });
 });

@@ -68,7 +68,7 @@ function rows() {
       TYPES[i % TYPES.length],
       1 + (i % 50),
       ENEMIES[i % ENEMIES.length],
-      'embedded',
+      'chat:embedded',
       iso(i),
     ]),
     player_requests: Array.from({ length: REQUESTS }, (_, i) => [

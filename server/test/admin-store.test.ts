@@ -51,7 +51,7 @@ const provenance = (it: Item, over: Partial<ProvenanceRow> = {}): ProvenanceRow 
   type: it.type,
   level: it.level,
   enemy: 'slime',
-  backend: 'embedded',
+  backend: 'chat:embedded',
   model: 'lootsmith-writer',
   seed: 42,
   prompt: 'system\n\nuser',
@@ -123,8 +123,8 @@ describe.each(backends)('$name admin store', (backend) => {
       backends: [
         {
           minute,
-          backend: 'embedded',
-          endpoint: '/v1/chat/completions',
+          backend: 'chat:embedded',
+          kind: 'chat',
           outcome: 'ok',
           count: 2,
           totalMs: 40,
@@ -144,7 +144,13 @@ describe.each(backends)('$name admin store', (backend) => {
     expect(ok?.buckets[3]).toBe(6);
     expect(routes.find((r) => r.status === 429)).toMatchObject({ count: 2, code: 'rate_limit_exceeded' });
     const [chat] = await store.admin.backendStats(minute - 60);
-    expect(chat).toMatchObject({ count: 4, promptTokens: 200, completionTokens: 100, backend: 'embedded' });
+    expect(chat).toMatchObject({
+      count: 4,
+      promptTokens: 200,
+      completionTokens: 100,
+      backend: 'chat:embedded',
+      kind: 'chat',
+    });
     expect(await store.admin.counters(minute - 60)).toEqual([{ name: 'pool_draw', label: 'hit', value: 4 }]);
     expect(await store.admin.series(minute - 60, 1)).toEqual([{ slot: minute, requests: 8, errors: 2 }]);
     // Figures older than the window are not counted.
@@ -305,7 +311,7 @@ describe.each(backends)('$name admin store', (backend) => {
       const detail = await store.admin.item('itm_g3');
       expect(detail?.provenance).toMatchObject({
         source: 'loot',
-        backend: 'embedded',
+        backend: 'chat:embedded',
         seed: 42,
         prompt: 'system\n\nuser',
       });

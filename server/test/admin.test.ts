@@ -1,8 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import type { ActivityRecorder } from '../src/service/admin-activity.ts';
 import { SESSION_IDLE_MS } from '../src/service/admin-sessions.ts';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
+import { startFakeUpstream } from './support/fake-upstream.ts';
 
 const PASSWORD = 'console-password-0123456789';
 let t: Booted | undefined;
@@ -205,6 +207,20 @@ describe('console access', () => {
     const local = await session('127.0.0.1');
     expect(local?.json()).toMatchObject({ mode: 'open', signed_in: true });
   });
+
+  it('takes a console password only apart from the metrics token and the player secret', () => {
+    const password = { LOOTSMITH_CONSOLE_PASSWORD: PASSWORD, LOOTSMITH_DATA_DIR: '/tmp/unused' };
+    expect(() => loadConfig({ ...password, LOOTSMITH_METRICS_TOKEN: PASSWORD })).toThrow(
+      'LOOTSMITH_CONSOLE_PASSWORD: must differ from LOOTSMITH_METRICS_TOKEN',
+    );
+    expect(() => loadConfig({ ...password, LOOTSMITH_PLAYER_SECRET: PASSWORD })).toThrow(
+      'LOOTSMITH_CONSOLE_PASSWORD: must differ from LOOTSMITH_PLAYER_SECRET',
+    );
+    expect(() => loadConfig({ ...password, LOOTSMITH_CONSOLE_PASSWORD: 'short' })).toThrow(
+      /LOOTSMITH_CONSOLE_PASSWORD/,
+    );
+    expect(loadConfig(password).consolePassword).toBe(PASSWORD);
+  });
 });
 
 describe('console actions', () => {
@@ -259,9 +275,9 @@ describe('console actions', () => {
     const drops = overview.routes.find((r: { route: string }) => r.route === 'POST /v1/generate/items');
     expect(drops).toMatchObject({ requests: 2, errors: 1, errors_by_code: { too_many_items: 1 } });
     expect(drops.latency.p50_ms).toBeGreaterThan(0);
-    const chat = overview.backends.find((b: { endpoint: string }) => b.endpoint === '/v1/chat/completions');
+    const chat = overview.backends.find((b: { kind: string }) => b.kind === 'chat');
     expect(chat).toMatchObject({
-      backend: 'primary',
+      backend: 'chat:v1',
       calls: 1,
       failures: 0,
       prompt_tokens: expect.any(Number),
@@ -288,6 +304,41 @@ describe('console actions', () => {
     expect((await call('GET', '/api/v1/admin/players/nobody')).statusCode).toBe(404);
   });
 
+  it('names the backend of every call and item: the fallback when the primary is down', async () => {
+    const fallback = await startFakeUpstream();
+    try {
+      t = await bootWithFake({
+        LOOTSMITH_CONSOLE_PASSWORD: PASSWORD,
+        LOOTSMITH_FALLBACK_URL: fallback.url,
+        LOOTSMITH_FALLBACK_KEY: 'fallback-key-0123',
+      });
+      t.fake.mode = 'down';
+      const token = await t.token('ana');
+      const { call } = await signIn(t);
+      const [item] = (await drop(t, token, 'ana')).json().items;
+      await flush(t);
+      const overview = (await call('GET', '/api/v1/admin/overview?window=hour')).json();
+      const figures = overview.backends.map(
+        (b: { backend: string; kind: string; calls: number; failures_by_code: object }) => [
+          b.backend,
+          b.kind,
+          b.calls,
+          b.failures_by_code,
+        ],
+      );
+      expect(figures).toEqual([
+        ['chat:v1', 'chat', 1, { network: 1 }],
+        ['fallback', 'chat', 1, {}],
+        ['fallback', 'image', 1, {}],
+        ['image:v1', 'image', 1, { network: 1 }],
+      ]);
+      const detail = (await call('GET', `/api/v1/admin/items/${item.id}`)).json();
+      expect(detail.provenance.backend).toBe('fallback');
+    } finally {
+      await fallback.close();
+    }
+  });
+
   it('shows how an item was made, and removes it from the game with a record of why', async () => {
     t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
     const token = await t.token('ana');
@@ -303,7 +354,7 @@ describe('console actions', () => {
     expect(detail.holders).toEqual([{ player_id: 'ana', quantity: 1 }]);
     expect(detail.provenance).toMatchObject({
       source: 'loot',
-      backend: 'primary',
+      backend: 'chat:v1',
       model: 'fake',
       enemy: 'slime',
     });

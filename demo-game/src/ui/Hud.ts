@@ -118,11 +118,6 @@ export class Hud {
     this.#paintState(state);
   }
 
-  /** Requests in flight, for the test hook. */
-  get busy() {
-    return this.#active.size;
-  }
-
   setHealth(hp: number, stats: HeroStats, level: number) {
     this.#hp.style.width = `${(100 * hp) / stats.maxHp}%`;
     this.#hpText.textContent = `${Math.ceil(hp)} / ${stats.maxHp} · level ${level}`;

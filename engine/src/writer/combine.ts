@@ -1,10 +1,10 @@
-import type { Element } from '@lootsmith/protocol';
+import { type Element, ITEM_TYPES, type ItemType } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { subtypeIn } from './context.ts';
-import { type Cues, elementOf, type Ingredient } from './cues.ts';
+import { type CombineCue, type Cues, elementOf, type Ingredient } from './cues.ts';
 import { agree, capitalise, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
-import { OPPOSED, SUBTYPE_TYPES, type Theme } from './lexicon.ts';
+import { OPPOSED, SUBTYPE_TYPES, type Theme, typeOfSubtype } from './lexicon.ts';
 
 export interface Verdict {
   sensible: boolean;
@@ -120,7 +120,7 @@ const TOOL_MAKES: Array<[RegExp, string[]]> = [
 ];
 
 /** What a station makes when the request does not list it, by the words of its name. */
-const STATION_TYPES: Array<[RegExp, string, string[]]> = [
+const STATION_TYPES: Array<[RegExp, string, ItemType[]]> = [
   [/forge|anvil|smith/, 'Forge', ['WEAPON', 'SHIELD', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES']],
   [/alchem|cauldron|brew|still|lab/, 'Alchemy Table', ['CONSUMABLE', 'MATERIAL']],
   [/enchant|altar|arcane|rune/, 'Enchanting Altar', ['ACCESSORY', 'WEAPON', 'EQUIPMENT']],
@@ -132,21 +132,8 @@ const STATION_TYPES: Array<[RegExp, string, string[]]> = [
     ['WEAPON', 'SHIELD', 'CONTAINER', 'CONSUMABLE', 'ACCESSORY'],
   ],
 ];
-const ALL_TYPES = [
-  'WEAPON',
-  'SHIELD',
-  'HELMET',
-  'CHEST',
-  'LEGS',
-  'BOOTS',
-  'GLOVES',
-  'ACCESSORY',
-  'CONSUMABLE',
-  'MATERIAL',
-  'CONTAINER',
-  'EQUIPMENT',
-];
-const TYPE_WORDS: Record<string, string> = {
+/** How a refusal names what a station makes. */
+const TYPE_PLURALS: Record<ItemType, string> = {
   WEAPON: 'weapons',
   SHIELD: 'shields',
   HELMET: 'helmets',
@@ -160,7 +147,7 @@ const TYPE_WORDS: Record<string, string> = {
   CONTAINER: 'containers',
   EQUIPMENT: 'gear',
 };
-const GENERIC_TYPES: Record<string, string> = {
+const GENERIC_TYPES: Record<string, ItemType> = {
   weapon: 'WEAPON',
   armor: 'CHEST',
   armour: 'CHEST',
@@ -183,7 +170,7 @@ const GENERIC_TYPES: Record<string, string> = {
 };
 
 /** What a purpose asks for, when the station can make it: "to keep me alive" is a potion. */
-const PURPOSE_TYPES: Record<string, string> = {
+const PURPOSE_TYPES: Record<string, ItemType> = {
   alive: 'CONSUMABLE',
   survive: 'CONSUMABLE',
   healthy: 'CONSUMABLE',
@@ -214,7 +201,7 @@ interface Part {
   ingredient: Ingredient;
   stuff?: Stuff;
   /** A finished item among the ingredients (a sword to reforge, a potion to strengthen). */
-  finished?: { type: string; subtype: string };
+  finished?: { type: ItemType; subtype: string };
 }
 
 function partOf(ingredient: Ingredient): Part {
@@ -235,27 +222,24 @@ function needsOf(subtype: string): Stuff[] {
   );
 }
 
-function typeOf(subtype: string): string {
-  return SUBTYPE_TYPES[subtype] ?? SUBTYPE_TYPES[subtype.split(' ').at(-1) as string] ?? 'WEAPON';
-}
+const typeOf = (subtype: string): ItemType => typeOfSubtype(subtype) ?? 'WEAPON';
 
-function stationTypes(cues: Cues): string[] {
-  const combine = cues.combine;
-  if (combine?.stationTypes?.length) return combine.stationTypes;
-  const name = (combine?.station ?? '').toLowerCase();
-  if (!name) return ALL_TYPES;
-  return STATION_TYPES.find(([pattern]) => pattern.test(name))?.[2] ?? ALL_TYPES;
+function stationTypes(combine: CombineCue): readonly ItemType[] {
+  if (combine.stationTypes?.length) return combine.stationTypes;
+  const name = (combine.station ?? '').toLowerCase();
+  if (!name) return ITEM_TYPES;
+  return STATION_TYPES.find(([pattern]) => pattern.test(name))?.[2] ?? ITEM_TYPES;
 }
 
 /** Stations that make a type: the game's own when the request lists them, else the usual names. */
-function stationsFor(type: string, cues: Cues, parts: Part[] = []): string[] {
+function stationsFor(type: ItemType, combine: CombineCue, parts: Part[] = []): string[] {
   // The station that can do most with these ingredients first: the forge for metal, not the workbench.
-  const listed = cues.combine?.otherStations
+  const listed = combine.otherStations
     ?.filter((s) => s.types.includes(type))
     .sort((a, b) => possible(parts, b.types).length - possible(parts, a.types).length)
     .map((s) => s.name);
   if (listed?.length) return listed;
-  if (cues.combine?.otherStations?.length) return [];
+  if (combine.otherStations?.length) return [];
   return STATION_TYPES.filter(([, , types]) => types.includes(type)).map(([, name]) => name);
 }
 
@@ -274,7 +258,7 @@ const the = (ingredient: Ingredient) => `the ${ingredient.name}`;
 const headOf = (name: string) => name.split(/,| of /)[0] as string;
 
 /** Subtypes these ingredients could make at this station, most natural first. */
-function possible(parts: Part[], types: string[]): string[] {
+function possible(parts: Part[], types: readonly ItemType[]): string[] {
   const have = new Set(parts.map((p) => p.stuff).filter(Boolean) as Stuff[]);
   const out: string[] = [];
   for (const stuff of have)
@@ -289,14 +273,14 @@ function possible(parts: Part[], types: string[]): string[] {
 }
 
 /** Suggestions that name what would work: another station for this, or what these make here. */
-function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
-  const station = cues.combine?.station ?? 'this station';
+function adviceFor(parts: Part[], combine: CombineCue, wanted?: string): string[] {
+  const station = combine.station ?? 'this station';
   const names = listOf(parts.map((p) => p.ingredient.name));
   const out: string[] = [];
   // A finished piece goes where pieces of its kind are made, with material of its kind.
   const piece = parts.find((p) => p.finished);
   if (piece?.finished) {
-    const at = stationsFor(piece.finished.type, cues, parts).find(
+    const at = stationsFor(piece.finished.type, combine, parts).find(
       (s) => s.toLowerCase() !== station.toLowerCase(),
     );
     const need = needsOf(piece.finished.subtype)[0] as Stuff;
@@ -305,20 +289,20 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
         `Improve the ${piece.ingredient.name} at the ${at} with ${STUFF_EXAMPLES[need]} or an essence.`,
       );
   }
-  const here = possible(parts, stationTypes(cues));
+  const here = possible(parts, stationTypes(combine));
   if (here[0])
     out.push(`Ask the ${station} for ${withArticle(here[0])} instead: ${names} can make one here.`);
   if (wanted) {
     const type = typeOf(wanted);
-    const at = stationsFor(type, cues, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());
-    if (at[0] && !stationTypes(cues).includes(type))
-      out.push(`Take them to the ${at[0]}, which makes ${TYPE_WORDS[type] ?? 'that'}.`);
+    const at = stationsFor(type, combine, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());
+    if (at[0] && !stationTypes(combine).includes(type))
+      out.push(`Take them to the ${at[0]}, which makes ${TYPE_PLURALS[type]}.`);
     const have = new Set(parts.map((p) => p.stuff));
     const need = needsOf(wanted).find((n) => !have.has(n));
     if (need && !needsOf(wanted).some((n) => have.has(n)))
       out.push(`Add ${STUFF_EXAMPLES[need]} (${STUFF_NAMES[need]}) for ${withArticle(wanted)}.`);
   }
-  const elsewhere = (cues.combine?.otherStations ?? STATION_TYPES.map(([, name, types]) => ({ name, types })))
+  const elsewhere = (combine.otherStations ?? STATION_TYPES.map(([, name, types]) => ({ name, types })))
     .filter((s) => s.name.toLowerCase() !== station.toLowerCase())
     .map((s) => ({ name: s.name, options: possible(parts, s.types) }))
     // The station that can do most with these first (the forge for metal), one suggestion per thing made.
@@ -335,68 +319,38 @@ function adviceFor(parts: Part[], cues: Cues, wanted?: string): string[] {
   return out;
 }
 
-/**
- * Judges a combination from its ingredients, station, tool and intent together, as a game master would:
- * opposed elements, finished pieces that do not belong together, a station that cannot make the thing,
- * an intent the ingredients cannot support or that names nothing craftable all fail with advice. A
- * success follows the intent (an axe asked for is an axe) and is made of what went in.
- */
-export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Verdict {
-  const combine = cues.combine;
-  if (!combine?.ingredients.length)
-    return refuse('There is nothing on the bench to combine.', ['Add at least two ingredients.']);
+/** What is on the bench: the ingredients as a crafter sees them, the station, and what the intent asks. */
+interface Bench {
+  combine: CombineCue;
+  parts: Part[];
+  station: string;
+  types: readonly ItemType[];
+  /** The elements the ingredients carry. */
+  elements: Theme[];
+  finished: Part[];
+  /** The finished piece a craft improves, if one went in. */
+  base?: { type: ItemType; subtype: string };
+  intent: string;
+  words: string[];
+  /** "something to keep me alive": a purpose, not a thing; the craft picks the thing. */
+  purpose: boolean;
+  /** A type the intent names in general ("a weapon", "a cure"). */
+  generic?: ItemType;
+  /** The subtype the intent names ("a heavy axe"). */
+  named?: string;
+}
+
+/** A check of the bench: a refusal with advice, or nothing when the check passes. */
+type Check = (bench: Bench) => Verdict | undefined;
+/** A check of the thing about to be made. */
+type MakeCheck = (bench: Bench, subtype: string) => Verdict | undefined;
+
+function readBench(combine: CombineCue): Bench {
   const parts = combine.ingredients.map(partOf);
-  const station = combine.station ?? 'workbench';
-  const types = stationTypes(cues);
-
-  const elements = [
-    ...new Set(combine.ingredients.map((i) => i.element).filter((e): e is Theme => e !== 'none')),
-  ];
-  const clash = OPPOSED.find(([a, b]) => elements.includes(a) && elements.includes(b));
-  if (clash) {
-    const [a, b] = clash;
-    const first = combine.ingredients.find((i) => i.element === a) as Ingredient;
-    const second = combine.ingredients.find((i) => i.element === b) as Ingredient;
-    const base = parts.find((p) => p.stuff && p.stuff !== 'reagent')?.ingredient.name ?? STUFF_EXAMPLES.metal;
-    return refuse(
-      `${capitalise(the(first))} and ${the(second)} fight each other: ${a} and ${b} cancel out, and the mixture fizzles into useless slag.`,
-      [
-        `Leave out ${the(second)} and combine ${the(first)} with ${base} for a ${a} item.`,
-        `Leave out ${the(first)} and combine ${the(second)} with ${base} for a ${b} item.`,
-        `Add a second ${a} ingredient such as ${ELEMENT_EXAMPLES[a]} instead of mixing opposed elements.`,
-      ],
-    );
-  }
-
+  const types = stationTypes(combine);
   const finished = parts.filter((p) => p.finished);
-  const kinds = [...new Set(finished.map((p) => p.finished?.subtype))];
-  if (kinds.length > 1) {
-    const [x, y] = finished.map((p) => p.ingredient);
-    return refuse(
-      `${capitalise(the(x as Ingredient))} and ${the(y as Ingredient)} are finished pieces of different kinds; no craft makes one thing of them.`,
-      [
-        `Combine ${the(x as Ingredient)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree(headOf((x as Ingredient).name)).them}.`,
-        `Combine ${the(y as Ingredient)} with a material of its own kind instead.`,
-        `Craft from raw materials: ${STUFF_EXAMPLES.metal}, ${STUFF_EXAMPLES.wood} or ${STUFF_EXAMPLES.hide}.`,
-      ],
-    );
-  }
-  const base = finished[0]?.finished;
-  if (!base && !parts.some((p) => p.stuff)) {
-    return refuse(
-      `There is nothing to work with: ${listOf(parts.map((p) => p.ingredient.name))} cannot be shaped into anything.`,
-      [
-        `Add a base material such as ${STUFF_EXAMPLES.metal} or ${STUFF_EXAMPLES.wood}.`,
-        'Add an essence (Ember Essence, Frost Shard) to give the result an element.',
-        'Try a forge or an alchemy table with raw materials instead of finished consumables.',
-      ],
-    );
-  }
-
-  // The intent: the thing it names, the element it asks for, and whether it names anything at all.
   const intent = (combine.intent ?? '').toLowerCase();
   const words = intent.match(/[a-z]+(?:-[a-z]+)*/g) ?? [];
-  // "something to keep me alive", "anything for the cold": a purpose, not a thing; the craft picks the thing.
   const purpose = /^(?:(?:a|an|some)\s+)?(?:something|anything|thing|item|gear|tool)\b|^(?:to|for)\s/.test(
     intent.trim(),
   );
@@ -404,6 +358,66 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     words.map((w) => GENERIC_TYPES[w]).find(Boolean) ??
     (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined);
   const named = subtypeIn(intent);
+  return {
+    combine,
+    parts,
+    station: combine.station ?? 'workbench',
+    types,
+    elements: [...new Set(combine.ingredients.map((i) => i.element).filter((e): e is Theme => e !== 'none'))],
+    finished,
+    ...(finished[0]?.finished ? { base: finished[0].finished } : {}),
+    intent,
+    words,
+    purpose,
+    ...(generic ? { generic } : {}),
+    ...(named ? { named } : {}),
+  };
+}
+
+const namesOf = (bench: Bench) => listOf(bench.parts.map((p) => p.ingredient.name));
+
+const opposedElements: Check = ({ combine, parts, elements }) => {
+  const clash = OPPOSED.find(([a, b]) => elements.includes(a) && elements.includes(b));
+  if (!clash) return undefined;
+  const [a, b] = clash;
+  const first = combine.ingredients.find((i) => i.element === a) as Ingredient;
+  const second = combine.ingredients.find((i) => i.element === b) as Ingredient;
+  const base = parts.find((p) => p.stuff && p.stuff !== 'reagent')?.ingredient.name ?? STUFF_EXAMPLES.metal;
+  return refuse(
+    `${capitalise(the(first))} and ${the(second)} fight each other: ${a} and ${b} cancel out, and the mixture fizzles into useless slag.`,
+    [
+      `Leave out ${the(second)} and combine ${the(first)} with ${base} for a ${a} item.`,
+      `Leave out ${the(first)} and combine ${the(second)} with ${base} for a ${b} item.`,
+      `Add a second ${a} ingredient such as ${ELEMENT_EXAMPLES[a]} instead of mixing opposed elements.`,
+    ],
+  );
+};
+
+const piecesOfOneKind: Check = ({ finished }) => {
+  if (new Set(finished.map((p) => p.finished?.subtype)).size <= 1) return undefined;
+  const [x, y] = finished.map((p) => p.ingredient) as [Ingredient, Ingredient];
+  return refuse(
+    `${capitalise(the(x))} and ${the(y)} are finished pieces of different kinds; no craft makes one thing of them.`,
+    [
+      `Combine ${the(x)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree(headOf(x.name)).them}.`,
+      `Combine ${the(y)} with a material of its own kind instead.`,
+      `Craft from raw materials: ${STUFF_EXAMPLES.metal}, ${STUFF_EXAMPLES.wood} or ${STUFF_EXAMPLES.hide}.`,
+    ],
+  );
+};
+
+const somethingToShape: Check = (bench) => {
+  if (bench.base || bench.parts.some((p) => p.stuff)) return undefined;
+  return refuse(`There is nothing to work with: ${namesOf(bench)} cannot be shaped into anything.`, [
+    `Add a base material such as ${STUFF_EXAMPLES.metal} or ${STUFF_EXAMPLES.wood}.`,
+    'Add an essence (Ember Essence, Frost Shard) to give the result an element.',
+    'Try a forge or an alchemy table with raw materials instead of finished consumables.',
+  ]);
+};
+
+/** An intent that names nothing a crafter knows ("a banana-powered spaceship") is not guessed at. */
+const intentNamesAThing: Check = (bench) => {
+  const { words, named, generic, purpose } = bench;
   const unknown = words.filter(
     (w) =>
       !PLAIN_WORDS.has(w) &&
@@ -414,82 +428,107 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
       elementOf(w) === 'none' &&
       w.length > 2,
   );
-  if (words.length && !named && !generic && !purpose && unknown.length) {
-    return refuse(
-      `The master of the ${station} shakes their head: nobody here knows how to make “${combine.intent?.slice(0, 60)}” from ${listOf(parts.map((p) => p.ingredient.name))}.`,
-      adviceFor(parts, cues),
-    );
-  }
-
-  let subtype: string;
-  if (base) subtype = named && typeOf(named) === base.type ? named : base.subtype;
-  else if (named) subtype = named;
-  else {
-    const want = generic ? [generic] : types;
-    const toolPick =
-      TOOL_MAKES.find(([pattern]) => pattern.test(combine.tool?.toLowerCase() ?? ''))?.[1] ?? [];
-    const options = possible(parts, want);
-    const chosen = toolPick.find((s) => options.includes(s)) ?? options[0];
-    if (!chosen)
-      return refuse(
-        `The ${station} can do nothing with ${listOf(parts.map((p) => p.ingredient.name))}: it makes ${listOf(types.map((t) => TYPE_WORDS[t] ?? t.toLowerCase()))}.`,
-        adviceFor(parts, cues),
-      );
-    subtype = chosen;
-  }
-  if (base && named && typeOf(named) !== base.type) {
-    const item = finished[0]?.ingredient as Ingredient;
-    return refuse(
-      `${capitalise(the(item))} cannot be turned into ${withArticle(named)}; a craft can improve a piece, not change what it is.`,
-      [
-        `Combine ${the(item)} with an essence to give it an element.`,
-        `Start ${withArticle(named)} from raw materials instead.`,
-        ...adviceFor(parts, cues, named),
-      ],
-    );
-  }
-  const type = typeOf(subtype);
-  if (!types.includes(type)) {
-    return refuse(
-      `The ${station} cannot make ${withArticle(subtype)}: it makes ${listOf(types.map((t) => TYPE_WORDS[t] ?? t.toLowerCase()))}.`,
-      adviceFor(parts, cues, subtype),
-    );
-  }
-  const have = new Set(
-    parts.map((p) => p.stuff ?? (p.finished ? needsOf(p.finished.subtype)[0] : undefined)),
+  if (!words.length || named || generic || purpose || !unknown.length) return undefined;
+  return refuse(
+    `The master of the ${bench.station} shakes their head: nobody here knows how to make “${bench.combine.intent?.slice(0, 60)}” from ${namesOf(bench)}.`,
+    adviceFor(bench.parts, bench.combine),
   );
-  if (!needsOf(subtype).some((n) => have.has(n))) {
-    const need = needsOf(subtype)[0] as Stuff;
-    return refuse(
-      `${capitalise(withArticle(subtype))} needs ${STUFF_NAMES[need]}, and ${listOf(parts.map((p) => p.ingredient.name))} will not give it that.`,
-      adviceFor(parts, cues, subtype),
-    );
-  }
-  const intentElement = elementOf(intent);
-  if (intentElement !== 'none' && !elements.includes(intentElement)) {
-    return refuse(
-      `Nothing here carries ${intentElement}: ${withArticle(`${intentElement} ${subtype}`)} needs an ingredient of ${intentElement}.`,
-      [
-        `Add ${ELEMENT_EXAMPLES[intentElement]} to the ${subtype}.`,
-        `Ask for a plain ${subtype} from these ingredients instead.`,
-      ],
-    );
-  }
-  // Intent materials the ingredients lack ("an oak shield" from iron alone) are promises the craft can't keep.
-  const promised = STUFF_WORDS.filter(([stuff, re]) => stuff !== 'reagent' && re.test(intent)).map(
-    ([stuff]) => stuff,
-  );
-  const missing = promised.find((stuff) => !have.has(stuff));
-  if (missing) {
-    return refuse(
-      `You asked for ${STUFF_NAMES[missing]}, but none went in: ${listOf(parts.map((p) => p.ingredient.name))}.`,
-      [
-        `Add ${STUFF_EXAMPLES[missing]} to the combination.`,
-        `Ask for ${withArticle(subtype)} of what you have instead.`,
-      ],
-    );
-  }
+};
 
+/** What to make: the piece being improved, else what the intent names, else what the bench and tool favour. */
+function chooseSubtype(bench: Bench): string | Verdict {
+  const { base, named, generic, types, combine, parts } = bench;
+  if (base) return named && typeOf(named) === base.type ? named : base.subtype;
+  if (named) return named;
+  const toolPick = TOOL_MAKES.find(([pattern]) => pattern.test(combine.tool?.toLowerCase() ?? ''))?.[1] ?? [];
+  const options = possible(parts, generic ? [generic] : types);
+  const chosen = toolPick.find((s) => options.includes(s)) ?? options[0];
+  return (
+    chosen ??
+    refuse(
+      `The ${bench.station} can do nothing with ${namesOf(bench)}: it makes ${listOf(types.map((t) => TYPE_PLURALS[t]))}.`,
+      adviceFor(parts, combine),
+    )
+  );
+}
+
+const pieceKeepsItsKind: MakeCheck = ({ base, named, finished, parts, combine }) => {
+  if (!base || !named || typeOf(named) === base.type) return undefined;
+  const item = finished[0]?.ingredient as Ingredient;
+  return refuse(
+    `${capitalise(the(item))} cannot be turned into ${withArticle(named)}; a craft can improve a piece, not change what it is.`,
+    [
+      `Combine ${the(item)} with an essence to give it an element.`,
+      `Start ${withArticle(named)} from raw materials instead.`,
+      ...adviceFor(parts, combine, named),
+    ],
+  );
+};
+
+const stationMakesIt: MakeCheck = (bench, subtype) => {
+  if (bench.types.includes(typeOf(subtype))) return undefined;
+  return refuse(
+    `The ${bench.station} cannot make ${withArticle(subtype)}: it makes ${listOf(bench.types.map((t) => TYPE_PLURALS[t]))}.`,
+    adviceFor(bench.parts, bench.combine, subtype),
+  );
+};
+
+/** The stuff the ingredients give: their own, or what a finished piece is made of. */
+const stuffOf = (parts: Part[]) =>
+  new Set(parts.map((p) => p.stuff ?? (p.finished ? needsOf(p.finished.subtype)[0] : undefined)));
+
+const ingredientsGiveIt: MakeCheck = (bench, subtype) => {
+  const have = stuffOf(bench.parts);
+  if (needsOf(subtype).some((n) => have.has(n))) return undefined;
+  const need = needsOf(subtype)[0] as Stuff;
+  return refuse(
+    `${capitalise(withArticle(subtype))} needs ${STUFF_NAMES[need]}, and ${namesOf(bench)} will not give it that.`,
+    adviceFor(bench.parts, bench.combine, subtype),
+  );
+};
+
+const elementIsCarried: MakeCheck = ({ intent, elements }, subtype) => {
+  const wanted = elementOf(intent);
+  if (wanted === 'none' || elements.includes(wanted)) return undefined;
+  return refuse(
+    `Nothing here carries ${wanted}: ${withArticle(`${wanted} ${subtype}`)} needs an ingredient of ${wanted}.`,
+    [
+      `Add ${ELEMENT_EXAMPLES[wanted]} to the ${subtype}.`,
+      `Ask for a plain ${subtype} from these ingredients instead.`,
+    ],
+  );
+};
+
+/** Intent materials the ingredients lack ("an oak shield" from iron alone) are promises the craft can't keep. */
+const materialIsThere: MakeCheck = (bench, subtype) => {
+  const have = stuffOf(bench.parts);
+  const missing = STUFF_WORDS.find(
+    ([stuff, re]) => stuff !== 'reagent' && re.test(bench.intent) && !have.has(stuff),
+  )?.[0];
+  if (!missing) return undefined;
+  return refuse(`You asked for ${STUFF_NAMES[missing]}, but none went in: ${namesOf(bench)}.`, [
+    `Add ${STUFF_EXAMPLES[missing]} to the combination.`,
+    `Ask for ${withArticle(subtype)} of what you have instead.`,
+  ]);
+};
+
+const BENCH_CHECKS: readonly Check[] = [
+  opposedElements,
+  piecesOfOneKind,
+  somethingToShape,
+  intentNamesAThing,
+];
+const MAKE_CHECKS: readonly MakeCheck[] = [
+  pieceKeepsItsKind,
+  stationMakesIt,
+  ingredientsGiveIt,
+  elementIsCarried,
+  materialIsThere,
+];
+
+/** The item a passed combination makes: of what went in, after the intent's subtype and adjective. */
+function craft(bench: Bench, subtype: string, cues: Cues, rng: Rng, options: PlanOptions): Verdict {
+  const { combine, parts, elements, words, station } = bench;
   // What the player added leads: fire essence on a poisoned keg makes a fire keg.
   const added = parts.find((p) => !p.finished && p.ingredient.element !== 'none')?.ingredient.element;
   const element: Element = added ?? elements[0] ?? 'none';
@@ -501,6 +540,7 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     parts[0]?.ingredient;
   const material = main?.material ?? 'iron';
   const adjective = words.find((w) => QUALITY_NAMES[w]);
+  const type = typeOf(subtype);
   const item = planItem({ ...combine.result, type, subtype }, { ...cues, element, themeOnly: false }, rng, {
     ...options,
     material,
@@ -519,6 +559,30 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
     `${capitalise(listOf(made))} go in; ${nameWithArticle(item.name)} comes out of the ${station}.`,
   ]);
   return { sensible: true, message, suggestions: [], item };
+}
+
+/**
+ * Judges a combination from its ingredients, station, tool and intent together, as a game master would:
+ * each check in turn may refuse with advice (opposed elements, finished pieces that do not belong together,
+ * a station that cannot make the thing, an intent the ingredients cannot support or that names nothing
+ * craftable). A success follows the intent (an axe asked for is an axe) and is made of what went in.
+ */
+export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Verdict {
+  const combine = cues.combine;
+  if (!combine?.ingredients.length)
+    return refuse('There is nothing on the bench to combine.', ['Add at least two ingredients.']);
+  const bench = readBench(combine);
+  for (const check of BENCH_CHECKS) {
+    const refused = check(bench);
+    if (refused) return refused;
+  }
+  const subtype = chooseSubtype(bench);
+  if (typeof subtype !== 'string') return subtype;
+  for (const check of MAKE_CHECKS) {
+    const refused = check(bench, subtype);
+    if (refused) return refused;
+  }
+  return craft(bench, subtype, cues, rng, options);
 }
 
 /** Intent adjectives a crafter honours in the name ("a sturdy oak shield" → Sturdy Oak Shield). */

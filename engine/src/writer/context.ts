@@ -1,4 +1,4 @@
-import type { ItemCue } from './cues.ts';
+import { ITEM_TYPES, type ItemLine, type ItemType, RARITIES, type Rarity } from '@lootsmith/protocol';
 import { SUBTYPE_TYPES } from './lexicon.ts';
 
 /** What a request says about where and why an item appears, in whatever form the developer wrote it. */
@@ -10,7 +10,7 @@ export interface FreeContext {
   count?: number;
   element?: string;
   /** The item asked for: type, subtype, rarity, level, focus, budget. */
-  item: ItemCue;
+  item: ItemLine;
 }
 
 type Field =
@@ -51,7 +51,7 @@ for (const [field, words] of Object.entries(KEY_WORDS) as Array<[Field, string]>
   for (const w of words.split(' ')) KEYS[w] = field;
 
 const squash = (key: string) => key.toLowerCase().replace(/[^a-z]/g, '');
-const RARITY = /\b(common|uncommon|rare|epic|legendary|mythic)\b/i;
+const RARITY = new RegExp(`\\b(${RARITIES.join('|')})\\b`, 'i');
 const NUMBER_WORDS: Record<string, number> = {
   one: 1,
   two: 2,
@@ -77,7 +77,8 @@ export function subtypeIn(text: string): string | undefined {
   return undefined;
 }
 
-const TYPE_WORDS: Record<string, string> = {
+/** Words that name an item type in a developer's request. */
+const TYPE_WORDS: Record<string, ItemType> = {
   weapon: 'WEAPON',
   armor: 'CHEST',
   armour: 'CHEST',
@@ -103,11 +104,12 @@ const TYPE_WORDS: Record<string, string> = {
   equipment: 'EQUIPMENT',
 };
 
-function typeOf(value: string): string | undefined {
+/** The item type a value names: the type itself ("HELMET"), a word for it ("head") or a subtype ("axe"). */
+function typeNamed(value: string): ItemType | undefined {
   const w = squash(value);
   const upper = value.trim().toUpperCase();
-  if (/^[A-Z]+$/.test(upper) && Object.values(TYPE_WORDS).includes(upper)) return upper;
-  return TYPE_WORDS[w] ?? (SUBTYPE_TYPES[w] ? SUBTYPE_TYPES[w] : undefined);
+  const type = ITEM_TYPES.find((t) => t === upper);
+  return type ?? TYPE_WORDS[w] ?? SUBTYPE_TYPES[w];
 }
 
 function setField(ctx: FreeContext, field: Field, raw: unknown): void {
@@ -137,11 +139,11 @@ function setField(ctx: FreeContext, field: Field, raw: unknown): void {
       break;
     case 'rarity': {
       const r = RARITY.exec(text);
-      if (r) ctx.item.rarity ??= (r[1] as string).toUpperCase();
+      if (r) ctx.item.rarity ??= (r[1] as string).toUpperCase() as Rarity;
       break;
     }
     case 'type': {
-      const type = typeOf(text);
+      const type = typeNamed(text);
       if (type) ctx.item.type ??= type;
       const sub = subtypeIn(text);
       if (sub && !TYPE_WORDS[sub]) ctx.item.subtype ??= sub;
@@ -188,7 +190,7 @@ function readObject(ctx: FreeContext, value: Record<string, unknown>, depth = 0)
 }
 
 /** JSON objects inside a text: the whole message, or a fenced or inline `{…}`. */
-function jsonIn(text: string): Record<string, unknown>[] {
+export function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = [];
   let start = text.indexOf('{');
   while (start >= 0 && found.length < 4) {
@@ -270,7 +272,7 @@ function readProse(ctx: FreeContext, text: string): void {
     else ctx.item.level ??= n;
   }
   const rarity = RARITY.exec(text);
-  if (rarity) ctx.item.rarity ??= (rarity[1] as string).toUpperCase();
+  if (rarity) ctx.item.rarity ??= (rarity[1] as string).toUpperCase() as Rarity;
   const count = PROSE_COUNT.exec(text);
   if (count) {
     const c = count[1] as string;
@@ -292,7 +294,7 @@ function readProse(ctx: FreeContext, text: string): void {
  */
 export function readFreeContext(texts: readonly string[]): FreeContext {
   const ctx: FreeContext = { item: {} };
-  for (const text of texts) for (const object of jsonIn(text)) readObject(ctx, object);
+  for (const text of texts) for (const object of jsonObjectsIn(text)) readObject(ctx, object);
   for (const text of texts) readLines(ctx, text);
   for (const text of texts) readProse(ctx, text.replace(/\{[\s\S]*\}/g, ' '));
   if (ctx.item.subtype && !ctx.item.type) ctx.item.type = SUBTYPE_TYPES[ctx.item.subtype];

@@ -1,20 +1,19 @@
-import type { ChatMessage, Element } from '@lootsmith/protocol';
+import {
+  type ChatMessage,
+  type Element,
+  type IngredientLine,
+  type ItemLine,
+  type ItemPrompt,
+  type ItemType,
+  parsePrompt,
+} from '@lootsmith/protocol';
 import { readFreeContext } from './context.ts';
 import { ELEMENT_CUES, type Theme } from './lexicon.ts';
-
-export interface ItemCue {
-  type?: string;
-  subtype?: string;
-  rarity?: string;
-  level?: number;
-  budget?: number;
-  focus?: string;
-}
 
 export interface Ingredient {
   quantity: number;
   name: string;
-  type?: string;
+  type?: ItemType;
   subtype?: string;
   material?: string;
   element: Element;
@@ -24,31 +23,30 @@ export interface CombineCue {
   ingredients: Ingredient[];
   station?: string;
   /** The item types the station can make, when the request lists them ("Station: Forge (makes WEAPON, SHIELD)"). */
-  stationTypes?: string[];
+  stationTypes?: ItemType[];
   /** Other stations of the game and what they make, for suggestions. */
-  otherStations?: Array<{ name: string; types: string[] }>;
+  otherStations?: Array<{ name: string; types: ItemType[] }>;
   tool?: string;
   intent?: string;
-  result: ItemCue;
+  result: ItemLine;
 }
 
-/** What the conversation asks for, read from its plain-text cues. */
+/** What the conversation asks for: the lines of a Lootsmith prompt, else what free text says. */
 export interface Cues {
-  /** Non-system text, lower case, used for theming. */
-  theme: string;
   lastUser: string;
   system: string;
   count?: number;
-  items: ItemCue[];
+  items: ItemLine[];
   location?: string;
   enemy?: string;
-  themeWord?: string;
+  /** The setting's words ("dark fantasy dungeon", "frost"). */
+  theme?: string;
   playerLevel?: number;
   naming?: string;
-  /** What a create-item request forges from ("Materials: …"), and what the player asked for. */
+  /** What a create-item request forges from, and what the player asked for. */
   materials?: Ingredient[];
   request?: string;
-  /** The enemy's element when the request declares it ("enemy: Fire Imp (tier 3, fire)"). */
+  /** The enemy's element when the request declares it. */
   enemyElement?: Theme;
   /** The request's sampling temperature: low keeps names plain and stats even, high makes them bolder. */
   temperature?: number;
@@ -59,27 +57,8 @@ export interface Cues {
   obtained: 'dropped' | 'crafted' | 'forged';
   station?: string;
   /** The item a free-form request asks for (JSON, `key: value` lines or prose), when it has no "Item N" lines. */
-  base: ItemCue;
+  base: ItemLine;
   combine?: CombineCue;
-}
-
-const RARITY = /\b(COMMON|UNCOMMON|RARE|EPIC|LEGENDARY|MYTHIC)\b/i;
-
-function itemCue(line: string): ItemCue {
-  const cue: ItemCue = {};
-  const type = /\btype\s+([A-Z]+)/i.exec(line);
-  if (type) cue.type = (type[1] as string).toUpperCase();
-  const subtype = /\bsubtype:?\s+([a-z][a-z -]*?)(?:;|$)/i.exec(line);
-  if (subtype) cue.subtype = (subtype[1] as string).trim().toLowerCase();
-  const rarity = RARITY.exec(line);
-  if (rarity) cue.rarity = (rarity[1] as string).toUpperCase();
-  const level = /\blevel:?\s+(\d+)/i.exec(line);
-  if (level) cue.level = Number(level[1]);
-  const budget = /\b(?:stat |power )?budget:?\s+(\d+)/i.exec(line);
-  if (budget) cue.budget = Number(budget[1]);
-  const focus = /\bfocus:?\s+([a-z_ ]+?)(?:;|$)/i.exec(line);
-  if (focus) cue.focus = (focus[1] as string).trim().toLowerCase();
-  return cue;
 }
 
 /** The element a text leans to most, by cue words; 'none' when it names none. */
@@ -99,53 +78,45 @@ export function elementOf(text: string): Element {
   return best;
 }
 
-/** "2 × Iron Ore (MATERIAL, iron, none)", or with a subtype: "1 × Old Blade (WEAPON, sword, iron, none)". */
-function ingredient(text: string): Ingredient | undefined {
-  const m = /^\s*(\d+)\s*[×x*]\s*([^(]+?)\s*(?:\(([^)]*)\))?\s*$/i.exec(text);
-  if (!m) return undefined;
-  const fields = (m[3] ?? '').split(',').map((s) => s.trim());
-  const [type, subtype, material, element] =
-    fields.length >= 4 ? fields : [fields[0], undefined, fields[1], fields[2]];
-  const named = elementOf(`${m[2]} ${material ?? ''}`);
-  const declared = element?.toLowerCase();
+const themeOf = (word: string | undefined) =>
+  word && word.toLowerCase() in ELEMENT_CUES ? (word.toLowerCase() as Theme) : undefined;
+
+/** A declared element, else the one its name and material speak of ("Ember Essence" is fire). */
+function ingredient(line: IngredientLine): Ingredient {
+  const material = line.material?.toLowerCase();
   return {
-    quantity: Number(m[1]),
-    name: (m[2] as string).trim(),
-    ...(type ? { type: type.toUpperCase() } : {}),
-    ...(subtype ? { subtype: subtype.toLowerCase() } : {}),
-    ...(material ? { material: material.toLowerCase() } : {}),
-    element: declared && declared !== 'none' && declared in ELEMENT_CUES ? (declared as Element) : named,
+    quantity: line.quantity,
+    name: line.name.trim(),
+    ...(line.type ? { type: line.type } : {}),
+    ...(line.subtype ? { subtype: line.subtype.toLowerCase() } : {}),
+    ...(material ? { material } : {}),
+    element: themeOf(line.element) ?? elementOf(`${line.name} ${material ?? ''}`),
   };
 }
 
-function readContext(cues: Cues, text: string): void {
-  for (const part of text.split(';')) {
-    const [key, ...rest] = part.split(':');
-    const value = rest.join(':').trim();
-    const k = key?.trim().toLowerCase();
-    if (k === 'location') cues.location = value;
-    else if (k === 'enemy') {
-      cues.enemy = value.replace(/\s*\([^)]*\)/, '');
-      const declared = /\(([^)]*)\)/
-        .exec(value)?.[1]
-        ?.match(/[a-z]+/gi)
-        ?.find((w) => w.toLowerCase() in ELEMENT_CUES);
-      if (declared) cues.enemyElement = declared.toLowerCase() as Theme;
-    } else if (k === 'station') cues.station = value;
-    else if (k === 'theme') cues.themeWord = value;
-    else if (k === 'player request') cues.request = value;
-    else if (k === 'player level') {
-      const level = Number.parseInt(value, 10);
-      if (level > 0) cues.playerLevel = level;
-    }
-  }
+/** An item line as the writer uses it: subtype and focus in lower case, a subtype only of letters. */
+function itemCue(line: ItemLine): ItemLine {
+  const { subtype, focus, ...rest } = line;
+  const word = subtype
+    ?.toLowerCase()
+    .replace(/[^\p{L} -]+/gu, '')
+    .trim();
+  return {
+    ...rest,
+    ...(word ? { subtype: word } : {}),
+    ...(focus ? { focus: focus.trim().toLowerCase() } : {}),
+  };
 }
 
-function ingredients(text: string): Ingredient[] {
-  return text
-    .split(';')
-    .map(ingredient)
-    .filter((i): i is Ingredient => i !== undefined);
+function combineCue(p: ItemPrompt, ingredients: IngredientLine[]): CombineCue {
+  const combine: CombineCue = { ingredients: ingredients.map(ingredient), result: itemCue(p.result ?? {}) };
+  if (p.station) combine.station = p.station.name;
+  if (p.station?.makes) combine.stationTypes = p.station.makes;
+  if (p.otherStations)
+    combine.otherStations = p.otherStations.map((s) => ({ name: s.name, types: s.makes ?? [] }));
+  if (p.tool && p.tool !== 'none') combine.tool = p.tool;
+  if (p.intent) combine.intent = p.intent.trim();
+  return combine;
 }
 
 export function readCues(messages: readonly ChatMessage[]): Cues {
@@ -153,99 +124,51 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n');
-  const userTexts = messages.filter((m) => m.role !== 'system').map((m) => m.content);
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+  // Every user message, in order: a re-ask ("That answer was rejected…") keeps the first one's lines.
+  const read = users.map(parsePrompt);
+  const p: ItemPrompt = Object.assign({}, ...read.map((r) => r.prompt));
+  const context = p.context ?? {};
   const cues: Cues = {
-    theme: userTexts.join('\n').toLowerCase(),
-    lastUser,
+    lastUser: users.at(-1) ?? '',
     system,
-    items: [],
+    items: (p.items ?? []).map(itemCue),
     element: 'none',
     themeOnly: false,
-    obtained: 'dropped',
+    obtained: p.combine ? 'crafted' : p.materials ? 'forged' : 'dropped',
     base: {},
   };
-  let combine: CombineCue | undefined;
-  const lines: Array<[RegExp, (m: RegExpExecArray) => void]> = [
-    [/^generate\s+(\d+)\s+items?/i, (m) => (cues.count = Number(m[1]))],
-    [/^item\s+(\d+)\s*:(.*)$/i, (m) => (cues.items[Number(m[1]) - 1] = itemCue(m[2] as string))],
-    [/^context:(.*)$/i, (m) => readContext(cues, m[1] as string)],
-    [/^naming style:\s*(.+)$/i, (m) => (cues.naming = (m[1] as string).trim().toLowerCase())],
-    [/^materials:\s*(.+)$/i, (m) => (cues.materials = ingredients(m[1] as string))],
-    [
-      /^combine:\s*(.+)$/i,
-      (m) => {
-        combine = { ingredients: ingredients(m[1] as string), result: {} };
-      },
-    ],
-    [
-      /^station:\s*(.+)$/i,
-      (m) => {
-        if (!combine) return;
-        const [head, ...rest] = (m[1] as string).split(';');
-        const made = /\((?:makes\s+)?([^)]*)\)/i.exec(head as string);
-        combine.station = (head as string).replace(/\s*\([^)]*\)/, '').trim();
-        if (made) combine.stationTypes = (made[1] as string).toUpperCase().match(/[A-Z]+/g) ?? [];
-        const tool = rest.map((r) => /^\s*tool:\s*(.+)$/i.exec(r)?.[1]?.trim()).find(Boolean);
-        if (tool && tool !== 'none') combine.tool = tool;
-      },
-    ],
-    [
-      /^other stations:\s*(.+)$/i,
-      (m) => {
-        if (!combine) return;
-        combine.otherStations = (m[1] as string).split(';').map((part) => {
-          const made = /\((?:makes\s+)?([^)]*)\)/i.exec(part);
-          return {
-            name: part.replace(/\s*\([^)]*\)/, '').trim(),
-            types: (made?.[1] ?? '').toUpperCase().match(/[A-Z]+/g) ?? [],
-          };
-        });
-      },
-    ],
-    [
-      /^player intent:\s*(.*)$/i,
-      (m) => {
-        if (combine) combine.intent = (m[1] as string).trim();
-      },
-    ],
-    [
-      /^result:\s*(.*)$/i,
-      (m) => {
-        if (combine) combine.result = itemCue(m[1] as string);
-      },
-    ],
-  ];
-  // Every user message, in order: a re-ask ("That answer was rejected…") keeps the first one's cues.
-  const userLines = messages.filter((m) => m.role === 'user').flatMap((m) => m.content.split('\n'));
-  for (const line of userLines) {
-    const trimmed = line.trim();
-    for (const [pattern, apply] of lines) {
-      const m = pattern.exec(trimmed);
-      if (m) {
-        apply(m);
-        break;
-      }
-    }
-  }
-  cues.items = Array.from(cues.items, (item) => item ?? {});
-  if (combine) cues.combine = combine;
-  const free = readFreeContext(messages.filter((m) => m.role === 'user').map((m) => m.content));
+  if (p.count !== undefined) cues.count = p.count;
+  if (context.location) cues.location = context.location;
+  if (context.enemy) cues.enemy = context.enemy;
+  const enemyElement = themeOf(context.enemyElement);
+  if (enemyElement) cues.enemyElement = enemyElement;
+  if (context.theme) cues.theme = context.theme;
+  if (context.playerLevel) cues.playerLevel = context.playerLevel;
+  if (p.namingStyle) cues.naming = p.namingStyle.trim().toLowerCase();
+  if (p.materials) cues.materials = p.materials.map(ingredient);
+  if (p.station) cues.station = p.station.name;
+  if (p.request) cues.request = p.request;
+  if (p.combine) cues.combine = combineCue(p, p.combine);
+  const combine = cues.combine;
+
+  // Whatever is not a Lootsmith line is a developer's own words: JSON, `key: value` lines or prose.
+  const free = readFreeContext(read.map((r) => r.rest.join('\n')));
   cues.location ||= free.location;
   cues.enemy ||= free.enemy?.replace(/\s*\([^)]*\)/, '');
-  cues.themeWord ||= free.theme;
+  cues.theme ||= free.theme;
   cues.playerLevel ??= free.playerLevel ?? free.item.level;
   if (!cues.items.length && !combine) {
     cues.base = free.item;
     cues.count ??= free.count;
   }
   // The enemy and the room lead; the theme only colours what they leave plain.
-  const declared = free.element && free.element in ELEMENT_CUES ? (free.element as Theme) : undefined;
+  const declared = themeOf(free.element);
   const lead = cues.enemyElement ?? declared ?? (cues.enemy ? elementOf(cues.enemy) : 'none');
   const room = lead !== 'none' ? lead : cues.location ? elementOf(cues.location) : 'none';
   cues.element = room;
-  if (cues.element === 'none' && cues.themeWord) {
-    cues.element = elementOf(cues.themeWord);
+  if (cues.element === 'none' && cues.theme) {
+    cues.element = elementOf(cues.theme);
     cues.themeOnly = cues.element !== 'none';
   }
   const forged = cues.materials?.find((i) => i.element !== 'none')?.element;
@@ -254,8 +177,6 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     cues.themeOnly = false;
   }
   if (cues.element === 'none' && cues.request) cues.element = elementOf(cues.request);
-  const firstUser = messages.find((m) => m.role === 'user')?.content ?? '';
-  if (cues.element === 'none' && !combine && !cues.items.length) cues.element = elementOf(firstUser);
-  cues.obtained = combine ? 'crafted' : cues.materials ? 'forged' : 'dropped';
+  if (cues.element === 'none' && !combine && !cues.items.length) cues.element = elementOf(users[0] ?? '');
   return cues;
 }

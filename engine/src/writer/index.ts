@@ -5,10 +5,12 @@ import {
   jsonSchemaOf,
   type ResponseFormat,
 } from '@lootsmith/protocol';
+import { BoundedMap } from '../bounded-map.ts';
 import { hashString, Rng } from '../random.ts';
+import { jsonObjectsIn } from './context.ts';
 import { type Cues, readCues } from './cues.ts';
+import { fillItemSchema } from './item-fields.ts';
 import { writeProse } from './prose.ts';
-import { fillSchema } from './schema.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
 export interface WriteRequest {
@@ -29,34 +31,15 @@ export interface Completion {
 
 const ITEM_BATCH_SCHEMA = jsonSchemaOf(GeneratedItemBatch);
 const VERDICT_SCHEMA = jsonSchemaOf(CombineVerdict);
-const systemSchemas = new Map<string, Record<string, unknown> | null>();
+const systemSchemas = new BoundedMap<string, Record<string, unknown> | null>(100);
 
-/** A JSON Schema written into the system message (as the Lootsmith pipeline does), if there is one. */
+/** A JSON Schema a developer wrote into the system message for json_object mode, if there is one. */
 function schemaInSystem(system: string): Record<string, unknown> | null {
-  const known = systemSchemas.get(system);
-  if (known !== undefined) return known;
-  let found: Record<string, unknown> | null = null;
-  const end = system.lastIndexOf('}');
-  for (
-    let start = system.indexOf('{');
-    start >= 0 && start < end && !found;
-    start = system.indexOf('{', start + 1)
-  ) {
-    try {
-      const value = JSON.parse(system.slice(start, end + 1)) as unknown;
-      if (
-        value &&
-        typeof value === 'object' &&
-        ('properties' in value || 'type' in value || '$ref' in value)
-      ) {
-        found = value as Record<string, unknown>;
-      }
-    } catch {
-      // Not JSON from this brace on; try the next one.
-    }
+  let found = systemSchemas.get(system);
+  if (found === undefined) {
+    found = jsonObjectsIn(system).find((o) => 'properties' in o || 'type' in o || '$ref' in o) ?? null;
+    systemSchemas.set(system, found);
   }
-  if (systemSchemas.size > 100) systemSchemas.clear();
-  systemSchemas.set(system, found);
   return found;
 }
 
@@ -67,12 +50,12 @@ function seedOf(messages: readonly ChatMessage[]): number {
 }
 
 function nameWords(cues: Cues): string[] {
-  const text = [cues.location, cues.enemy, cues.themeWord].filter(Boolean).join(' ');
+  const text = [cues.location, cues.enemy, cues.theme].filter(Boolean).join(' ');
   return (text.match(/[A-Za-z]{4,}/g) ?? []).map((w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase());
 }
 
 function json(schema: Record<string, unknown>, cues: Cues, rng: Rng): string {
-  return JSON.stringify(fillSchema(schema, { cues, rng, words: nameWords(cues) }));
+  return JSON.stringify(fillItemSchema(schema, cues, rng, nameWords(cues)));
 }
 
 /** OpenAI's `stop`: the content ends before the first stop sequence. */

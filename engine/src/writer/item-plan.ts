@@ -1,9 +1,17 @@
-import type { Element } from '@lootsmith/protocol';
+import {
+  ELEMENTS,
+  type Element,
+  ITEM_TYPES,
+  type ItemLine,
+  type ItemType,
+  RARITIES,
+  STAT_NAMES,
+} from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
-import type { Cues, ItemCue } from './cues.ts';
+import type { Cues } from './cues.ts';
 import { describeItem, loreFor, originClause } from './item-text.ts';
-import { ELEMENT_MATERIALS, METALS_BY_TIER, RARITY_ORDER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
+import { ELEMENT_MATERIALS, METALS_BY_TIER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
 import { itemName } from './names.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
@@ -11,7 +19,7 @@ export interface ItemPlan {
   name: string;
   /** The noun the name uses for the subtype, which the text agrees with. */
   noun: string;
-  type: string;
+  type: ItemType;
   subtype: string;
   rarity: string;
   level: number;
@@ -26,7 +34,7 @@ export interface ItemPlan {
 }
 
 const RARITY_POWER = [1, 1.25, 1.6, 2.1, 2.8, 3.6];
-const PRIMARY_STATS: Record<string, readonly string[]> = {
+const PRIMARY_STATS: Record<ItemType, readonly string[]> = {
   WEAPON: ['attack', 'crit_chance', 'speed'],
   SHIELD: ['defense', 'health'],
   HELMET: ['defense', 'health', 'magic'],
@@ -69,7 +77,7 @@ const FOCUS_STATS: Record<string, string> = {
 };
 
 export function rarityIndex(rarity: string | undefined): number {
-  const i = RARITY_ORDER.indexOf((rarity ?? 'COMMON') as (typeof RARITY_ORDER)[number]);
+  const i = RARITIES.indexOf((rarity ?? 'COMMON') as (typeof RARITIES)[number]);
   return Math.max(i, 0);
 }
 
@@ -116,7 +124,7 @@ function pickMaterial(type: string, subtype: string, element: Element, rarity: n
 
 /** Splits a stat budget over the item's stats: about the budget, never above, the focus stat first. */
 export function allotStats(
-  type: string,
+  type: ItemType,
   subtype: string,
   focus: string | undefined,
   element: Element,
@@ -131,20 +139,21 @@ export function allotStats(
   const add = (name: string | undefined) => {
     if (name && !names.includes(name) && (!allowed || allowed.includes(name))) names.push(name);
   };
+  // The element's resist, where the game has one (there is no holy resist).
+  const resist = STAT_NAMES.find((s) => s === `${element}_resist`);
   const focusStat = focus
-    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ??
-      (focus.includes('resist') && element !== 'none' ? `${element}_resist` : undefined))
+    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined))
     : undefined;
   add(focusStat);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
-  for (const s of PRIMARY_STATS[type] ?? PRIMARY_STATS.WEAPON ?? []) add(s);
-  if (element === 'fire' || element === 'frost' || element === 'poison' || element === 'shadow')
-    add(`${element}_resist`);
+  for (const s of PRIMARY_STATS[type]) add(s);
+  add(resist);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
+  // Every stat is worth at least 1: a budget of 3 has room for three stats at most.
   const count = Math.max(
     1,
-    Math.min(maxStats, names.length, 1 + Math.ceil(rarity * 0.9) + (rng.chance(0.5) ? 1 : 0)),
+    Math.min(maxStats, names.length, budget, 1 + Math.ceil(rarity * 0.9) + (rng.chance(0.5) ? 1 : 0)),
   );
   const chosen = names.slice(0, count);
   const total = Math.max(chosen.length, Math.floor(budget * rng.range(0.92, 1)));
@@ -169,20 +178,20 @@ export interface PlanOptions {
   nameHint?: string;
   nounHint?: string;
   /** Types the schema allows, when the request names none. */
-  types?: readonly string[];
+  types?: readonly ItemType[];
 }
 
-const ELEMENTS = ['fire', 'frost', 'lightning', 'shadow', 'holy', 'poison'] as const;
+const THEMES = ELEMENTS.filter((e) => e !== 'none');
 
 /** The item's element: the enemy or room's always; a theme's on most drops; now and then one of its own. */
 function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
   if (cues.element !== 'none' && !(cues.themeOnly && rng.chance(0.35))) return cues.element;
-  return rarity >= 3 && rng.chance(0.3) ? rng.pick(ELEMENTS) : 'none';
+  return rarity >= 3 && rng.chance(0.3) ? rng.pick(THEMES) : 'none';
 }
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
 export function planItem(
-  cue: ItemCue,
+  cue: ItemLine,
   cues: Cues,
   rng: Rng,
   options: PlanOptions = {},
@@ -197,8 +206,8 @@ export function planItem(
   const type =
     cue.type ??
     (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
-    rng.fork('type').pick(options.types?.length ? options.types : Object.keys(TYPE_SUBTYPES));
-  const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type] ?? ['trinket']);
+    rng.fork('type').pick(options.types?.length ? options.types : ITEM_TYPES);
+  const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type]);
   const rarityName = cue.rarity ?? 'COMMON';
   const rarity = rarityIndex(rarityName);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));

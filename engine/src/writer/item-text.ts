@@ -167,8 +167,7 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
       `marked by the ${enemy}'s last stand`,
     );
   if (place) options.push(`from ${place}`, `carried out of ${place}`, `found deep in ${place}`);
-  if (!options.length && cues.themeWord)
-    options.push(`in the ${cues.themeWord} style`, `fit for a ${cues.themeWord}`);
+  if (!options.length && cues.theme) options.push(`in the ${cues.theme} style`, `fit for a ${cues.theme}`);
   if (cues.obtained === 'crafted' && cues.combine?.station)
     options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
   if (cues.obtained === 'forged' && cues.station)

@@ -1,4 +1,4 @@
-import type { Element } from '@lootsmith/protocol';
+import type { Element, ItemType } from '@lootsmith/protocol';
 
 export type Theme = Exclude<Element, 'none'>;
 
@@ -588,7 +588,7 @@ export const SUBTYPE_NOUNS: Record<string, readonly string[]> = {
 };
 
 /** What a type is called when no subtype is asked for, and its usual subtypes. */
-export const TYPE_SUBTYPES: Record<string, readonly string[]> = {
+export const TYPE_SUBTYPES: Record<ItemType, readonly string[]> = {
   WEAPON: [
     'sword',
     'axe',
@@ -620,9 +620,9 @@ export const TYPE_SUBTYPES: Record<string, readonly string[]> = {
 };
 
 /** Words for subtypes (from an intent like "a flaming sword") and the item type they belong to. */
-export const SUBTYPE_TYPES: Record<string, string> = {
+export const SUBTYPE_TYPES: Record<string, ItemType> = {
   ...Object.fromEntries(
-    Object.entries(TYPE_SUBTYPES).flatMap(([type, subtypes]) => subtypes.map((s) => [s, type])),
+    Object.entries(TYPE_SUBTYPES).flatMap(([type, subtypes]) => subtypes.map((s) => [s, type as ItemType])),
   ),
   blade: 'WEAPON',
   longsword: 'WEAPON',
@@ -669,7 +669,10 @@ export const SUBTYPE_TYPES: Record<string, string> = {
   shard: 'MATERIAL',
 };
 
-export const RARITY_ORDER = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'] as const;
+/** The type of a subtype, also of a longer one by its last word ("tower shield" → SHIELD). */
+export function typeOfSubtype(subtype: string): ItemType | undefined {
+  return SUBTYPE_TYPES[subtype] ?? SUBTYPE_TYPES[subtype.split(' ').at(-1) as string];
+}
 
 export const METALS_BY_TIER = ['iron', 'steel', 'darksteel', 'mithril', 'adamantite', 'starmetal'] as const;
 export const ELEMENT_MATERIALS: Record<Theme, readonly string[]> = {

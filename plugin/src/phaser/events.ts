@@ -5,7 +5,7 @@ import type {
   Item,
   UseItemResponse,
 } from '@lootsmith/protocol';
-import type Phaser from 'phaser';
+import type * as Phaser from 'phaser';
 import type { Progress } from '../core/client.ts';
 import type { LootsmithError } from '../core/errors.ts';
 

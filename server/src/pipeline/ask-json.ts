@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { type ChatMessage, jsonSchemaOf } from '@lootsmith/protocol';
+import { type ChatMessage, jsonSchemaOf, schemaInstruction } from '@lootsmith/protocol';
 import { jsonrepair } from 'jsonrepair';
 import type { ZodType } from 'zod';
 import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
-import type { UpstreamClient } from '../upstream/client.ts';
+import { backendLabel, type UpstreamClient } from '../upstream/client.ts';
 import type { GenerationTrace } from './provenance.ts';
 
 export interface AskJsonOptions<T> {
@@ -14,6 +14,8 @@ export interface AskJsonOptions<T> {
   user: string;
   schema: ZodType<T>;
   schemaName: string;
+  /** For a backend that ignores `response_format`: the schema then travels in the system text instead. */
+  schemaInText?: boolean;
   /** Game rules beyond the schema; each returned string is a problem the model must fix. */
   check?: (value: T) => string[];
   model?: string;
@@ -48,15 +50,15 @@ function cleanStrings(value: unknown): unknown {
 }
 
 /**
- * Asks the model for JSON matching `schema`: json_schema response format plus the schema in the
- * system message, JSON repair, zod validation, game rules; on failure re-asks with the exact errors.
+ * Asks the model for JSON matching `schema`: json_schema response format (or the schema in the system
+ * text, see `schemaInText`), JSON repair, zod validation, game rules; on failure re-asks with the exact errors.
  */
 export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
   const schema = jsonSchemaOf(o.schema);
   const messages: ChatMessage[] = [
     {
       role: 'system',
-      content: `${o.system}\nAnswer with one JSON object only, no prose, matching this JSON Schema:\n${JSON.stringify(schema)}`,
+      content: `${o.system}\n${o.schemaInText ? schemaInstruction(schema) : 'Answer with one JSON object only, no prose.'}`,
     },
     { role: 'user', content: o.user },
   ];
@@ -76,13 +78,16 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
         response_format: { type: 'json_schema', json_schema: { name: o.schemaName, schema, strict: true } },
       },
       o.signal,
-      o.trace,
     );
     const choice = answer.choices[0];
     const content = choice?.message.content ?? '';
     const result = parseAnswer(content, choice?.finish_reason ?? null, o);
     if ('value' in result) {
-      if (o.trace) Object.assign(o.trace, { seed: (seed + ask) >>> 0, model: answer.model });
+      if (o.trace) {
+        const [primary] = o.upstream.targets.chat;
+        const backend = answer.served_by ?? (primary && backendLabel(primary));
+        Object.assign(o.trace, { seed: (seed + ask) >>> 0, model: answer.model, backend });
+      }
       return result.value;
     }
     problems = result.problems;

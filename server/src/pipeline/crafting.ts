@@ -3,6 +3,7 @@ import {
   type CombineRequest,
   CombineVerdict,
   type CreateItemRequest,
+  formatPrompt,
   GeneratedItem,
   GeneratedItemBatch,
   type Item,
@@ -13,7 +14,7 @@ import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
-import { contextLine, itemLine, systemPrompt } from './prompts.ts';
+import { ingredientLine, stationLine, systemPrompt } from './prompts.ts';
 import { newTrace, provenanceRows } from './provenance.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
@@ -35,10 +36,16 @@ function station(deps: LootDeps, name: string | undefined) {
   if (!name) return null;
   const key = name.toLowerCase().replaceAll(' ', '_');
   const found = deps.game.stations.find((s) => s.id === key || s.name.toLowerCase() === name.toLowerCase());
-  if (!found)
-    throw refuse('unknown_station', `Unknown crafting station "${name}"`, {
-      stations: deps.game.stations.map((s) => s.id),
-    });
+  if (!found) {
+    const stations = deps.game.stations.map((s) => s.id);
+    throw refuse(
+      'unknown_station',
+      `Unknown crafting station "${name}"; the game's stations: ${stations.join(', ')}`,
+      {
+        stations,
+      },
+    );
+  }
   return found;
 }
 
@@ -51,11 +58,7 @@ async function ingredientsOf(deps: CraftingDeps, stacks: Stack[]) {
   });
 }
 
-const describe = (i: { quantity: number; item: Item }) =>
-  `${i.quantity} × ${i.item.name} (${i.item.type}, ${i.item.subtype}, ${i.item.material}, ${i.item.element})`;
-
 type Station = LootDeps['game']['stations'][number];
-const makes = (s: Station) => `${s.name} (makes ${s.types.join(', ')})`;
 
 /** The crafter: crafting XP and the player's level (null when the server never learnt it), which bound a craft. */
 export interface Crafter {
@@ -72,14 +75,20 @@ export const crafterOf = (player: {
   level: player.level ?? player.claimed_level,
 });
 
-/** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
-function assertStationLevel(st: Station, craftingLvl: number) {
-  if (craftingLvl < st.min_level)
+/**
+ * Every crafting route asks the station's level of the crafter; refused before anything is spent, with
+ * the stations this crafter may use.
+ */
+function assertStationLevel(stations: Station[], st: Station, craftingLvl: number) {
+  if (craftingLvl < st.min_level) {
+    const usable = stations.filter((s) => s.min_level <= craftingLvl).map((s) => s.name);
     throw refuse(
       'skill_too_low',
-      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}`,
+      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}, ` +
+        (usable.length ? `which can use the ${usable.join(', the ')}` : 'which can use no station'),
       { required_level: st.min_level, crafting_level: craftingLvl },
     );
+  }
 }
 
 export interface CraftPlan {
@@ -110,7 +119,7 @@ export class CombinePlanner {
       throw refuse('invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
-    if (st) assertStationLevel(st, skill);
+    if (st) assertStationLevel(deps.game.stations, st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
@@ -153,18 +162,14 @@ export class CombinePlanner {
           return { sensible: true, message: '', suggestions: [], item: known.data };
         }
         const budget = statBudget(deps.game, rarity, level);
-        const user = [
-          `Combine: ${ingredients.map(describe).join('; ')}`,
-          [st ? `Station: ${makes(st)}` : '', tool ? `tool: ${tool}` : ''].filter(Boolean).join('; '),
-          `Other stations: ${deps.game.stations
-            .filter((o) => o.id !== st?.id)
-            .map(makes)
-            .join('; ')}`,
-          body.description ? `Player intent: ${body.description}` : '',
-          `Result: rarity ${rarity}; level ${level}; stat budget ${budget}`,
-        ]
-          .filter(Boolean)
-          .join('\n');
+        const user = formatPrompt({
+          combine: ingredients.map(ingredientLine),
+          station: st ? stationLine(st) : undefined,
+          tool: tool ?? undefined,
+          otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
+          intent: body.description || undefined,
+          result: { rarity, level, budget },
+        });
         return askJson({
           upstream: deps.upstream,
           clientId: body.player_id,
@@ -224,13 +229,14 @@ export async function planCreateItem(
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
   const level = craftingLevel(deps.game, crafter.xp);
+  assertStationLevel(deps.game.stations, st, level);
   const rarity = craftedRarity(
     deps.game,
     ingredients.map((i) => i.item.rarity),
     stacks.reduce((a, s) => a + s.quantity, 0),
     level,
   );
-  const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
+  const required = deps.game.create_item.min_level_by_rarity[rarity] ?? 0;
   if (level < required)
     throw refuse(
       'skill_too_low',
@@ -251,15 +257,14 @@ export async function planCreateItem(
     focus: params.focus_attributes.join(', ') || undefined,
   };
   const visuals = Object.entries(params.visual_preferences).map(([k, v]) => `${k} ${v}`);
-  const user = [
-    'Generate 1 item.',
-    `Materials: ${ingredients.map(describe).join('; ')}`,
-    contextLine({ station: st.name, 'player request': params.description || undefined }),
-    itemLine(1, spec),
-    visuals.length ? `Look: ${visuals.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const user = formatPrompt({
+    count: 1,
+    materials: ingredients.map(ingredientLine),
+    station: { name: st.name },
+    request: params.description || undefined,
+    items: [spec],
+    look: visuals.length ? params.visual_preferences : undefined,
+  });
   const trace = newTrace();
   const batch = await askJson({
     upstream: deps.upstream,

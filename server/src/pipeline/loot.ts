@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type DropContext,
+  formatPrompt,
   type GameDefinition,
   GeneratedItemBatch,
   type GenerateItemsRequest,
@@ -14,7 +16,7 @@ import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { askJson } from './ask-json.ts';
-import { contextLine, type ItemSpec, itemLine, systemPrompt } from './prompts.ts';
+import { type ItemSpec, systemPrompt } from './prompts.ts';
 import { type ActivitySink, newTrace, provenanceRows } from './provenance.ts';
 
 export const newItemId = () => `itm_${randomUUID().replaceAll('-', '')}`;
@@ -34,8 +36,11 @@ export interface LootDeps {
 }
 
 /** An enemy as the prompt names it: name, tier and element. */
-export const enemyLine = (enemy: GameEnemy) =>
-  `${enemy.name} (tier ${enemy.tier}${enemy.element ? `, ${enemy.element}` : ''})`;
+export const enemyContext = (enemy: GameEnemy): DropContext => ({
+  enemy: enemy.name,
+  enemyTier: enemy.tier,
+  enemyElement: enemy.element,
+});
 
 /** Items taken from a loot pool for a drop; `giveBack` returns them if the drop fails. */
 export interface PoolDraw {
@@ -88,7 +93,7 @@ export interface Loot {
 export interface WriteRequest {
   clientId: string;
   specs: ItemSpec[];
-  context: { location?: string; enemy?: string; theme?: string; playerLevel: number };
+  context: DropContext;
   constraints?: GenerateItemsRequest['constraints'];
   /** Names the items must not take when `constraints.ensure_uniqueness` is set. */
   takenNames: string[];
@@ -115,20 +120,13 @@ export async function writeItems(
   const { specs } = req;
   const constraints = req.constraints ?? {};
   const taken = new Set(req.takenNames.map((n) => n.toLowerCase()));
-  const user = [
-    `Generate ${specs.length} item${specs.length > 1 ? 's' : ''}.`,
-    contextLine({
-      location: req.context.location,
-      enemy: req.context.enemy,
-      theme: req.context.theme,
-      'player level': req.context.playerLevel,
-    }),
-    ...specs.map((s, i) => itemLine(i + 1, s)),
-    constraints.naming_style ? `Naming style: ${constraints.naming_style}` : '',
-    constraints.power_budget ? `Power budget: ${constraints.power_budget}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const user = formatPrompt({
+    count: specs.length,
+    context: req.context,
+    items: specs,
+    namingStyle: constraints.naming_style,
+    powerBudget: constraints.power_budget,
+  });
 
   const trace = newTrace();
   const batch = await askJson({
@@ -258,7 +256,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         specs: missing,
         context: {
           location: ctx.location,
-          enemy: enemy ? enemyLine(enemy) : ctx.enemy,
+          ...(enemy ? enemyContext(enemy) : { enemy: ctx.enemy }),
           theme: ctx.theme ?? enemy?.element,
           playerLevel,
         },

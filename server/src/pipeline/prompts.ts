@@ -1,9 +1,18 @@
-import type { GameDefinition, ItemType, Rarity } from '@lootsmith/protocol';
+import {
+  type GameDefinition,
+  type IngredientLine,
+  type Item,
+  type ItemType,
+  QUOTED_TEXT_RULE,
+  type Rarity,
+  type StationLine,
+} from '@lootsmith/protocol';
 
 export function systemPrompt(game: GameDefinition, task: string): string {
   return [
     `You are the item designer of "${game.name}", a fantasy role-playing game.`,
     task,
+    QUOTED_TEXT_RULE,
     'Names are short and evocative; descriptions say what the item does; lore is one or two sentences of history.',
     'Stats are whole numbers; their positive values together must stay within each item’s stat budget.',
     `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description or affixes exceeds its stat budget.`,
@@ -21,19 +30,17 @@ export interface ItemSpec {
   typeChosen?: boolean;
 }
 
-export function itemLine(n: number, s: ItemSpec): string {
-  const parts = [`type ${s.type}`];
-  if (s.subtype) parts.push(`subtype: ${s.subtype}`);
-  parts.push(`rarity ${s.rarity}`, `level ${s.level}`, `stat budget ${s.budget}`);
-  if (s.focus) parts.push(`focus: ${s.focus}`);
-  return `Item ${n}: ${parts.join('; ')}`;
-}
+/** An ingredient as a prompt names it: how many, and what the item is. */
+export const ingredientLine = (i: { quantity: number; item: Item }): IngredientLine => ({
+  quantity: i.quantity,
+  name: i.item.name,
+  type: i.item.type,
+  subtype: i.item.subtype,
+  material: i.item.material,
+  element: i.item.element,
+});
 
-/** `key: value` pairs joined the way the writer and a language model both read them. */
-export function contextLine(pairs: Record<string, string | number | undefined>): string {
-  const text = Object.entries(pairs)
-    .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('; ');
-  return text ? `Context: ${text}` : '';
-}
+export const stationLine = (s: GameDefinition['stations'][number]): StationLine => ({
+  name: s.name,
+  makes: s.types,
+});

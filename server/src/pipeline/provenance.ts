@@ -8,7 +8,7 @@ export interface GenerationTrace {
   user?: string;
   /** The seed of the accepted answer's call. */
   seed?: number;
-  /** Which backend answered (set by the upstream client). */
+  /** Which backend answered: `chat:openai`…, or `fallback` (see `backendLabel`). */
   backend?: string;
   model?: string;
   /** The problems of each answer the rules refused, in order. */

@@ -3,7 +3,7 @@ import type { ItemType, Rarity } from '@lootsmith/protocol';
 import type { PoolSettings } from '../config.ts';
 import { seededRandom } from '../game/random.ts';
 import { statBudget } from '../game/rules.ts';
-import { enemyLine, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
+import { enemyContext, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { PoolSlot, Store } from '../store/store.ts';
 import { type Bucket, rarityOdds } from './buckets.ts';
@@ -170,7 +170,7 @@ export class Refiller {
       specs,
       context: {
         location: bucket.location,
-        enemy: enemy ? enemyLine(enemy) : undefined,
+        ...(enemy ? enemyContext(enemy) : {}),
         theme: enemy?.element,
         playerLevel,
       },

@@ -55,16 +55,16 @@ const NOT_REFUSALS = new Set([
   'aborted',
 ]);
 
-/** A failed attempt's reason as a short code, from the upstream client's words. */
-export function failureCode(call: Pick<UpstreamCall, 'outcome' | 'detail'>): string {
+/** A failed attempt's reason as a short code, from its status or the upstream client's words. */
+export function failureCode(call: Pick<UpstreamCall, 'outcome' | 'status' | 'detail'>): string {
   if (call.outcome !== 'error') return call.outcome;
+  if (call.status) return `status_${call.status}`;
   const detail = call.detail ?? '';
-  const status = /^status (\d{3})/.exec(detail)?.[1];
-  if (status) return `status_${status}`;
   if (detail.startsWith('no whole answer')) return 'timeout';
   if (/^(network|body read):/.test(detail)) return 'network';
   if (/larger than|over the limit/.test(detail)) return 'too_large';
   if (detail.includes('secret')) return 'secret_echoed';
+  if (detail.startsWith('image refused')) return 'image_refused';
   return 'invalid_answer';
 }
 
@@ -91,11 +91,7 @@ export class ActivityRecorder implements ActivitySink {
 
   constructor(
     private readonly store: AdminStore,
-    private readonly options: {
-      /** The primary backend is the embedded engine: its calls are labelled `embedded`. */
-      embedded: boolean;
-      log?: (message: string, err: unknown) => void;
-    },
+    private readonly options: { log?: (message: string, err: unknown) => void } = {},
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_MS).unref();
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS).unref();
@@ -134,15 +130,15 @@ export class ActivityRecorder implements ActivitySink {
 
   upstreamCall(call: UpstreamCall, at = Date.now()) {
     const minute = Math.floor(at / 60_000);
-    const backend = this.backendName(call.backend);
-    const outcome = call.outcome === 'ok' ? 'ok' : failureCode(call);
-    const key = `${minute}\u0000${backend}\u0000${call.endpoint}\u0000${outcome}`;
+    const { backend, kind } = call;
+    const outcome = failureCode(call);
+    const key = `${minute}\u0000${backend}\u0000${kind}\u0000${outcome}`;
     let b = this.backends.get(key);
     if (!b) {
       b = {
         minute,
         backend,
-        endpoint: call.endpoint,
+        kind,
         outcome,
         count: 0,
         totalMs: 0,
@@ -157,11 +153,12 @@ export class ActivityRecorder implements ActivitySink {
     b.totalMs += call.ms;
     (b.buckets[latencyBucket(call.ms)] as number)++;
     if (call.outcome !== 'ok') return;
-    const usage = (call.answer as { usage?: { prompt_tokens?: number; completion_tokens?: number } })?.usage;
-    const tokens = (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0);
-    const images = call.endpoint.endsWith('/image/generations') ? 1 : 0;
-    b.promptTokens += usage?.prompt_tokens ?? 0;
-    b.completionTokens += usage?.completion_tokens ?? 0;
+    const prompt = call.usage?.prompt_tokens ?? 0;
+    const completion = call.usage?.completion_tokens ?? 0;
+    const tokens = prompt + completion;
+    const images = kind === 'image' ? 1 : 0;
+    b.promptTokens += prompt;
+    b.completionTokens += completion;
     b.images += images;
     // Spend is the player's whose client_id the call carried (the server's own work has its own ids).
     if (call.clientId && (tokens || images)) {
@@ -183,13 +180,7 @@ export class ActivityRecorder implements ActivitySink {
   record(rows: ProvenanceRow[]) {
     const room = Math.max(0, MAX_PENDING_PROVENANCE - this.provenance.length);
     this.dropped += Math.max(0, rows.length - room);
-    for (const row of rows.slice(0, room))
-      this.provenance.push(row.backend ? { ...row, backend: this.backendName(row.backend) } : row);
-  }
-
-  /** The upstream client's label of a backend, as the console names it. */
-  private backendName(label: string) {
-    return this.options.embedded && label === 'primary' ? 'embedded' : label;
+    this.provenance.push(...rows.slice(0, room));
   }
 
   private player(id: string, at: number): PlayerActivity {

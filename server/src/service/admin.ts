@@ -119,7 +119,7 @@ export class AdminService {
         this.deps.pools ? store.poolStock(gameKey(game), now) : Promise.resolve([]),
       ]);
 
-    // Latency buckets summed per route and per backend endpoint; percentiles are read from the sums.
+    // Latency buckets summed per route and per backend and kind; percentiles are read from the sums.
     const latencies = new Map<string, number[]>();
     const addLatency = (key: string, buckets: number[]) => {
       const sum = latencies.get(key) ?? buckets.map(() => 0);
@@ -147,10 +147,10 @@ export class AdminService {
     }
     const backends = new Map<string, BackendFigures>();
     for (const b of backendRows) {
-      const key = `${b.backend} ${b.endpoint}`;
+      const key = `${b.backend} ${b.kind}`;
       const f = backends.get(key) ?? {
         backend: b.backend,
-        endpoint: b.endpoint,
+        kind: b.kind,
         calls: 0,
         failures: 0,
         failures_by_code: {},
@@ -203,7 +203,7 @@ export class AdminService {
       generations,
       routes: routeList.sort((a, b) => b.requests - a.requests),
       backends: backendList.sort(
-        (a, b) => a.backend.localeCompare(b.backend) || a.endpoint.localeCompare(b.endpoint),
+        (a, b) => a.backend.localeCompare(b.backend) || a.kind.localeCompare(b.kind),
       ),
       series: Array.from({ length: slots }, (_, i) => {
         const slot = firstSlot + i;

@@ -65,13 +65,9 @@ export class DropService {
         signal,
         supply: this.deps.pools,
       });
-      await this.grant(player.id, loot);
+      await this.grant(player.id, loot, plan.recordLevel);
       return loot;
     });
-    // The claimed level's one write, after the grant (not in it: a failure here must not give the
-    // reservation back). Once Store.grantLoot takes `{ claimedLevel }`, pass
-    // `{ claimedLevel: plan.recordLevel }` to it in `grant` and delete this line.
-    if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
     const pending = new Set(loot.pendingIcons);
     const items = [...loot.items, ...loot.materials].map((i) =>
       i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
@@ -79,13 +75,18 @@ export class DropService {
     return { items };
   }
 
-  /** Puts the loot in the player's inventory; pooled items go back to their pool if that fails. */
-  private async grant(playerId: string, loot: Loot) {
+  /**
+   * Puts the loot in the player's inventory, recording the level served on the player's claim in the
+   * same transaction; pooled items go back to their pool if that fails.
+   */
+  private async grant(playerId: string, loot: Loot, claimedLevel: number | undefined) {
     const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
-    await this.deps.store.grantLoot(playerId, loot.items, stacks, 'loot').catch(async (err) => {
-      await loot.giveBack();
-      throw err;
-    });
+    await this.deps.store
+      .grantLoot(playerId, loot.items, stacks, 'loot', { claimedLevel })
+      .catch(async (err) => {
+        await loot.giveBack();
+        throw err;
+      });
   }
 
   /** A single-use drop grant for one player, enemy and level, for the game server (the server credential) to hand out. */

@@ -280,11 +280,11 @@ export class AdminQueries implements AdminStore {
     if (b.backends.length) {
       const extra = ['prompt_tokens', 'completion_tokens', 'images'];
       steps.push({
-        insert: `INSERT INTO backend_stats (minute, backend, endpoint, outcome, count, total_ms, ${H.join(', ')}, ${extra.join(', ')}) VALUES`,
+        insert: `INSERT INTO backend_stats (minute, backend, kind, outcome, count, total_ms, ${H.join(', ')}, ${extra.join(', ')}) VALUES`,
         rows: b.backends.map((r) => [
           r.minute,
           r.backend,
-          r.endpoint,
+          r.kind,
           r.outcome,
           r.count,
           Math.round(r.totalMs),
@@ -293,7 +293,7 @@ export class AdminQueries implements AdminStore {
           r.completionTokens,
           r.images,
         ]),
-        tail: `ON CONFLICT (minute, backend, endpoint, outcome) DO UPDATE SET ${addUp('backend_stats', ['count', 'total_ms', ...H, ...extra])}`,
+        tail: `ON CONFLICT (minute, backend, kind, outcome) DO UPDATE SET ${addUp('backend_stats', ['count', 'total_ms', ...H, ...extra])}`,
       });
     }
     if (b.counters.length)
@@ -442,9 +442,9 @@ export class AdminQueries implements AdminStore {
 
   private backendStatsQuery(since: number): Query {
     return {
-      sql: `SELECT backend, endpoint, outcome, SUM(count) AS count, SUM(total_ms) AS total_ms, ${sums(H)},
+      sql: `SELECT backend, kind, outcome, SUM(count) AS count, SUM(total_ms) AS total_ms, ${sums(H)},
           SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens, SUM(images) AS images
-        FROM backend_stats WHERE minute >= ? GROUP BY backend, endpoint, outcome`,
+        FROM backend_stats WHERE minute >= ? GROUP BY backend, kind, outcome`,
       params: [since],
     };
   }
@@ -452,12 +452,12 @@ export class AdminQueries implements AdminStore {
   async backendStats(since: number): Promise<BackendMinute[]> {
     const { sql, params } = this.backendStatsQuery(since);
     const rows = await this.db.all<
-      TimedSqlRow & { backend: string; endpoint: string; outcome: string; [k: string]: unknown }
+      TimedSqlRow & { backend: string; kind: string; outcome: string; [k: string]: unknown }
     >(sql, params);
     return rows.map((r) => ({
       minute: since,
       backend: r.backend,
-      endpoint: r.endpoint,
+      kind: r.kind,
       outcome: r.outcome,
       ...timed(r),
       promptTokens: num(r.prompt_tokens),

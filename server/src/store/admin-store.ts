@@ -24,11 +24,11 @@ export interface RouteMinute extends Timed {
   code: string;
 }
 
-/** Calls to one backend's endpoint in one minute, by outcome (`ok` or a failure code). */
+/** Calls of one kind (`chat`, `image`) to one backend in one minute, by outcome (`ok` or a failure code). */
 export interface BackendMinute extends Timed {
   minute: number;
   backend: string;
-  endpoint: string;
+  kind: string;
   outcome: string;
   promptTokens: number;
   completionTokens: number;

@@ -117,6 +117,16 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     );
     CREATE INDEX pool_items_claim ON pool_items (game, bucket, rarity, level, created_at);
   `,
+  // Stacks keep the order they were received in: the ledger entry that made the stack (stacks already
+  // stored take the player's first entry for the item). The ledger and the stacks can be read by item
+  // alone (the ledger check counts each item's grants and holders).
+  (d) => `
+    ALTER TABLE inventory ADD COLUMN received ${d.bigint} NOT NULL DEFAULT 0;
+    UPDATE inventory SET received = COALESCE((SELECT MIN(l.id) FROM ledger l
+      WHERE l.player_id = inventory.player_id AND l.item_id = inventory.item_id), 0);
+    CREATE INDEX ledger_item ON ledger (item_id);
+    CREATE INDEX inventory_item ON inventory (item_id);
+  `,
   // The developer console. Request outcomes and upstream calls, aggregated per minute by each
   // instance and added up in the store (latency in buckets h0…h11, see admin-queries.ts), so every
   // instance's traffic is counted; each player's counters and recent requests; how each item was
@@ -131,11 +141,11 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       PRIMARY KEY (minute, route, status, code)
     );
     CREATE TABLE backend_stats (
-      minute ${d.bigint} NOT NULL, backend TEXT NOT NULL, endpoint TEXT NOT NULL, outcome TEXT NOT NULL,
+      minute ${d.bigint} NOT NULL, backend TEXT NOT NULL, kind TEXT NOT NULL, outcome TEXT NOT NULL,
       count INTEGER NOT NULL, total_ms ${d.bigint} NOT NULL, ${buckets},
       prompt_tokens ${d.bigint} NOT NULL DEFAULT 0, completion_tokens ${d.bigint} NOT NULL DEFAULT 0,
       images INTEGER NOT NULL DEFAULT 0,
-      PRIMARY KEY (minute, backend, endpoint, outcome)
+      PRIMARY KEY (minute, backend, kind, outcome)
     );
     CREATE TABLE activity_counters (
       minute ${d.bigint} NOT NULL, name TEXT NOT NULL, label TEXT NOT NULL, value ${d.bigint} NOT NULL,
@@ -171,7 +181,6 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       item_id TEXT PRIMARY KEY, reason TEXT NOT NULL, removed_by TEXT NOT NULL, holders TEXT NOT NULL,
       removed_at TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS inventory_item ON inventory (item_id);
     CREATE TABLE moderation_events (
       id ${d.serial}, player_id TEXT, at ${d.bigint} NOT NULL, kind TEXT NOT NULL, field TEXT NOT NULL,
       excerpt TEXT NOT NULL, reason TEXT NOT NULL, action TEXT NOT NULL
@@ -188,6 +197,16 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
   },
 ];
 
-export function migrationsFor(dialect: keyof typeof DIALECTS): string[] {
-  return MIGRATIONS.map((m) => m(DIALECTS[dialect]));
+export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';
+
+/**
+ * What a database at schema `version` still runs, in one transaction: the migrations it lacks, then
+ * its new version. Nothing for a database at this version or a later one (a newer instance migrated it).
+ */
+export function migrationsFor(dialect: keyof typeof DIALECTS, version: number): string[] {
+  if (version >= MIGRATIONS.length) return [];
+  return [
+    ...MIGRATIONS.slice(version).map((m) => m(DIALECTS[dialect])),
+    `DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length})`,
+  ];
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../../server/src/config.ts';
@@ -9,7 +9,10 @@ import { launchChromium } from '../../support/browser.ts';
 
 export const UPSTREAM_KEY = 'a-known-secret-key-123';
 export const SCREENSHOTS = resolve('test-results/screenshots');
-const DIST = resolve('demo-game/dist');
+/** The demo as players get it (`vite build`): no test hook. */
+export const PRODUCTION_BUILD = resolve('demo-game/dist');
+/** The demo with the `window.__lootsmithDemo` hook the suites read (`vite build --mode test`). */
+export const TEST_BUILD = resolve('test/e2e/dist');
 
 interface Point {
   x: number;
@@ -19,18 +22,15 @@ interface Point {
 /** A page point, and whether it lies inside the canvas now (the camera follows the hero). */
 type PagePoint = Point & { onScreen: boolean };
 
-/** The parts of the demo's `window.__lootsmithDemo` hook the tests read. */
+/** The demo's `window.__lootsmithDemo` hook (`demo-game/src/demo-hook.ts`): read only, fresh copies. */
 export interface DemoHook {
-  playerId: string;
-  ready: boolean;
-  scenes: string[];
-  busy: number;
-  panel: string | undefined;
-  craftingLevel: number;
-  recipes: string[];
-  revealed: string[];
-  won: boolean;
-  goal: string;
+  readonly playerId: string;
+  readonly ready: boolean;
+  readonly panel: string | undefined;
+  readonly craftingLevel: number;
+  readonly revealed: string[];
+  readonly won: boolean;
+  readonly goal: string;
   hero():
     | {
         x: number;
@@ -72,8 +72,7 @@ export interface DemoHook {
   stationPrompt():
     | { visible: boolean; text: string; x: number; y: number; namesHidden: string[]; page: PagePoint }
     | undefined;
-  areaNames: string[];
-  toPage(p: Point): PagePoint;
+  readonly areaNames: readonly string[];
   route(x: number, y: number): PagePoint[];
   inventory(): Array<{
     id: string;
@@ -84,12 +83,11 @@ export interface DemoHook {
   }>;
   toasts(): Array<{ kind: string; title: string; detail?: string }>;
   textureExists(key: string): boolean;
-  iconKey(itemId: string): string | undefined;
 }
 
 declare global {
   interface Window {
-    __lootsmithDemo: DemoHook;
+    readonly __lootsmithDemo: DemoHook;
   }
 }
 
@@ -100,10 +98,13 @@ export interface DemoRig {
   close(): Promise<void>;
 }
 
-/** `env` adds server variables, e.g. a hosted upstream (`LOOTSMITH_UPSTREAM_URL`) instead of the engine. */
-export async function startDemo(env: Record<string, string> = {}): Promise<DemoRig> {
-  if (!existsSync(join(DIST, 'index.html')))
-    throw new Error('demo-game/dist is missing: run `npm run build` first');
+/**
+ * `env` adds server variables, e.g. a hosted upstream (`LOOTSMITH_UPSTREAM_URL`) instead of the
+ * engine; `build` is the demo build served (the test build unless a suite checks the production one).
+ */
+export async function startDemo(env: Record<string, string> = {}, build = TEST_BUILD): Promise<DemoRig> {
+  if (!existsSync(join(build, 'index.html')))
+    throw new Error(`${relative('.', build)} is missing: run \`npm run build\` first`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-e2e-'));
   let server: RunningServer | undefined;
@@ -118,7 +119,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoR
       loadConfig({
         LOOTSMITH_PORT: '0',
         LOOTSMITH_DATA_DIR: dataDir,
-        LOOTSMITH_STATIC_DIR: DIST,
+        LOOTSMITH_STATIC_DIR: build,
         LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
         LOOTSMITH_LOG_LEVEL: 'silent',
         ...env,
@@ -177,11 +178,26 @@ const onCanvas = (page: Page, p: Point) =>
   page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName === 'CANVAS', p);
 
 /**
+ * Waits until the camera has caught up with the hero (its page point holds still), so a page point
+ * read now is where a click lands: in a slow browser the camera trails the hero for seconds.
+ */
+async function cameraStill(page: Page) {
+  let last = (await hero(page)).page;
+  for (let tick = 0; tick < 40; tick++) {
+    await page.waitForTimeout(100);
+    const now = (await hero(page)).page;
+    if (now.x === last.x && now.y === last.y) return;
+    last = now;
+  }
+}
+
+/**
  * Walks the hero to a map point with real clicks: along the route, it clicks the farthest waypoint
  * that is on screen and not under the interface, until the hero is there.
  */
 export async function walkTo(page: Page, to: Point, within = 24) {
   for (let leg = 0; leg < 12; leg++) {
+    await cameraStill(page);
     const at = await hero(page);
     if (Math.hypot(at.x - to.x, at.y - to.y) <= within) return;
     const route = await page.evaluate(({ x, y }) => window.__lootsmithDemo.route(x, y), to);

@@ -83,21 +83,10 @@ function draw(view: HTMLElement, o: Overview, window: string, switcher: HTMLElem
     ),
     h('h2', {}, 'Backends'),
     table(
-      [
-        'backend',
-        'endpoint',
-        'calls',
-        'failures',
-        'by code',
-        'p50',
-        'p95',
-        'p99',
-        'tokens in / out',
-        'images',
-      ],
+      ['backend', 'kind', 'calls', 'failures', 'by code', 'p50', 'p95', 'p99', 'tokens in / out', 'images'],
       o.backends.map((b) => [
         b.backend,
-        h('code', {}, b.endpoint),
+        b.kind,
         n(b.calls),
         n(b.failures),
         codes(b.failures_by_code),

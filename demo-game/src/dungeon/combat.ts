@@ -1,0 +1,152 @@
+import Phaser from 'phaser';
+import { damageTaken, rollDamage } from '../hero-stats.ts';
+import { HERO_SPAWN, TILE } from '../world/dungeon-map.ts';
+import type { Enemy } from '../world/Enemy.ts';
+import { floatingNumber, sparkBurst } from '../world/effects.ts';
+import type { DungeonContext } from './context.ts';
+import type { Monsters } from './monsters.ts';
+
+/** Milliseconds between the hero's swings (at an enemy or at the door). */
+const SWING_COOLDOWN = 380;
+/** How far past touching an enemy the hero's sword reaches, in pixels. */
+const SWORD_REACH = 18;
+/** How many of the hero's last hits are kept (the test hook reads them). */
+const HITS_KEPT = 50;
+/** Health comes back one point at a time once the hero has not been hurt for a while. */
+const REGEN_AFTER_MS = 4000;
+const REGEN_EVERY_MS = 800;
+
+/** What the rest of the dungeon hears from a fight. */
+export interface CombatEvents {
+  /** The hero's health or level changed: repaint it. */
+  healthChanged(): void;
+  /** The hero fell and woke up at the spawn: any order is void. */
+  knockedOut(): void;
+  /** A monster fell where it stood (loot, and for the boss the victory). */
+  killed(enemy: Enemy, at: { x: number; y: number }): void;
+}
+
+/**
+ * The fight between the hero and the monsters: the hero's swings and what they do, the monsters'
+ * blows after defence and resistance, health coming back, knock-outs, and XP for each kill.
+ */
+export class Combat {
+  readonly #c: DungeonContext;
+  readonly #monsters: Monsters;
+  readonly #events: CombatEvents;
+  readonly #hits: number[] = [];
+  #nextSwing = 0;
+  #lastHurt = 0;
+  #nextRegen = 0;
+
+  constructor(context: DungeonContext, monsters: Monsters, events: CombatEvents) {
+    this.#c = context;
+    this.#monsters = monsters;
+    this.#events = events;
+  }
+
+  /** The hero's last hits, newest last. */
+  get hits(): readonly number[] {
+    return this.#hits;
+  }
+
+  /** Whether the hero may swing now; a swing that may starts the cooldown. */
+  swingReady(): boolean {
+    const now = this.#c.scene.time.now;
+    if (now < this.#nextSwing) return false;
+    this.#nextSwing = now + SWING_COOLDOWN;
+    return true;
+  }
+
+  /** Whether an enemy stands within the hero's sword reach (plus `extra` pixels). */
+  inReach(enemy: Enemy, extra = 0): boolean {
+    return this.#distance(enemy) <= enemy.kind.radius + this.#c.hero.radius + SWORD_REACH + extra;
+  }
+
+  /** The nearest living enemy the hero can see within reach. */
+  enemyInReach(extra = 0): Enemy | undefined {
+    return this.#monsters.all
+      .filter((e) => e.alive && e.visible && this.inReach(e, extra))
+      .sort((a, b) => this.#distance(a) - this.#distance(b))[0];
+  }
+
+  /** The hero's swing at an enemy, when the cooldown allows: a rolled hit, and a kill when it falls. */
+  strike(enemy: Enemy) {
+    if (!this.swingReady()) return;
+    const { scene, hero } = this.#c;
+    hero.swing(enemy);
+    const { damage, crit } = rollDamage(hero.stats);
+    this.#hits.push(damage);
+    if (this.#hits.length > HITS_KEPT) this.#hits.shift();
+    floatingNumber(
+      scene,
+      enemy.x,
+      enemy.y - enemy.sprite.displayHeight * 0.6,
+      crit ? `${damage}!` : String(damage),
+      crit ? '#ffd166' : '#ffffff',
+      crit,
+    );
+    if (enemy.hit(damage, hero)) this.#defeat(enemy);
+  }
+
+  /** One frame of the fight: the monsters move and strike, and an unhurt hero heals a little. */
+  update(time: number, delta: number) {
+    this.#monsters.step(time, delta, this.#c.hero, (enemy, damage) => this.#struck(enemy, damage, time));
+    this.#regenerate(time);
+  }
+
+  /** A monster's blow on the hero, blunted by defence and the matching resistance. */
+  #struck(enemy: Enemy, raw: number, time: number) {
+    const { scene, hero } = this.#c;
+    const damage = damageTaken(raw, hero.stats, enemy.kind.element);
+    hero.hurt(damage);
+    this.#lastHurt = time;
+    floatingNumber(scene, hero.x, hero.y - 24, `-${damage}`, '#ff6b6b');
+    scene.cameras.main.shake(80, 0.004);
+    this.#events.healthChanged();
+    if (hero.hp === 0) this.#knockOut();
+  }
+
+  #regenerate(time: number) {
+    const { hero } = this.#c;
+    if (time - this.#lastHurt < REGEN_AFTER_MS || time < this.#nextRegen || hero.hp === hero.maxHp) return;
+    this.#nextRegen = time + REGEN_EVERY_MS;
+    hero.heal(1);
+    this.#events.healthChanged();
+  }
+
+  /** The hero wakes in the Crafters' Hall with full health; the monsters forget the fight. */
+  #knockOut() {
+    const { scene, hero, toasts } = this.#c;
+    toasts.show('warn', 'You were knocked out', 'You come to in the Crafters’ Hall. Better gear would help.');
+    this.#monsters.calm();
+    this.#events.knockedOut();
+    hero.stop();
+    hero.setPosition(HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
+    hero.heal(hero.maxHp);
+    this.#events.healthChanged();
+    scene.cameras.main.flash(300, 120, 0, 0);
+  }
+
+  /** A kill: sparks, XP (a level-up heals fully), the body fades, and the dungeon hears of it. */
+  #defeat(enemy: Enemy) {
+    const { scene, hero, progress, toasts, run } = this.#c;
+    const { x, y, kind } = enemy;
+    run.kills += 1;
+    sparkBurst(scene, x, y, kind.boss ? 0x9ff6ff : 0xffe3a3, kind.boss ? 40 : 18);
+    if (kind.boss) scene.cameras.main.shake(300, 0.01);
+    floatingNumber(scene, hero.x, hero.y - 40, `+${kind.xp} XP`, '#9fd3ff');
+    if (progress.gain(kind.xp)) {
+      hero.heal(hero.maxHp);
+      toasts.show('success', `Hero level ${progress.level}!`, 'Fully healed; better loot awaits.');
+      sparkBurst(scene, hero.x, hero.y, 0xf4d58d, 30);
+    }
+    this.#events.healthChanged();
+    this.#monsters.remove(enemy);
+    this.#events.killed(enemy, { x, y });
+  }
+
+  #distance(enemy: Enemy) {
+    return Phaser.Math.Distance.Between(this.#c.hero.x, this.#c.hero.y, enemy.x, enemy.y);
+  }
+}

@@ -1,0 +1,120 @@
+import Phaser from 'phaser';
+import { HeroGear } from '../hero-gear.ts';
+import { heroStats } from '../hero-stats.ts';
+import { forgetPlayer } from '../player-id.ts';
+import { CharacterPanel } from '../ui/CharacterPanel.ts';
+import { CraftingPanel } from '../ui/CraftingPanel.ts';
+import { ForgePanel } from '../ui/ForgePanel.ts';
+import { Hud } from '../ui/Hud.ts';
+import { IconSource } from '../ui/IconSource.ts';
+import { InventoryPanel } from '../ui/InventoryPanel.ts';
+import { PanelHost } from '../ui/Panel.ts';
+import type { Services } from '../ui/services.ts';
+import { WinPanel } from '../ui/WinPanel.ts';
+import type { StationId } from '../world/dungeon-map.ts';
+import type { DungeonContext } from './context.ts';
+
+/** The panels a key or a HUD button opens and closes. */
+export type PanelName = 'inventory' | 'hero' | 'crafting' | 'forge';
+
+/**
+ * The interface over the dungeon, in the DOM: the HUD and the panels (bag, hero, crafting, forge,
+ * victory), wired to the player's state; what is worn changes the hero's stats and looks.
+ */
+export class DungeonUi {
+  readonly hud: Hud;
+  readonly icons: IconSource;
+  readonly #c: DungeonContext;
+  readonly #gear: HeroGear;
+  readonly #panels = new PanelHost();
+  readonly #inventory: InventoryPanel;
+  readonly #character: CharacterPanel;
+  readonly #crafting: CraftingPanel;
+  readonly #forge: ForgePanel;
+  readonly #win: WinPanel;
+
+  constructor(context: DungeonContext, root: HTMLElement) {
+    const { scene, plugin, state, toasts, hero, progress, run } = context;
+    this.#c = context;
+    this.#gear = new HeroGear(context, () => this.paintHealth());
+    this.icons = new IconSource(plugin, scene.textures);
+    const services: Services = { plugin, state, icons: this.icons, toasts, gear: this.#gear };
+    this.#inventory = new InventoryPanel(this.#panels, services);
+    this.#character = new CharacterPanel(this.#panels, services, () => ({
+      stats: hero.stats,
+      hp: hero.hp,
+      level: progress.level,
+    }));
+    this.#crafting = new CraftingPanel(this.#panels, services);
+    this.#forge = new ForgePanel(this.#panels, services);
+    this.#win = new WinPanel(this.#panels, services, () => {
+      forgetPlayer();
+      window.location.reload();
+    });
+    this.hud = new Hud(plugin, state, {
+      inventory: () => this.toggle('inventory'),
+      hero: () => this.toggle('hero'),
+      crafting: () => this.toggle('crafting'),
+      forge: () => this.toggle('forge'),
+      potion: () => this.drinkPotion(),
+    });
+    plugin.on('craft', (e) => {
+      if (e.op === 'createItem' || e.result.success) run.itemsMade += 1;
+    });
+    root.prepend(this.hud.root, this.#panels.root);
+    const stopWatching = state.onChange(() => this.#applyGear());
+    this.#applyGear();
+    // Icons of everything owned start loading now, so the bag opens with pictures in it.
+    for (const { item } of state.items) void this.icons.url(item);
+    scene.events.once(Phaser.Scenes.Events.SHUTDOWN, () => {
+      stopWatching();
+      this.hud.root.remove();
+      this.#panels.root.remove();
+    });
+  }
+
+  /** The id of the open panel, if any: an open panel pauses the dungeon. */
+  get panel(): string | undefined {
+    return this.#panels.current?.root.id;
+  }
+
+  /** Opens a panel, or closes it when it is open (crafting and forge open at the Workbench). */
+  toggle(name: PanelName) {
+    if (name === 'inventory') this.#inventory.toggle();
+    else if (name === 'hero') this.#character.toggle();
+    else {
+      const panel = name === 'crafting' ? this.#crafting : this.#forge;
+      if (panel.isOpen) panel.close();
+      else panel.openAt('workbench');
+    }
+  }
+
+  /** Opens the panel of the station the hero walked up to. */
+  openStation(id: StationId) {
+    if (id === 'forge' || id === 'enchanting_altar') this.#forge.openAt(id);
+    else this.#crafting.openAt(id);
+  }
+
+  drinkPotion() {
+    void this.#gear.drinkBest();
+  }
+
+  paintHealth() {
+    const { hero, progress } = this.#c;
+    this.hud.setHealth(hero.hp, hero.stats, progress.level);
+  }
+
+  /** The victory screen, with how the run went. */
+  showVictory() {
+    const { scene, run } = this.#c;
+    this.#win.show({ ...run, seconds: (scene.time.now - run.startedAt) / 1000 });
+  }
+
+  /** The hero's stats and looks follow what the server says is worn. */
+  #applyGear() {
+    const { hero, state } = this.#c;
+    hero.setStats(heroStats(state.wornStats));
+    hero.wear(state.slots);
+    this.paintHealth();
+  }
+}
