@@ -32,7 +32,10 @@ const starting = [
   { item_id: 'oak_wood', quantity: 3 },
 ];
 
-/** Every method of `Store`: one added to the interface fails to compile here until a test calls it. */
+/**
+ * Every method of `Store`: one added to the interface fails to compile here until a test calls it.
+ * `Store.admin`, the console's queries, has its own tests on both databases (admin-store.test.ts).
+ */
 const METHODS = {
   ensurePlayer: true,
   getPlayer: true,
@@ -65,7 +68,7 @@ const METHODS = {
   saveIdempotent: true,
   hit: true,
   close: true,
-} satisfies Record<keyof Store, true>;
+} satisfies Record<Exclude<keyof Store, 'admin'>, true>;
 
 it('calls every method of the Store interface in the tests below, which run on both databases', () => {
   const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');

@@ -1,4 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
+import type { AdminStore } from './admin-store.ts';
 
 export interface PlayerRecord {
   id: string;
@@ -151,6 +152,8 @@ export class InsufficientError extends Error {
  * SQLite is the default; a PostgreSQL store implements the same interface.
  */
 export interface Store {
+  /** What the developer console reads and writes (`admin-queries.ts`). */
+  readonly admin: AdminStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Promise<PlayerRecord>;
