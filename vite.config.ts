@@ -14,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{protocol,engine,server,plugin}/test/**/*.test.ts'],
+          include: ['{protocol,engine,server,plugin}/test/**/*.test.ts', 'test/docs/readme-links.test.ts'],
           exclude: ['**/test/browser/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
@@ -27,6 +27,7 @@ export default defineConfig({
           include: [
             'test/e2e/**/*.test.ts',
             'test/consumer/**/*.test.ts',
+            'test/docs/readme-examples.test.ts',
             '{plugin,demo-game}/test/browser/**/*.test.ts',
           ],
           environment: 'node',

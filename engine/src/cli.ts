@@ -1,76 +1,92 @@
-import { parseArgs } from 'node:util';
+import { readSettings, type Setting, SettingsError, settingsHelp } from '@lootsmith/protocol';
+import { z } from 'zod';
 import { startEngine } from './index.ts';
 import { type EngineKeyConfig, generateKey, loadKeysFile, unlimitedKey } from './keys.ts';
 
+const setting = <S extends z.ZodType>(
+  env: string,
+  flag: string | undefined,
+  schema: S,
+  help: string,
+): Setting<S> => ({
+  env,
+  schema,
+  help,
+  ...(flag ? { flag } : {}),
+});
+
+/** The engine's settings, validated by the same helper as the server's (`@lootsmith/protocol`). */
+const SETTINGS = {
+  port: setting(
+    'LOOTSMITH_ENGINE_PORT',
+    'port',
+    z.coerce
+      .number({ error: 'expected a port number 0–65535' })
+      .int('expected a port number 0–65535')
+      .min(0, 'expected a port number 0–65535')
+      .max(65535, 'expected a port number 0–65535')
+      .default(8788),
+    'port to listen on; 0 picks a free port',
+  ),
+  host: setting(
+    'LOOTSMITH_ENGINE_HOST',
+    'host',
+    z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+    'address to bind',
+  ),
+  keys: setting(
+    'LOOTSMITH_ENGINE_KEYS',
+    'keys',
+    z.string().min(1).optional(),
+    'JSON file of API keys (see the README of @lootsmith/engine)',
+  ),
+  key: setting(
+    'LOOTSMITH_ENGINE_KEY',
+    undefined,
+    z
+      .string()
+      .regex(/^\S{8,}$/, 'must be at least 8 characters without spaces')
+      .optional(),
+    'the one key (unlimited credits, all permissions) when there is no keys file; without it a key is generated and printed',
+  ),
+};
+
 const HELP = `Usage: lootsmith-engine [--port N] [--host H] [--keys FILE]
 
-Runs the embedded /v1 Game Content Generation Service alone.
+Runs the embedded /v1 Game Content Generation Service alone. Each flag has a variable; a flag wins:
 
-Options:
-  --port N      port to listen on (default 8788; 0 picks a free port)
-  --host H      address to bind (default 127.0.0.1)
-  --keys FILE   JSON file of API keys (see the README of @lootsmith/engine)
-  --help        show this help
-
-Environment:
-  LOOTSMITH_ENGINE_KEYS   keys file, when --keys is not given
-  LOOTSMITH_ENGINE_KEY    the one key (unlimited credits, all permissions) when there is no keys file;
-                          without it a key is generated and printed
+${settingsHelp(SETTINGS)}  --help, -h                      show this help
 `;
 
 /** A configuration mistake: printed without a stack, exit code 2. */
 class UsageError extends Error {}
 
-function parsePort(text: string, name: string): number {
-  if (!/^\d+$/.test(text) || Number(text) > 65535)
-    throw new UsageError(`${name}: expected a port number 0–65535, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
 async function main(): Promise<void> {
-  let values: { port?: string; host?: string; keys?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        keys: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return;
   }
-  const port = parsePort(
-    values.port ?? process.env.LOOTSMITH_ENGINE_PORT ?? '8788',
-    values.port ? '--port' : 'LOOTSMITH_ENGINE_PORT',
-  );
-  const host = values.host ?? '127.0.0.1';
-  if (!host.trim()) throw new UsageError('--host: must not be empty');
-  const keysFile = values.keys ?? (process.env.LOOTSMITH_ENGINE_KEYS || undefined);
+  let settings: ReturnType<typeof readSettings<typeof SETTINGS>>;
+  try {
+    settings = readSettings(SETTINGS, { env: process.env, argv, prefix: 'LOOTSMITH_ENGINE_' });
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    throw new UsageError(`${error.message}\n\n${HELP}`);
+  }
+  const { port, host } = settings;
   let keys: EngineKeyConfig[];
   let generated = false;
-  if (keysFile) {
+  if (settings.keys) {
     try {
-      keys = loadKeysFile(keysFile);
+      keys = loadKeysFile(settings.keys);
     } catch (error) {
-      throw new UsageError(
-        `${values.keys ? '--keys' : 'LOOTSMITH_ENGINE_KEYS'}: ${(error as Error).message}`,
-      );
+      const named = argv.some((a) => a.startsWith('--keys')) ? '--keys' : 'LOOTSMITH_ENGINE_KEYS';
+      throw new UsageError(`${named}: ${(error as Error).message}`);
     }
   } else {
-    const key = process.env.LOOTSMITH_ENGINE_KEY || undefined;
-    if (key !== undefined && (key.length < 8 || /\s/.test(key))) {
-      throw new UsageError('LOOTSMITH_ENGINE_KEY: must be at least 8 characters without spaces');
-    }
-    generated = key === undefined;
-    keys = [unlimitedKey(key ?? generateKey())];
+    generated = settings.key === undefined;
+    keys = [unlimitedKey(settings.key ?? generateKey())];
   }
   const engine = await startEngine({ host, port, keys, logger: true });
   process.stdout.write(

@@ -346,6 +346,14 @@ export const GameFile = z
       .describe(
         'Style tags after every icon prompt (docs/SPEC.md 2.3): "game item, fantasy", "game item, sci-fi, clean"',
       ),
+    icon_size: z
+      .int()
+      .min(16)
+      .max(512)
+      .default(128)
+      .describe(
+        'Side in pixels of the square PNG every icon is made into, whatever a backend paints (128 covers a 64 px slot at 2×)',
+      ),
     icon_palette: z
       .array(z.string().trim().min(2).max(24))
       .max(4)

@@ -33,6 +33,8 @@ export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
 /** docs/SPEC.md 2.4: clients must tolerate keys added later. */
 export const ImageGenerationResponse = z.looseObject({
   image: z.string().min(1),
+  /** Lootsmith's forward: set when its fallback service painted the image, not the configured backend. */
+  served_by: z.literal('fallback').optional(),
 });
 export type ImageGenerationResponse = z.infer<typeof ImageGenerationResponse>;
 

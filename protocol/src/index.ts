@@ -1,3 +1,4 @@
+export * from './admin.ts';
 export * from './api.ts';
 export * from './equipment.ts';
 export * from './errors.ts';
@@ -7,3 +8,4 @@ export * from './items.ts';
 export * from './json-schema.ts';
 export * from './model-answers.ts';
 export * from './prompt-lines.ts';
+export * from './settings.ts';

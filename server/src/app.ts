@@ -1,6 +1,7 @@
 import { errorBody } from '@lootsmith/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import pino from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import { registerApi } from './api.ts';
 import { type Config, type LootsmithOptions, resolveConfig } from './config.ts';
 import { type Services, startServices } from './services.ts';
@@ -16,9 +17,31 @@ const REDACT = ['req.headers.authorization', 'headers.authorization', 'authoriza
 const logDestination = () =>
   pino.destination({ dest: 1, sync: false, minLength: 12 * 1024, periodicFlush: 100 });
 
+/** Development logs for a person at a terminal: one readable line per entry, access lines as `GET /url 200 in 3 ms`. */
+const readableLine = () =>
+  prettyFactory({
+    translateTime: 'SYS:HH:MM:ss.l',
+    singleLine: true,
+    ignore: 'pid,hostname,req,res,responseTime',
+    messageFormat: (log, key) => {
+      const { req, res, responseTime } = log as {
+        req?: { method?: string; url?: string };
+        res?: { statusCode?: number };
+        responseTime?: number;
+      };
+      const message = String(log[key] ?? '');
+      return req?.method
+        ? `${message} ${req.method} ${req.url} ${res?.statusCode ?? ''} in ${Math.round(responseTime ?? 0)} ms`
+        : message;
+    },
+  });
+
 export interface AppOptions {
   store?: Store;
-  /** Where logs go (stdout by default); tests read them to prove secrets stay out. */
+  /**
+   * Where logs go, as JSON lines; tests read them to prove secrets stay out. By default standard output:
+   * JSON lines in production, readable lines in development.
+   */
   logStream?: NodeJS.WritableStream;
 }
 
@@ -29,9 +52,9 @@ export async function buildStandaloneApp(
 ): Promise<FastifyInstance> {
   const { config } = services;
   // The last look before a line is written: no secret leaves in a log, whatever was logged.
-  const hooks = {
-    streamWrite: (line: string) => (services.secrets.leaks(line) ? services.secrets.scrub(line) : line),
-  };
+  const scrub = (line: string) => (services.secrets.leaks(line) ? services.secrets.scrub(line) : line);
+  const format = options.logStream || config.production ? undefined : readableLine();
+  const hooks = { streamWrite: format ? (line: string) => scrub(format(line)) : scrub };
   const stream = options.logStream ?? logDestination();
   // The one line per request has fixed fields and no headers: it needs no redaction, which would
   // cost more than the rest of the line.

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '@lootsmith/protocol';
 import { BoundedMap } from '@lootsmith/engine/bounded-map';
+import { ApiError } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
 

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import {
+  parseSettings,
+  readSettings,
+  type Setting,
+  SettingsError,
+  settingsSchema,
+} from '@lootsmith/protocol';
+import { type ZodType, z } from 'zod';
+import { DEFAULT_WORKFLOW, loadWorkflow, type Workflow } from './upstream/backends/comfyui.ts';
 
 const flag = z.union([
   z.boolean(),
@@ -9,6 +17,8 @@ const flag = z.union([
 ]);
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const secret = z.string().min(16, 'must be at least 16 characters');
+const key = z.string().min(8, 'must be at least 8 characters');
+const name = z.string().trim().min(1).max(256);
 const whole = (min: number, max: number) =>
   z.coerce
     .number({ error: 'must be a whole number' })
@@ -39,82 +49,240 @@ const origins = z.preprocess(
   z.array(Origin),
 );
 
-/** Every setting, by the name code passes to `lootsmith` or `buildLootsmithApp`; defaults included. */
-const OptionsSchema = z.strictObject({
-  port: whole(0, 65535).default(8787),
-  host: z.string().min(1).default('127.0.0.1'),
-  dataDir: z.string().min(1).default('./.lootsmith'),
-  databaseUrl: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
-  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
-  redisPrefix: z
-    .string()
-    .regex(/^[\w.:-]{1,64}$/, 'letters, digits and _ . : - only')
-    .default('lootsmith:'),
-  upstreamUrl: url.optional(),
-  upstreamKey: z.string().min(8, 'must be at least 8 characters').optional(),
-  fallbackUrl: url.optional(),
-  fallbackKey: z.string().min(8, 'must be at least 8 characters').optional(),
-  upstreamTimeoutMs: whole(100, 600_000).default(30_000),
-  upstreamRetries: whole(0, 5).default(2),
-  playerSecret: secret.optional(),
-  serverKey: secret.optional(),
-  metricsToken: secret.optional(),
-  devLogin: flag.optional(),
-  allowChat: flag.default(false),
-  tokenTtlSeconds: whole(60, 30 * 86_400).default(86_400),
-  corsOrigins: origins.default([]),
-  gameFile: z.string().min(1).optional(),
-  staticDir: z.string().min(1).optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  textModel: z.string().min(1).optional(),
-  /** Loot pools: items generated ahead of drops, in the background (see docs/DEPLOY.md). */
-  pools: flag.default(false),
-  poolSize: whole(1, 1000).optional(),
-  poolTotal: whole(1, 1_000_000).optional(),
-  poolBudgetPerHour: whole(1, 1_000_000).optional(),
-  poolConcurrency: whole(1, 64).optional(),
-  /** A drop answers before its icons are painted (`icon.status: "pending"`); on with pools by default. */
-  iconsAfterItem: flag.optional(),
-  /** Production hardening: no guest logins, no default CORS origins, a player secret required. */
-  production: flag.default(false),
+const IMAGE_APIS = ['v1', 'openai', 'sdapi', 'comfyui'] as const;
+
+const setting = <S extends ZodType>(env: string, schema: S, help: string): Setting<S> => ({
+  env,
+  schema,
+  help,
 });
+
+/**
+ * Every setting of the server: its variable, its schema and default, and its line of `lootsmith --help`.
+ * Code passes the same settings by name to `lootsmith` (the Fastify plugin) or `buildLootsmithApp`.
+ * Adding a setting is one entry here (and its line in the docs); rules between settings are in `resolveConfig`.
+ */
+export const SETTINGS = {
+  port: setting('LOOTSMITH_PORT', whole(0, 65535).default(8787), 'port to listen on'),
+  host: setting(
+    'LOOTSMITH_HOST',
+    z.string().min(1).default('127.0.0.1'),
+    'address to bind; 0.0.0.0 for every interface',
+  ),
+  dataDir: setting('LOOTSMITH_DATA_DIR', z.string().min(1).default('./.lootsmith'), 'SQLite data directory'),
+  databaseUrl: setting(
+    'LOOTSMITH_DATABASE_URL',
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+    'postgres://… to keep everything in PostgreSQL instead (several instances)',
+  ),
+  redisUrl: setting(
+    'LOOTSMITH_REDIS_URL',
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+    'redis://… for rate limits, idempotency and single-flight shared by instances',
+  ),
+  redisPrefix: setting(
+    'LOOTSMITH_REDIS_PREFIX',
+    z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, 'letters, digits and _ . : - only')
+      .default('lootsmith:'),
+    'prefix of every Redis key',
+  ),
+  upstreamUrl: setting(
+    'LOOTSMITH_UPSTREAM_URL',
+    url.optional(),
+    'a hosted /v1 service, for chat and images unless LOOTSMITH_CHAT_URL / LOOTSMITH_IMAGE_API say otherwise; unset = the embedded engine on loopback',
+  ),
+  upstreamKey: setting(
+    'LOOTSMITH_UPSTREAM_KEY',
+    key.optional(),
+    'its API key (never sent to players or logged)',
+  ),
+  fallbackUrl: setting(
+    'LOOTSMITH_FALLBACK_URL',
+    url.optional(),
+    'a second /v1 service, tried for chat and for images when their backend fails',
+  ),
+  fallbackKey: setting('LOOTSMITH_FALLBACK_KEY', key.optional(), 'its API key'),
+  upstreamTimeoutMs: setting(
+    'LOOTSMITH_UPSTREAM_TIMEOUT_MS',
+    whole(100, 600_000).default(30_000),
+    'one attempt at a /v1 service, to its last byte; all attempts of a call (retries, fallback) get twice the timeout of their kind in total',
+  ),
+  upstreamRetries: setting(
+    'LOOTSMITH_UPSTREAM_RETRIES',
+    whole(0, 5).default(2),
+    'retries of a failed call to any backend',
+  ),
+  textModel: setting(
+    'LOOTSMITH_TEXT_MODEL',
+    name.optional(),
+    'model name asked of the /v1 service (default: its key’s default)',
+  ),
+  chatUrl: setting(
+    'LOOTSMITH_CHAT_URL',
+    url.optional(),
+    'an OpenAI-compatible chat API for items and crafting, as an OpenAI SDK’s base URL: https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama), llama.cpp, vLLM, LM Studio, https://openrouter.ai/api/v1',
+  ),
+  chatKey: setting(
+    'LOOTSMITH_CHAT_KEY',
+    z.string().min(1).optional(),
+    'its Bearer key (local servers have none)',
+  ),
+  chatModel: setting(
+    'LOOTSMITH_CHAT_MODEL',
+    name.optional(),
+    'its model, e.g. gpt-4o-mini or llama3.1:8b (required with LOOTSMITH_CHAT_URL)',
+  ),
+  chatConcurrency: setting(
+    'LOOTSMITH_CHAT_CONCURRENCY',
+    whole(1, 256).optional(),
+    'chat calls one instance sends at once; more wait their turn, a waiting player first (default 4 for LOOTSMITH_CHAT_URL, 64 for a /v1 service)',
+  ),
+  chatTimeoutMs: setting(
+    'LOOTSMITH_CHAT_TIMEOUT_MS',
+    whole(100, 900_000).optional(),
+    'one chat attempt, from its turn to the last byte (default 120000 for LOOTSMITH_CHAT_URL, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
+  ),
+  imageApi: setting(
+    'LOOTSMITH_IMAGE_API',
+    z.enum(IMAGE_APIS, { error: `must be one of ${IMAGE_APIS.join(', ')}` }).optional(),
+    'the image backend’s API: v1 (the spec’s service), openai (OpenAI Images), sdapi (AUTOMATIC1111, Forge, SD.Next, stable-diffusion.cpp), comfyui; unset = the /v1 service',
+  ),
+  imageUrl: setting(
+    'LOOTSMITH_IMAGE_URL',
+    url.optional(),
+    'its base URL (default https://api.openai.com/v1 for openai, http://127.0.0.1:7860 for sdapi, http://127.0.0.1:8188 for comfyui, LOOTSMITH_UPSTREAM_URL for v1)',
+  ),
+  imageKey: setting(
+    'LOOTSMITH_IMAGE_KEY',
+    z.string().min(1).optional(),
+    'its key: a Bearer key (v1, openai, comfyui behind a proxy), user:password for HTTP Basic on sdapi (--api-auth)',
+  ),
+  imageModel: setting(
+    'LOOTSMITH_IMAGE_MODEL',
+    name.optional(),
+    'its model: gpt-image-1-mini by default for openai; a checkpoint title for sdapi (default: the one loaded); the {{model}} of a ComfyUI workflow (default v1-5-pruned-emaonly-fp16.safetensors)',
+  ),
+  comfyuiWorkflow: setting(
+    'LOOTSMITH_COMFYUI_WORKFLOW',
+    z.string().min(1).optional(),
+    'an API-format ComfyUI workflow with {{prompt}}, {{negative_prompt}}, {{seed}}, {{width}}, {{height}} (and optionally {{steps}}, {{model}}) placeholders (default: the SD 1.5 example shipped in examples/)',
+  ),
+  imageSize: setting(
+    'LOOTSMITH_IMAGE_SIZE',
+    whole(256, 2048).optional(),
+    'side of the square sdapi and ComfyUI paint before Lootsmith resizes (default 512; 1024 for SDXL)',
+  ),
+  imageConcurrency: setting(
+    'LOOTSMITH_IMAGE_CONCURRENCY',
+    whole(1, 256).optional(),
+    'images one instance asks at once; more wait their turn: a waiting player, then icons painted after their item, then pool refills (default 1 for sdapi and comfyui, 4 for openai, 64 for v1)',
+  ),
+  imageTimeoutMs: setting(
+    'LOOTSMITH_IMAGE_TIMEOUT_MS',
+    whole(100, 900_000).optional(),
+    'one image attempt, from its turn to the last byte (default 180000 for sdapi and comfyui, 120000 for openai, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
+  ),
+  playerSecret: setting(
+    'LOOTSMITH_PLAYER_SECRET',
+    secret.optional(),
+    'HS256 secret of player tokens (required when NODE_ENV=production)',
+  ),
+  tokenTtlSeconds: setting(
+    'LOOTSMITH_TOKEN_TTL_S',
+    whole(60, 30 * 86_400).default(86_400),
+    'lifetime of guest tokens in seconds',
+  ),
+  serverKey: setting(
+    'LOOTSMITH_SERVER_KEY',
+    secret.optional(),
+    'credential of your game server (grant items, block players, budgets)',
+  ),
+  metricsToken: setting(
+    'LOOTSMITH_METRICS_TOKEN',
+    secret.optional(),
+    'bearer token for GET /metrics (the server key works too); without either, /metrics is open outside production and off in production',
+  ),
+  consolePassword: setting(
+    'LOOTSMITH_CONSOLE_PASSWORD',
+    secret.optional(),
+    'password of the developer console at /console (the server key works too); with neither, the console is off in production and open to loopback outside it',
+  ),
+  devLogin: setting(
+    'LOOTSMITH_DEV_LOGIN',
+    flag.optional(),
+    '1: guest logins at POST /api/v1/session (on unless NODE_ENV=production)',
+  ),
+  allowChat: setting(
+    'LOOTSMITH_ALLOW_CHAT',
+    flag.default(false),
+    '1: forward raw /v1/chat/completions for players (off by default)',
+  ),
+  corsOrigins: setting(
+    'LOOTSMITH_CORS_ORIGINS',
+    origins.default([]),
+    'origins of games served elsewhere, comma-separated (https://game.example.com,http://localhost:5173; * for any); outside production, loopback origins on any port are allowed without it',
+  ),
+  gameFile: setting(
+    'LOOTSMITH_GAME_FILE',
+    z.string().min(1).optional(),
+    'game definition JSON (default: the fantasy RPG shipped in game/)',
+  ),
+  staticDir: setting(
+    'LOOTSMITH_STATIC_DIR',
+    z.string().min(1).optional(),
+    'a directory to serve at / (your built game); nothing is served by default',
+  ),
+  logLevel: setting(
+    'LOOTSMITH_LOG_LEVEL',
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    'fatal|error|warn|info|debug|trace|silent',
+  ),
+  pools: setting(
+    'LOOTSMITH_POOLS',
+    flag.default(false),
+    '1: loot pools, items generated ahead in the background per enemy, level band, item type and named location, so a drop is served at once (see docs/DEPLOY.md)',
+  ),
+  poolSize: setting('LOOTSMITH_POOL_SIZE', whole(1, 1000).optional(), 'items kept per bucket (default 12)'),
+  poolTotal: setting(
+    'LOOTSMITH_POOL_TOTAL',
+    whole(1, 1_000_000).optional(),
+    'items kept over all buckets (default 400)',
+  ),
+  poolBudgetPerHour: setting(
+    'LOOTSMITH_POOL_BUDGET_PER_HOUR',
+    whole(1, 1_000_000).optional(),
+    'items the pools may generate per hour, all instances together (default 600); the server’s own spend, not a player’s daily budget',
+  ),
+  poolConcurrency: setting(
+    'LOOTSMITH_POOL_CONCURRENCY',
+    whole(1, 64).optional(),
+    'generation batches one instance runs at once (default 8)',
+  ),
+  iconsAfterItem: setting(
+    'LOOTSMITH_ICONS_AFTER_ITEM',
+    flag.optional(),
+    '1: a drop answers before its icons are painted (icon.status "pending", the icon URL answers 202 until ready); default on with pools, else off',
+  ),
+  production: setting(
+    'NODE_ENV',
+    z.union([z.boolean(), z.string().transform((v) => v === 'production')]).default(false),
+    'production: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET required',
+  ),
+};
+
+const OptionsSchema = settingsSchema(SETTINGS);
 
 /** What `lootsmith` (the Fastify plugin) and `buildLootsmithApp` take; every field is optional. */
 export type LootsmithOptions = z.input<typeof OptionsSchema>;
+/** The settings as validated, defaults filled in. */
+export type Settings = z.output<typeof OptionsSchema>;
 
 /** The environment variable of each option (`NODE_ENV=production` sets `production`). */
-export const ENV_NAMES = {
-  port: 'LOOTSMITH_PORT',
-  host: 'LOOTSMITH_HOST',
-  dataDir: 'LOOTSMITH_DATA_DIR',
-  databaseUrl: 'LOOTSMITH_DATABASE_URL',
-  redisUrl: 'LOOTSMITH_REDIS_URL',
-  redisPrefix: 'LOOTSMITH_REDIS_PREFIX',
-  upstreamUrl: 'LOOTSMITH_UPSTREAM_URL',
-  upstreamKey: 'LOOTSMITH_UPSTREAM_KEY',
-  fallbackUrl: 'LOOTSMITH_FALLBACK_URL',
-  fallbackKey: 'LOOTSMITH_FALLBACK_KEY',
-  upstreamTimeoutMs: 'LOOTSMITH_UPSTREAM_TIMEOUT_MS',
-  upstreamRetries: 'LOOTSMITH_UPSTREAM_RETRIES',
-  playerSecret: 'LOOTSMITH_PLAYER_SECRET',
-  serverKey: 'LOOTSMITH_SERVER_KEY',
-  metricsToken: 'LOOTSMITH_METRICS_TOKEN',
-  devLogin: 'LOOTSMITH_DEV_LOGIN',
-  allowChat: 'LOOTSMITH_ALLOW_CHAT',
-  tokenTtlSeconds: 'LOOTSMITH_TOKEN_TTL_S',
-  corsOrigins: 'LOOTSMITH_CORS_ORIGINS',
-  gameFile: 'LOOTSMITH_GAME_FILE',
-  staticDir: 'LOOTSMITH_STATIC_DIR',
-  logLevel: 'LOOTSMITH_LOG_LEVEL',
-  textModel: 'LOOTSMITH_TEXT_MODEL',
-  pools: 'LOOTSMITH_POOLS',
-  poolSize: 'LOOTSMITH_POOL_SIZE',
-  poolTotal: 'LOOTSMITH_POOL_TOTAL',
-  poolBudgetPerHour: 'LOOTSMITH_POOL_BUDGET_PER_HOUR',
-  poolConcurrency: 'LOOTSMITH_POOL_CONCURRENCY',
-  iconsAfterItem: 'LOOTSMITH_ICONS_AFTER_ITEM',
-  production: 'NODE_ENV',
-} as const satisfies Record<keyof LootsmithOptions, string>;
+export const ENV_NAMES = Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.env])) as {
+  [K in keyof typeof SETTINGS]: string;
+};
 
 /** Limits of the loot pools, per game; defaults suit a small game on a hosted service. */
 export interface PoolSettings {
@@ -130,66 +298,109 @@ export interface PoolSettings {
 
 export const POOL_DEFAULTS: PoolSettings = { size: 12, total: 400, budgetPerHour: 600, concurrency: 8 };
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl?: string;
-  redisUrl?: string;
-  /** Prefix of every Redis key, so several games (or test runs) can share one Redis. */
-  redisPrefix: string;
-  upstream: { url?: string; key?: string; timeoutMs: number; retries: number };
-  fallback?: { url: string; key: string };
+/** Where one kind of generation goes: an API, its address and key, and how much of it one instance uses. */
+export interface BackendSpec {
+  /** `embedded`: the engine this server starts on loopback (a `/v1` service). */
+  api: 'embedded' | 'v1' | 'openai' | 'sdapi' | 'comfyui';
+  url?: string;
+  key?: string;
+  model?: string;
+  /** Calls sent at once; the rest wait in the backend's queue. */
+  concurrency: number;
+  /** One attempt, from its turn to its last byte. */
+  timeoutMs: number;
+  /** Square side sdapi and ComfyUI paint at. */
+  paintSize?: number;
+  workflow?: Workflow;
+}
+
+/** The chat and image backends, and the `/v1` fallback tried for either when it fails. */
+export interface UpstreamConfig {
+  chat: BackendSpec;
+  image: BackendSpec;
+  fallback?: { url: string; key: string; timeoutMs: number };
+  retries: number;
+}
+
+/** The validated settings, with what follows from them worked out. */
+export type Config = Omit<
+  Settings,
+  'playerSecret' | 'devLogin' | 'iconsAfterItem' | 'corsOrigins' | 'pools'
+> & {
   playerSecret: string;
-  serverKey?: string;
-  /** Bearer token of `/metrics` (the server credential works too). */
-  metricsToken?: string;
   devLogin: boolean;
-  allowChat: boolean;
-  tokenTtlSeconds: number;
+  iconsAfterItem: boolean;
   /** Origins whose pages may call the API; `*` allows any. */
   corsOrigins: string[];
   /** Outside production, pages on loopback (any port) may call the API too. */
   corsLoopback: boolean;
-  production: boolean;
-  gameFile?: string;
-  staticDir?: string;
-  logLevel: string;
-  textModel?: string;
   /** Loot pools; undefined when off (the default). */
   pools?: PoolSettings;
-  iconsAfterItem: boolean;
-}
+  upstream: UpstreamConfig;
+};
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
-const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|CHROMIUM$|RELIABILITY$)/;
+const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|BENCH_|CHROMIUM$|RELIABILITY$)/;
 
-export class ConfigError extends Error {}
+const DEFAULT_IMAGE_URL = {
+  openai: 'https://api.openai.com/v1',
+  sdapi: 'http://127.0.0.1:7860',
+  comfyui: 'http://127.0.0.1:8188',
+} as const;
+
+/** The model asked when none is set: OpenAI's cheapest image model; the checkpoint ComfyUI's own example loads. */
+const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
+  openai: 'gpt-image-1-mini',
+  comfyui: 'v1-5-pruned-emaonly-fp16.safetensors',
+};
+
+export class ConfigError extends SettingsError {}
 
 /** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
 export function resolveConfig(
   options: LootsmithOptions = {},
   name: (option: string) => string = (option) => option,
 ): Config {
-  const parsed = OptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) =>
-      i.path.length ? `${name(String(i.path[0]))}: ${i.message}` : i.message,
-    );
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  let o: Settings;
+  try {
+    o = parseSettings(SETTINGS, options, name);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
-  const o = parsed.data;
-  const require = (option: keyof LootsmithOptions, when: keyof LootsmithOptions, value: unknown) => {
-    if (!value) throw new ConfigError(`${name(option)}: required when ${name(when)} is set`);
+  return configOf(o, name);
+}
+
+function configOf(o: Settings, name: (option: string) => string): Config {
+  type Option = keyof Settings;
+  const fail = (option: Option, message: string) => {
+    throw new ConfigError(`${name(option)}: ${message}`);
   };
-  if (o.fallbackUrl) require('fallbackKey', 'fallbackUrl', o.fallbackKey);
-  if (o.upstreamUrl) require('upstreamKey', 'upstreamUrl', o.upstreamKey);
-  if (o.staticDir && !existsSync(o.staticDir))
-    throw new ConfigError(`${name('staticDir')}: ${resolve(o.staticDir)} does not exist`);
-  const poolOptions = ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'] as const;
-  for (const option of poolOptions)
-    if (o[option] !== undefined && !o.pools)
-      throw new ConfigError(`${name(option)}: has no effect unless ${name('pools')} is on`);
+  const requires = (option: Option, when: Option) => {
+    if (o[when] && !o[option]) fail(option, `required when ${name(when)} is set`);
+  };
+  const onlyWith = (options: Option[], needed: Option, what = `${name(needed)} is set`) => {
+    for (const option of options)
+      if (o[option] !== undefined && !o[needed]) fail(option, `has no effect unless ${what}`);
+  };
+  requires('fallbackKey', 'fallbackUrl');
+  requires('upstreamKey', 'upstreamUrl');
+  requires('chatModel', 'chatUrl');
+  onlyWith(['chatKey', 'chatModel'], 'chatUrl');
+  onlyWith(['imageUrl', 'imageKey', 'imageModel', 'comfyuiWorkflow', 'imageSize'], 'imageApi');
+  onlyWith(
+    ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'],
+    'pools',
+    `${name('pools')} is on`,
+  );
+  if (o.chatUrl && o.textModel)
+    fail('textModel', `has no effect with ${name('chatUrl')} (use ${name('chatModel')})`);
+  if (o.comfyuiWorkflow && o.imageApi !== 'comfyui')
+    fail('comfyuiWorkflow', `needs ${name('imageApi')}=comfyui`);
+  if (o.imageSize && o.imageApi !== 'sdapi' && o.imageApi !== 'comfyui')
+    fail('imageSize', `has no effect unless ${name('imageApi')} is sdapi or comfyui`);
+  if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
+    fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
+  if (o.staticDir && !existsSync(o.staticDir)) fail('staticDir', `${resolve(o.staticDir)} does not exist`);
   const pools: PoolSettings | undefined = o.pools
     ? {
         size: o.poolSize ?? POOL_DEFAULTS.size,
@@ -199,59 +410,87 @@ export function resolveConfig(
       }
     : undefined;
   if (pools && pools.size > pools.total)
-    throw new ConfigError(`${name('poolSize')}: must not be above ${name('poolTotal')} (${pools.total})`);
-  if (o.production && !o.playerSecret)
-    throw new ConfigError(`${name('playerSecret')}: required in production (${name('production')})`);
+    fail('poolSize', `must not be above ${name('poolTotal')} (${pools.total})`);
+  if (o.production && !o.playerSecret) fail('playerSecret', `required in production (${name('production')})`);
+  // Prometheus holds the metrics token; every player token's signature rests on the player secret:
+  // neither may open the console.
+  for (const other of ['metricsToken', 'playerSecret'] as const)
+    if (o.consolePassword && o.consolePassword === o[other])
+      fail('consolePassword', `must differ from ${name(other)}`);
+  let workflow: Workflow | undefined;
+  if (o.imageApi === 'comfyui')
+    try {
+      workflow = loadWorkflow(o.comfyuiWorkflow ?? DEFAULT_WORKFLOW);
+    } catch (err) {
+      fail('comfyuiWorkflow', (err as Error).message);
+    }
+
+  const v1 = o.upstreamUrl
+    ? { api: 'v1' as const, url: o.upstreamUrl, key: o.upstreamKey, model: o.textModel }
+    : { api: 'embedded' as const, model: o.textModel };
+  const chat: BackendSpec = o.chatUrl
+    ? {
+        api: 'openai',
+        url: o.chatUrl,
+        key: o.chatKey,
+        model: o.chatModel,
+        concurrency: o.chatConcurrency ?? 4,
+        timeoutMs: o.chatTimeoutMs ?? 120_000,
+      }
+    : { ...v1, concurrency: o.chatConcurrency ?? 64, timeoutMs: o.chatTimeoutMs ?? o.upstreamTimeoutMs };
+  const api = o.imageApi ?? 'v1';
+  const image: BackendSpec =
+    api === 'v1'
+      ? {
+          ...(o.imageUrl ? { api: 'v1', url: o.imageUrl, key: o.imageKey ?? o.upstreamKey } : v1),
+          model: o.imageModel,
+          concurrency: o.imageConcurrency ?? 64,
+          timeoutMs: o.imageTimeoutMs ?? o.upstreamTimeoutMs,
+        }
+      : {
+          api,
+          url: o.imageUrl ?? DEFAULT_IMAGE_URL[api],
+          key: o.imageKey,
+          model: o.imageModel ?? DEFAULT_IMAGE_MODEL[api],
+          concurrency: o.imageConcurrency ?? (api === 'openai' ? 4 : 1),
+          timeoutMs: o.imageTimeoutMs ?? (api === 'openai' ? 120_000 : 180_000),
+          ...(api === 'openai' ? {} : { paintSize: o.imageSize ?? 512 }),
+          workflow,
+        };
+  if (image.api === 'v1' && !image.key) fail('imageKey', `required when ${name('imageUrl')} is set`);
+
   return {
-    port: o.port,
-    host: o.host,
+    ...o,
     dataDir: resolve(o.dataDir),
-    databaseUrl: o.databaseUrl,
-    redisUrl: o.redisUrl,
-    redisPrefix: o.redisPrefix,
-    upstream: {
-      url: o.upstreamUrl,
-      key: o.upstreamKey,
-      timeoutMs: o.upstreamTimeoutMs,
-      retries: o.upstreamRetries,
-    },
-    fallback: o.fallbackUrl && o.fallbackKey ? { url: o.fallbackUrl, key: o.fallbackKey } : undefined,
     // Without a configured secret tokens only live as long as this process: fine for development.
     playerSecret: o.playerSecret ?? randomBytes(32).toString('hex'),
-    serverKey: o.serverKey,
-    metricsToken: o.metricsToken,
     devLogin: o.devLogin ?? !o.production,
-    allowChat: o.allowChat,
-    tokenTtlSeconds: o.tokenTtlSeconds,
     corsOrigins: o.corsOrigins as string[],
     corsLoopback: !o.production,
-    production: o.production,
-    gameFile: o.gameFile,
     staticDir: o.staticDir && resolve(o.staticDir),
-    logLevel: o.logLevel,
-    textModel: o.textModel,
     pools,
     iconsAfterItem: o.iconsAfterItem ?? o.pools,
+    upstream: {
+      chat,
+      image,
+      fallback:
+        o.fallbackUrl && o.fallbackKey
+          ? { url: o.fallbackUrl, key: o.fallbackKey, timeoutMs: o.upstreamTimeoutMs }
+          : undefined,
+      retries: o.upstreamRetries,
+    },
   };
 }
 
 /** Reads the environment; a bad value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // An empty variable counts as unset, as in the shell idiom `VAR= command`.
-  const set = Object.entries(env).filter(
-    ([k, v]) => v !== '' && v !== undefined && k.startsWith('LOOTSMITH_'),
-  );
-  const byEnv = new Map<string, string>(
-    Object.entries(ENV_NAMES).map(([option, variable]) => [variable, option]),
-  );
-  const unknown = set.map(([k]) => k).filter((k) => !byEnv.has(k) && !OTHER_TOOLS.test(k));
-  if (unknown.length)
-    throw new ConfigError(`Unknown variable ${unknown.join(', ')} (see \`lootsmith --help\`)`);
-  const options: Record<string, unknown> = Object.fromEntries(
-    set.filter(([k]) => byEnv.has(k)).map(([k, v]) => [byEnv.get(k), v]),
-  );
-  options.production = env.NODE_ENV === 'production';
-  return resolveConfig(options as LootsmithOptions, (option) =>
-    option === 'production' ? 'NODE_ENV=production' : (ENV_NAMES[option as keyof typeof ENV_NAMES] ?? option),
-  );
+  const named = (option: string) =>
+    option === 'production' ? 'NODE_ENV=production' : (ENV_NAMES[option as keyof typeof ENV_NAMES] ?? option);
+  let o: Settings;
+  try {
+    o = readSettings(SETTINGS, { env, prefix: 'LOOTSMITH_', ignore: OTHER_TOOLS });
+  } catch (err) {
+    throw new ConfigError((err as Error).message.replace('(see --help)', '(see `lootsmith --help`)'));
+  }
+  return configOf(o, named);
 }

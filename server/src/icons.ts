@@ -5,15 +5,18 @@ import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
+import type { Priority } from './upstream/queue.ts';
 
-const ICON_SIZE = 128;
 /** After a background paint fails, the icon URL waits this long before starting another. */
 const RETRY_PAINT_MS = 2_000;
 
 /** What the icon URL answers: the PNG, a wait while it is painted, or nothing (no such icon). */
 export type IconLookup = { png: Buffer } | { retryAfterMs: number } | null;
 
-/** Icons are content-addressed by prompt: the same prompt is painted once and served forever. */
+/**
+ * Icons are content-addressed by prompt (and the game's icon size): the same prompt is painted once
+ * and served forever, as Lootsmith's own PNG whatever the backend painted.
+ */
 export class IconService {
   /** Paints running in the background (icons after the item), by icon id. */
   private readonly behind = new Map<string, { started: number; done: Promise<void> }>();
@@ -54,7 +57,7 @@ export class IconService {
 
   /** The icon reference of a prompt, painted lazily when first fetched. */
   describe(prompt: string): ItemIcon {
-    const id = createHash('sha256').update(`${ICON_SIZE}:${prompt}`).digest('hex').slice(0, 32);
+    const id = createHash('sha256').update(`${this.game.icon_size}:${prompt}`).digest('hex').slice(0, 32);
     return { id, url: `/api/v1/icons/${id}.png`, prompt };
   }
 
@@ -108,7 +111,7 @@ export class IconService {
   private startBehind(id: string, prompt: string, clientId: string) {
     if (this.behind.has(id) || this.stopping.signal.aborted) return;
     const started = Date.now();
-    const done = this.paint(id, prompt, clientId, this.stopping.signal).then(
+    const done = this.paint(id, prompt, clientId, this.stopping.signal, 'after-item').then(
       () => {
         const took = Date.now() - started;
         this.paintMs = this.paintMs ? 0.8 * this.paintMs + 0.2 * took : took;
@@ -159,8 +162,17 @@ export class IconService {
     return this.store.icon(id);
   }
 
-  /** Concurrent requests for one icon paint it once; the others find it in the store. */
-  private async paint(id: string, prompt: string, clientId: string, signal?: AbortSignal) {
+  /**
+   * Concurrent requests for one icon paint it once; the others find it in the store. The seed comes
+   * from the prompt, so a backend that takes one paints an item the same way every time.
+   */
+  private async paint(
+    id: string,
+    prompt: string,
+    clientId: string,
+    signal?: AbortSignal,
+    priority?: Priority,
+  ) {
     await this.coordination.singleFlight(
       `icon:${id}`,
       async (shared) => {
@@ -168,11 +180,13 @@ export class IconService {
           this.metrics?.cacheHits.inc({ cache: 'icon' });
           return true;
         }
-        const { image } = await this.upstream.image(
-          { client_id: clientId, prompt, width: ICON_SIZE, height: ICON_SIZE, steps: 12 },
+        const seed = createHash('sha256').update(prompt).digest().readUInt32BE(0);
+        const png = await this.upstream.icon(
+          { client_id: clientId, prompt, size: this.game.icon_size, seed },
           shared,
+          { priority },
         );
-        await this.store.putIcon(id, prompt, Buffer.from(image, 'base64'));
+        await this.store.putIcon(id, prompt, png);
         return true;
       },
       { signal },

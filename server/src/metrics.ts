@@ -1,4 +1,4 @@
-import { Counter, type MetricValue, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type MetricValue, Registry } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30];
 
@@ -88,6 +88,8 @@ class RequestMetrics {
   }
 }
 
+type QueueLabels = { kind: string; api: string; target: string };
+
 /** Prometheus metrics of one server instance (`GET /metrics`). */
 export function createMetrics() {
   const registry = new Registry();
@@ -97,8 +99,21 @@ export function createMetrics() {
     registry,
     upstreamCalls: new Counter({
       name: 'lootsmith_upstream_calls_total',
-      help: 'Calls to the /v1 service by target, endpoint and outcome',
-      labelNames: ['target', 'endpoint', 'outcome'] as const,
+      help: 'Attempts at a chat or image backend by kind, API, target (primary or fallback) and outcome',
+      labelNames: ['kind', 'api', 'target', 'outcome'] as const,
+      registers: [registry],
+    }),
+    fallbacks: new Counter({
+      name: 'lootsmith_upstream_fallbacks_total',
+      help: 'Calls the fallback /v1 service answered because the configured backend failed, by kind',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    queueWait: new Histogram({
+      name: 'lootsmith_backend_queue_wait_seconds',
+      help: 'Time a call waited for its turn at a backend, by kind, API and priority',
+      labelNames: ['kind', 'api', 'priority'] as const,
+      buckets: [0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120],
       registers: [registry],
     }),
     generations: new Counter({
@@ -119,8 +134,32 @@ export function createMetrics() {
       registers: [registry],
     }),
   };
+  /** The queues of the backends, read at each scrape. */
+  const queues: Array<{ labels: QueueLabels; queue: { depth: number; running: number } }> = [];
+  new Gauge({
+    name: 'lootsmith_backend_queue_depth',
+    help: 'Calls waiting for their turn at a backend, by kind, API and target',
+    labelNames: ['kind', 'api', 'target'] as const,
+    registers: [registry],
+    collect() {
+      for (const q of queues) this.set(q.labels, q.queue.depth);
+    },
+  });
+  new Gauge({
+    name: 'lootsmith_backend_running',
+    help: 'Calls a backend is working on, by kind, API and target',
+    labelNames: ['kind', 'api', 'target'] as const,
+    registers: [registry],
+    collect() {
+      for (const q of queues) this.set(q.labels, q.queue.running);
+    },
+  });
   return {
     ...m,
+    /** Reports a backend's queue depth and running calls at every scrape. */
+    watchQueue: (labels: QueueLabels, queue: { depth: number; running: number }) => {
+      queues.push({ labels, queue });
+    },
     /** Counts one answered request and its latency (`ms`). */
     observe: (method: string, route: string, status: number, ms: number) =>
       http.observe(method, route, status, ms),

@@ -10,11 +10,12 @@ import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
+import { ActivityRecorder } from './service/admin-activity.ts';
 import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
-import { UpstreamClient } from './upstream/client.ts';
+import { backendSecrets, UpstreamClient, type WarnLog } from './upstream/client.ts';
 
 /** Everything behind the HTTP routes of one server instance. */
 export interface Services {
@@ -26,16 +27,20 @@ export interface Services {
   secrets: Secrets;
   /** Shared Redis of several instances: rate limits live there. */
   redis?: Redis;
-  /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
+  /** What the developer console counts: requests, backend calls, item provenance. */
+  activity: ActivityRecorder;
+  /** Where chat goes: the embedded engine's loopback URL when no service is configured. */
   upstreamUrl: string;
-  /** Whether that is the embedded engine. */
+  /** Whether the embedded engine makes all content (chat and images). */
   embedded: boolean;
+  /** Sends the backends' warnings (failures, refusals, a fallback serving) to the server's logger. */
+  useLogger(logger: WarnLog): void;
   close(): Promise<void>;
 }
 
 /**
- * Opens the store, the coordination and the upstream client; starts the embedded engine on loopback
- * when no upstream is configured (spoken to over HTTP exactly like a hosted service).
+ * Opens the store, the coordination and the backends; starts the embedded engine on loopback when a
+ * kind (chat or images) has no backend configured (spoken to over HTTP exactly like a hosted service).
  */
 export async function startServices(config: Config, options: { store?: Store } = {}): Promise<Services> {
   const game = loadGameDefinition(config.gameFile);
@@ -43,46 +48,52 @@ export async function startServices(config: Config, options: { store?: Store } =
   const coordination: Coordination = config.redisUrl
     ? new RedisCoordination(config.redisUrl, config.redisPrefix)
     : new LocalCoordination(store);
-  let upstreamUrl = config.upstream.url;
-  let upstreamKey = config.upstream.key;
+  const { chat, image } = config.upstream;
   let engine: { url: string; key: string; close(): Promise<void> } | undefined;
-  if (!upstreamUrl) {
-    // Loaded only when used: a server with a hosted upstream never loads the engine.
+  if (chat.api === 'embedded' || image.api === 'embedded') {
+    // Loaded only when used: a server whose backends are all configured never loads the engine.
     const { startEngine } = await import('@lootsmith/engine');
     engine = await startEngine({
       host: '127.0.0.1',
       port: 0,
-      key: upstreamKey ?? `lsk_${randomBytes(24).toString('hex')}`,
+      key: config.upstreamKey ?? `lsk_${randomBytes(24).toString('hex')}`,
     });
-    upstreamUrl = engine.url;
-    upstreamKey = engine.key;
   }
-  if (!upstreamUrl || !upstreamKey) throw new Error('no upstream');
   const metrics = createMetrics();
   const secrets = new Secrets([
-    upstreamKey,
-    config.fallback?.key,
+    ...backendSecrets(config.upstream, engine?.key),
     config.serverKey,
     config.metricsToken,
     config.playerSecret,
+    config.consolePassword,
   ]);
-  const upstream = new UpstreamClient({
-    primary: { url: upstreamUrl, key: upstreamKey },
-    fallback: config.fallback,
-    timeoutMs: config.upstream.timeoutMs,
-    retries: config.upstream.retries,
+  // The logger exists once the app does: warnings before that have nowhere to go but are rare (start-up).
+  let logger: WarnLog | undefined;
+  const log: WarnLog = { warn: (fields, message) => logger?.warn(fields, message) };
+  const warn = (message: string, err: unknown) =>
+    log.warn({ err: err instanceof Error ? err.message : err }, message);
+  const activity = new ActivityRecorder(store.admin, { log: warn });
+  const upstream = UpstreamClient.open(config.upstream, {
+    embedded: engine,
     metrics,
     secrets,
+    log,
+    observe: (call) => activity.upstreamCall(call),
   });
   const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
-  const loot = { game, upstream, icons, metrics, textModel: config.textModel };
+  const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity };
+  // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
+  const refillIcons =
+    config.pools && new IconService(store, coordination, upstream.at('refill'), game, metrics);
   const pools =
     config.pools &&
+    refillIcons &&
     new LootPools({
-      loot: { ...loot, materials: new Map() },
+      loot: { ...loot, upstream: upstream.at('refill'), icons: refillIcons, materials: new Map() },
       store,
       settings: config.pools,
       registry: metrics.registry,
+      log: warn,
     });
   const core = new Core({
     ...loot,
@@ -100,15 +111,21 @@ export async function startServices(config: Config, options: { store?: Store } =
     metrics,
     secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,
-    upstreamUrl,
-    embedded: engine !== undefined,
+    activity,
+    upstreamUrl: chat.api === 'embedded' ? (engine?.url as string) : (chat.url as string),
+    embedded: chat.api === 'embedded' && image.api === 'embedded',
+    useLogger(to) {
+      logger = to;
+    },
     async close() {
       // Background work first (refills, icons painted after their item): it still needs the upstream.
       await pools?.close();
+      await refillIcons?.close();
       await icons.close();
       await upstream.close();
       await engine?.close();
       await coordination.close();
+      await activity.close();
       await store.close();
     },
   };

@@ -150,6 +150,52 @@ describe('a game far from fantasy, through the real server', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('unknown_type');
     expect(res.json().error.message).toContain('TOOL, SUIT, IMPLANT');
+    // Nor may the game server choose a rarity the game lacks.
+    const rarity = await call('POST', '/v1/generate/items', {
+      client_id: 'salvager-x',
+      items: [{ rarity: 'LEGENDARY' }],
+    });
+    expect(rarity.statusCode).toBe(400);
+    expect(rarity.json().error.message).toContain('no rarity "LEGENDARY"; its rarities: SCRAP, SALVAGE');
+  });
+
+  it('gives the console its rarities and types to filter by, and plays its drops in the playground', async () => {
+    const state = (await call('GET', '/api/v1/admin/game')).json();
+    expect(state).toMatchObject({ file: SPACE_GAME, file_state: 'loaded', issues: [] });
+    expect(state.rarities).toEqual(space.rarities.map((r) => r.id));
+    expect(state.item_types).toEqual(space.item_types.map((t) => t.id));
+    expect((await call('GET', '/api/v1/admin/items?rarity=SALVAGE&type=TOOL')).statusCode).toBe(200);
+    const fantasyType = await call('GET', '/api/v1/admin/items?type=WEAPON');
+    expect(fantasyType.json().error).toMatchObject({ code: 'unknown_type' });
+    const fantasyRarity = await call('GET', '/api/v1/admin/items?rarity=EPIC');
+    expect(fantasyRarity.statusCode).toBe(400);
+    expect(fantasyRarity.json().error.message).toContain('its rarities: SCRAP');
+
+    const drop = await call('POST', '/api/v1/admin/playground/drop', {
+      enemy: space.enemies[0]?.id,
+      player_level: 4,
+      count: 4,
+    });
+    expect(drop.statusCode, drop.body).toBe(200);
+    for (const item of drop.json().items) expectOnlySpace(item);
+    expect(Object.keys(drop.json().odds)).toEqual(space.rarities.map((r) => r.id));
+    const wrongType = await call('POST', '/api/v1/admin/playground/drop', {
+      player_level: 4,
+      count: 1,
+      type: 'WEAPON',
+    });
+    expect(wrongType.json().error.code).toBe('unknown_type');
+
+    // A candidate is checked as a game file is: a misspelt element is named, with what was meant.
+    const candidate = {
+      ...state.definition,
+      enemies: [{ id: 'drone', name: 'Drone', tier: 1, element: 'plazma' }],
+    };
+    const check = (await call('POST', '/api/v1/admin/game/check', { definition: candidate })).json();
+    expect(check.valid).toBe(false);
+    expect(check.issues).toEqual([
+      expect.objectContaining({ path: 'enemies[0].element', message: expect.stringContaining('"plasma"') }),
+    ]);
   });
 
   it('combines at its own station, and a refusal names only what the game has', async () => {

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Item } from '@lootsmith/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
@@ -30,6 +31,49 @@ const starting = [
   { item_id: 'iron_ore', quantity: 4 },
   { item_id: 'oak_wood', quantity: 3 },
 ];
+
+/**
+ * Every method of `Store`: one added to the interface fails to compile here until a test calls it.
+ * `Store.admin`, the console's queries, has its own tests on both databases (admin-store.test.ts).
+ */
+const METHODS = {
+  ensurePlayer: true,
+  getPlayer: true,
+  updatePlayer: true,
+  stacks: true,
+  getItems: true,
+  inventory: true,
+  inventoryVersion: true,
+  playerItemNames: true,
+  grantLoot: true,
+  changeStacks: true,
+  craft: true,
+  recipe: true,
+  recipes: true,
+  icon: true,
+  putIcon: true,
+  dailyUsage: true,
+  reserve: true,
+  release: true,
+  equipment: true,
+  equip: true,
+  unequip: true,
+  reservePoolSlots: true,
+  fillPoolSlot: true,
+  releasePoolSlots: true,
+  claimPoolItems: true,
+  returnPoolItems: true,
+  poolStock: true,
+  idempotent: true,
+  saveIdempotent: true,
+  hit: true,
+  close: true,
+} satisfies Record<Exclude<keyof Store, 'admin'>, true>;
+
+it('calls every method of the Store interface in the tests below, which run on both databases', () => {
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  expect(Object.keys(METHODS).filter((m) => !source.includes(`store.${m}(`))).toEqual([]);
+});
 
 interface Backend {
   name: string;
@@ -114,6 +158,92 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.stacks('p1')).toEqual(starting);
   });
 
+  run('reads a player, its items and its inventory, stacks in the order received', async () => {
+    expect(await store.getPlayer('inv1')).toBeNull();
+    expect(await store.inventory('inv1')).toBeNull();
+    expect(await store.playerItemNames('inv1')).toEqual([]);
+    await store.ensurePlayer('inv1', starting);
+    const sword = item('itm_i1', 'Sword of Dawn');
+    await store.grantLoot('inv1', [sword], [{ item_id: 'healing_herb', quantity: 2 }], 'loot');
+    const first = await store.inventory('inv1');
+    // A stack that grows or shrinks keeps its place; one used up and received again goes last.
+    await store.changeStacks(
+      'inv1',
+      [
+        { item_id: 'iron_ore', quantity: -1 },
+        { item_id: 'healing_herb', quantity: 3 },
+      ],
+      'test',
+    );
+    await store.changeStacks('inv1', [{ item_id: 'oak_wood', quantity: -3 }], 'test');
+    await store.changeStacks('inv1', [{ item_id: 'oak_wood', quantity: 1 }], 'test');
+    const crafted = item('itm_i2', 'Iron Ring');
+    await store.craft({
+      playerId: 'inv1',
+      consume: [{ item_id: 'iron_ore', quantity: 1 }],
+      item: crafted,
+      recipe: {
+        key: 'r-inv',
+        ingredients: [{ item_id: 'iron_ore', quantity: 1 }],
+        station: 'forge',
+        tool: null,
+      },
+      xp: 4,
+      discoveryXp: 2,
+      reason: 'combine',
+    });
+    const read = await store.inventory('inv1');
+    expect(read?.stacks).toEqual([
+      { item_id: 'iron_ore', quantity: 2, data: null },
+      { item_id: 'itm_i1', quantity: 1, data: JSON.stringify(sword) },
+      { item_id: 'healing_herb', quantity: 5, data: null },
+      { item_id: 'oak_wood', quantity: 1, data: null },
+      { item_id: 'itm_i2', quantity: 1, data: JSON.stringify(crafted) },
+    ]);
+    expect(await store.stacks('inv1')).toEqual(
+      read?.stacks.map(({ item_id, quantity }) => ({ item_id, quantity })),
+    );
+    expect(read?.player).toEqual(await store.getPlayer('inv1'));
+    expect(read?.player.crafting_xp).toBe(6);
+    expect(read?.recipes).toEqual(await store.recipes('inv1'));
+    expect(read?.recipes).toMatchObject([
+      {
+        key: 'r-inv',
+        ingredients: [{ item_id: 'iron_ore', quantity: 1 }],
+        crafting_station: 'forge',
+        crafting_tool: null,
+        result_name: 'Iron Ring',
+      },
+    ]);
+    expect(read?.version).toBeGreaterThan(first?.version ?? Number.POSITIVE_INFINITY);
+    expect(read?.version).toBe((await store.inventoryVersion('inv1'))?.version);
+    expect((await store.playerItemNames('inv1')).sort()).toEqual(['Iron Ring', 'Sword of Dawn']);
+  });
+
+  run('updates player settings, making the player when first named', async () => {
+    const updated = await store.updatePlayer('up1', {
+      crafting_xp: 7,
+      blocked: true,
+      daily_items: 5,
+      daily_images: 2,
+      level: 3,
+    });
+    expect(updated).toEqual({
+      id: 'up1',
+      crafting_xp: 7,
+      blocked: true,
+      daily_items: 5,
+      daily_images: 2,
+      level: 3,
+      claimed_level: null,
+    });
+    expect(await store.inventoryVersion('up1')).toMatchObject({ blocked: true });
+    const unblocked = await store.updatePlayer('up1', { blocked: false, daily_items: null });
+    expect(unblocked).toMatchObject({ blocked: false, daily_items: null, daily_images: 2, level: 3 });
+    expect(await store.getPlayer('up1')).toEqual(unblocked);
+    expect(await store.inventoryVersion('up1')).toMatchObject({ blocked: false });
+  });
+
   run(
     'grants loot and changes stacks, refusing removals beyond what is owned without changing anything',
     async () => {
@@ -130,6 +260,23 @@ describe.each(backends)('$name store', (backend) => {
           'test',
         ),
       ).rejects.toBeInstanceOf(InsufficientError);
+      // Every missing stack is named, in the order asked for.
+      await expect(
+        store.changeStacks(
+          'p2',
+          [
+            { item_id: 'iron_ore', quantity: -99 },
+            { item_id: 'oak_wood', quantity: -1 },
+            { item_id: 'gold_ore', quantity: -2 },
+          ],
+          'test',
+        ),
+      ).rejects.toMatchObject({
+        missing: [
+          { item_id: 'iron_ore', have: 6, need: 99 },
+          { item_id: 'gold_ore', have: 0, need: 2 },
+        ],
+      });
       const stacks = Object.fromEntries((await store.stacks('p2')).map((s) => [s.item_id, s.quantity]));
       expect(stacks).toEqual({ iron_ore: 6, oak_wood: 3, itm_a: 1 });
     },
@@ -340,11 +487,76 @@ describe.each(backends)('$name store', (backend) => {
     },
   );
 
+  run('reserves against the limit recorded on the player, refusing a blocked or unknown player', async () => {
+    const day = '2026-11-26';
+    const images = { kind: 'images' as const, n: 1, limit: 'recorded' as const };
+    await expect(store.reserve({ playerId: 'rec-nobody', day, usage: images }, 0)).rejects.toMatchObject({
+      refusal: { kind: 'blocked' },
+    });
+    await store.updatePlayer('rec1', { daily_images: 2 });
+    await store.reserve({ playerId: 'rec1', day, usage: images }, 0);
+    // No recorded item limit: items are only counted.
+    await store.reserve({ playerId: 'rec1', day, usage: { ...images, kind: 'items', n: 40 } }, 0);
+    await store.reserve({ playerId: 'rec1', day, usage: images }, 0);
+    await expect(store.reserve({ playerId: 'rec1', day, usage: images }, 0)).rejects.toMatchObject({
+      refusal: { kind: 'budget', used: 2, limit: 2 },
+    });
+    await store.updatePlayer('rec1', { blocked: true });
+    await expect(
+      store.reserve({ playerId: 'rec1', day, usage: { ...images, kind: 'items' } }, 0),
+    ).rejects.toMatchObject({ refusal: { kind: 'blocked' } });
+    expect(await store.dailyUsage('rec1', day)).toEqual({ items: 40, images: 2 });
+  });
+
+  run('keeps a loot pool: slots reserved, filled, counted, claimed, returned and released', async () => {
+    const game = 'store-game';
+    const wants = [
+      { id: 'ps1', rarity: 'RARE', level: 3 },
+      { id: 'ps2', rarity: 'RARE', level: 3 },
+    ];
+    const slots = { game, bucket: 'b', wants, bucketMax: 5, totalMax: 5, hourlyMax: 5, leaseMs: 60_000 };
+    expect(await store.reservePoolSlots(slots, 1_000)).toEqual({ slots: wants });
+    const blade = item('ps1', 'Pooled Blade');
+    expect(await store.fillPoolSlot('ps1', blade)).toBe(true);
+    expect(await store.fillPoolSlot('ps1', item('ps1', 'Second Blade'))).toBe(false);
+    expect(await store.poolStock(game, 1_000)).toEqual([
+      { bucket: 'b', rarity: 'RARE', ready: 1, pending: 1 },
+    ]);
+    // Only unfilled slots are released.
+    await store.releasePoolSlots(['ps1', 'ps2']);
+    expect(await store.poolStock(game, 1_000)).toEqual([
+      { bucket: 'b', rarity: 'RARE', ready: 1, pending: 0 },
+    ]);
+    const claim = { bucket: 'b', rarity: 'RARE', minLevel: 1, maxLevel: 5 };
+    expect(await store.claimPoolItems(game, [claim, claim], [])).toEqual([blade, null]);
+    expect(await store.poolStock(game, 1_000)).toEqual([]);
+    await store.returnPoolItems(game, [{ bucket: 'b', item: blade }], 2_000);
+    expect(await store.claimPoolItems(game, [claim], ['pooled blade'])).toEqual([null]);
+    expect(await store.claimPoolItems(game, [claim], [])).toEqual([blade]);
+  });
+
+  run("records the claimed level in the grant's transaction, and nothing when the grant fails", async () => {
+    await store.ensurePlayer('cl1', []);
+    await store.grantLoot('cl1', [item('itm_cl1')], [], 'loot', { claimedLevel: 4 });
+    expect((await store.getPlayer('cl1'))?.claimed_level).toBe(4);
+    // The same item again cannot be stored: neither the level nor the stacks are recorded.
+    await expect(
+      store.grantLoot('cl1', [item('itm_cl1')], [{ item_id: 'iron_ore', quantity: 1 }], 'loot', {
+        claimedLevel: 9,
+      }),
+    ).rejects.toThrow();
+    expect((await store.getPlayer('cl1'))?.claimed_level).toBe(4);
+    expect(await store.stacks('cl1')).toEqual([{ item_id: 'itm_cl1', quantity: 1 }]);
+    await store.grantLoot('cl1', [], [{ item_id: 'iron_ore', quantity: 1 }], 'loot', { claimedLevel: 2 });
+    expect((await store.getPlayer('cl1'))?.claimed_level).toBe(4);
+  });
+
   run('records a claimed level that only rises', async () => {
     await store.ensurePlayer('p7', []);
     expect((await store.getPlayer('p7'))?.claimed_level).toBeNull();
-    await Promise.all([3, 5, 4].map((level) => store.recordClaimedLevel('p7', level)));
-    await store.recordClaimedLevel('p7', 2);
+    const grant = (level: number) => store.grantLoot('p7', [], [], 'loot', { claimedLevel: level });
+    await Promise.all([3, 5, 4].map(grant));
+    await grant(2);
     expect((await store.getPlayer('p7'))?.claimed_level).toBe(5);
   });
 });

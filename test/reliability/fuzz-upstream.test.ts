@@ -3,13 +3,20 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkItem } from '../../server/src/game/rules.ts';
 import { checkImage } from '../../server/src/upstream/image.ts';
+import { ADAPTERS } from '../../server/test/support/backends.ts';
 import { completion, itemsFor, TINY_PNG } from '../../server/test/support/fake-upstream.ts';
 import { auth, boot, dumpStore, FULL, type Harness, UPSTREAM_KEY } from './support/harness.ts';
 
-// A misbehaving model and image service, at random: whatever they answer, a player gets a 200 with
-// items that keep every rule, or a clean 502 that changed nothing; never a 500, never a piece of the key.
-const RUNS = FULL ? 2_000 : 150;
-const KEY_PIECES = [UPSTREAM_KEY, UPSTREAM_KEY.slice(3, 17), UPSTREAM_KEY.slice(-14)];
+// A misbehaving model and image service, at random, behind every backend API: whatever they answer, a
+// player gets a 200 with items that keep every rule, or a clean 502 that changed nothing; never a 500,
+// never a piece of the key.
+const RUNS = FULL ? 2_000 : 50;
+const KEY_PIECES = [
+  UPSTREAM_KEY,
+  UPSTREAM_KEY.slice(3, 17),
+  UPSTREAM_KEY.slice(-14),
+  Buffer.from(`lootsmith:${UPSTREAM_KEY}`).toString('base64'),
+];
 const leaks = (text: string) => KEY_PIECES.some((k) => text.includes(k));
 
 /** Text a hostile model writes: anything, control and bidi characters, huge, or the key it was sent. */
@@ -71,61 +78,65 @@ const hostileImage = (auth: string) =>
     fc.constant(`data:image/png;base64,${TINY_PNG.toString('base64')}`),
   );
 
-describe(`a hostile upstream at random (${RUNS} cases)`, () => {
-  let t: Harness;
-  let token: string;
-  const PLAYER = 'hostile-fuzz';
-  beforeAll(async () => {
-    t = await boot({ unlimitedDrops: true, env: { LOOTSMITH_ALLOW_CHAT: '1' } });
-    token = await t.token(PLAYER);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+describe.each(ADAPTERS)(
+  `a hostile upstream at random (${RUNS} cases): chat $chat, images $image`,
+  (backends) => {
+    let t: Harness;
+    let token: string;
+    const PLAYER = 'hostile-fuzz';
+    beforeAll(async () => {
+      t = await boot({ unlimitedDrops: true, backends, env: { LOOTSMITH_ALLOW_CHAT: '1' } });
+      token = await t.token(PLAYER);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
 
-  it('answers 200 with items that keep every rule, or a 502 that changed nothing', async () => {
-    const game = t.server.core.deps.game;
-    let ok = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.context(), fc.gen(), fc.boolean(), async (ctx, gen, extraField) => {
-        t.fake.hostile = (r) => {
-          if (r.path === '/v1/image/generations')
-            return { status: 200, body: JSON.stringify({ image: gen(hostileImage, r.authorization) }) };
-          const prompt = (r.body.messages ?? []).map((m) => m.content).join('\n');
-          const good = itemsFor(prompt, 1)[0] as Record<string, unknown>;
-          const item = gen(() => hostileItem(good, r.authorization));
-          return {
-            status: 200,
-            body: completion(JSON.stringify({ items: [item] }), extraField ? { echo: r.authorization } : {}),
+    it('answers 200 with items that keep every rule, or a 502 that changed nothing', async () => {
+      const game = t.server.core.deps.game;
+      let ok = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.context(), fc.gen(), fc.boolean(), async (ctx, gen, extraField) => {
+          t.fake.hostile = (r) => {
+            if (r.kind === 'image') return { image: gen(hostileImage, r.authorization) };
+            const good = itemsFor(r.prompt, 1)[0] as Record<string, unknown>;
+            const item = gen(() => hostileItem(good, r.authorization));
+            return {
+              status: 200,
+              body: completion(
+                JSON.stringify({ items: [item] }),
+                extraField ? { echo: r.authorization } : {},
+              ),
+            };
           };
-        };
-        const before = dumpStore(t.db, ['items', 'inventory', 'icons', 'ledger']);
-        const res = await t.server.app.inject({
-          method: 'POST',
-          url: '/v1/generate/items',
-          headers: auth(token),
-          payload: { client_id: PLAYER, generation_context: { enemy: 'rat' }, items: [{ type: 'WEAPON' }] },
-        });
-        ctx.log(`${res.statusCode} ${res.body.slice(0, 300)}`);
-        expect([200, 502]).toContain(res.statusCode);
-        expect(leaks(res.body)).toBe(false);
-        if (res.statusCode === 502) {
-          expect(dumpStore(t.db, ['items', 'inventory', 'icons', 'ledger'])).toBe(before);
-          return;
-        }
-        ok++;
-        for (const item of res.json().items as Array<GeneratedItem & { icon: { url: string } }>) {
-          expect(checkItem(game, item, item)).toEqual([]);
-          expect(JSON.stringify(item)).not.toMatch(/\\u00|\\u200[ef]|\\u202[a-e]/);
-          const icon = await t.server.app.inject({ url: item.icon.url });
-          expect(icon.statusCode).toBe(200);
-          expect(() => checkImage(icon.rawPayload)).not.toThrow();
-        }
-      }),
-      { numRuns: RUNS, seed: 13 },
-    );
-    // The suite means nothing if the hostile answers never got through: some must have been usable.
-    expect(ok).toBeGreaterThan(RUNS / 20);
-    expect(t.logs.leaks).toEqual([]);
-  });
-});
+          const before = dumpStore(t.db, ['items', 'inventory', 'icons', 'ledger']);
+          const res = await t.server.app.inject({
+            method: 'POST',
+            url: '/v1/generate/items',
+            headers: auth(token),
+            payload: { client_id: PLAYER, generation_context: { enemy: 'rat' }, items: [{ type: 'WEAPON' }] },
+          });
+          ctx.log(`${res.statusCode} ${res.body.slice(0, 300)}`);
+          expect([200, 502]).toContain(res.statusCode);
+          expect(leaks(res.body)).toBe(false);
+          if (res.statusCode === 502) {
+            expect(dumpStore(t.db, ['items', 'inventory', 'icons', 'ledger'])).toBe(before);
+            return;
+          }
+          ok++;
+          for (const item of res.json().items as Array<GeneratedItem & { icon: { url: string } }>) {
+            expect(checkItem(game, item, item)).toEqual([]);
+            expect(JSON.stringify(item)).not.toMatch(/\\u00|\\u200[ef]|\\u202[a-e]/);
+            const icon = await t.server.app.inject({ url: item.icon.url });
+            expect(icon.statusCode).toBe(200);
+            expect(() => checkImage(icon.rawPayload)).not.toThrow();
+          }
+        }),
+        { numRuns: RUNS, seed: 13 },
+      );
+      // The suite means nothing if the hostile answers never got through: some must have been usable.
+      expect(ok).toBeGreaterThan(RUNS / 20);
+      expect(t.logs.leaks).toEqual([]);
+    });
+  },
+);

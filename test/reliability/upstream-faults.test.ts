@@ -1,5 +1,6 @@
 import { ErrorBody } from '@lootsmith/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTERS, type Backends } from '../../server/test/support/backends.ts';
 import { type FakeMode, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
 import { type FaultUpstream, type HttpFault, startFaultUpstream } from './support/fault-upstream.ts';
 import {
@@ -13,8 +14,9 @@ import {
   UPSTREAM_KEY,
 } from './support/harness.ts';
 
-// Every way the `/v1` service can fail, on every route that calls it: the documented answer, and
-// afterwards no material consumed, no item stored, no credit (daily budget) charged, nothing remembered.
+// Every way a backend can fail, on every route that calls it, for every backend API (the spec's /v1,
+// OpenAI chat and images, sdapi, ComfyUI): the documented answer, and afterwards no material consumed,
+// no item stored, no credit (daily budget) charged, nothing remembered.
 
 /** Everything but the create-item rate-limit counter, which counts well-formed requests by design. */
 const UNTOUCHED: Table[] = [
@@ -116,26 +118,35 @@ const fresh = async () => {
   return { player, token: await t.token(player) };
 };
 
-beforeAll(async () => {
-  const fake = await startFakeUpstream();
-  proxy = await startFaultUpstream(fake.url);
-  t = await boot({
-    fake,
-    upstreamUrl: proxy.url,
-    env: { LOOTSMITH_ALLOW_CHAT: '1', LOOTSMITH_UPSTREAM_RETRIES: '1', LOOTSMITH_UPSTREAM_TIMEOUT_MS: '400' },
+/** The server over the fake behind the fault proxy, speaking `backends` to it. */
+function bootBehindProxy(backends: Backends) {
+  beforeAll(async () => {
+    const fake = await startFakeUpstream();
+    proxy = await startFaultUpstream(fake.url);
+    t = await boot({
+      fake,
+      upstreamUrl: proxy.url,
+      backends,
+      env: {
+        LOOTSMITH_ALLOW_CHAT: '1',
+        LOOTSMITH_UPSTREAM_RETRIES: '1',
+        LOOTSMITH_UPSTREAM_TIMEOUT_MS: '400',
+      },
+    });
   });
-});
-afterAll(async () => {
-  await t?.close();
-  await proxy?.close();
-  await t?.fake.close();
-});
-beforeEach(() => {
-  t.fake.mode = 'ok';
-  t.fake.script = [];
-  proxy.mode = 'pass';
-  proxy.script = [];
-});
+  afterAll(async () => {
+    expect(t.logs.leaks).toEqual([]);
+    await t?.close();
+    await proxy?.close();
+    await t?.fake.close();
+  });
+  beforeEach(() => {
+    t.fake.mode = 'ok';
+    t.fake.script = [];
+    proxy.mode = 'pass';
+    proxy.script = [];
+  });
+}
 
 async function expectFault(route: string, set: () => void, status: number, code: string) {
   const { player, token } = await fresh();
@@ -191,33 +202,37 @@ const IMAGE_FAULTS: Array<[HttpFault, string]> = [
   ['keyed-image', 'upstream_unavailable'],
 ];
 
-describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
-  it.each(FAKE_FAULTS)('%s → 502 %s, nothing consumed, stored or charged', async (mode, code) => {
-    await expectFault(route, () => (t.fake.mode = mode), 502, code);
-  });
+describe.each(ADAPTERS)('chat $chat, images $image', (backends) => {
+  bootBehindProxy(backends);
+  describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
+    it.each(FAKE_FAULTS)('%s → 502 %s, nothing consumed, stored or charged', async (mode, code) => {
+      await expectFault(route, () => (t.fake.mode = mode), 502, code);
+    });
 
-  it.each(HTTP_FAULTS)('HTTP %s → 502 %s, nothing consumed, stored or charged', async (fault, code) => {
-    await expectFault(route, () => (proxy.mode = fault), 502, code);
-  });
-
-  if (route !== 'chat forward')
-    it.each(IMAGE_FAULTS)('HTTP %s → 502 %s, nothing stored or served', async (fault, code) => {
+    it.each(HTTP_FAULTS)('HTTP %s → 502 %s, nothing consumed, stored or charged', async (fault, code) => {
       await expectFault(route, () => (proxy.mode = fault), 502, code);
     });
 
-  if (ROUTES[route]?.usesModel)
-    it.each(MODEL_FAULTS)(
-      'model answers %s every time → 502 %s after re-asking, nothing consumed',
-      async (mode, code) => {
-        const chats = t.fake.calls.chat;
-        await expectFault(route, () => (t.fake.mode = mode), 502, code);
-        // One ask and two re-asks for the failure, then one for the recovery.
-        expect(t.fake.calls.chat - chats).toBe(4);
-      },
-    );
+    if (route !== 'chat forward')
+      it.each(IMAGE_FAULTS)('HTTP %s → 502 %s, nothing stored or served', async (fault, code) => {
+        await expectFault(route, () => (proxy.mode = fault), 502, code);
+      });
+
+    if (ROUTES[route]?.usesModel)
+      it.each(MODEL_FAULTS)(
+        'model answers %s every time → 502 %s after re-asking, nothing consumed',
+        async (mode, code) => {
+          const chats = t.fake.calls.chat;
+          await expectFault(route, () => (t.fake.mode = mode), 502, code);
+          // One ask and two re-asks for the failure, then one for the recovery.
+          expect(t.fake.calls.chat - chats).toBe(4);
+        },
+      );
+  });
 });
 
 describe('transient faults are retried', () => {
+  bootBehindProxy({});
   it('waits out a short Retry-After and succeeds', async () => {
     const { player, token } = await fresh();
     proxy.script = ['retry-after:1'];
@@ -366,11 +381,4 @@ describe('a player who hangs up mid-generation', () => {
       slow.abandoned = 0;
     },
   );
-});
-
-describe('after all faults', () => {
-  it('never wrote the upstream key to a log line', () => {
-    expect(t.logs.lines.length).toBeGreaterThan(0);
-    expect(t.logs.leaks).toEqual([]);
-  });
 });

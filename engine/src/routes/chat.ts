@@ -113,6 +113,11 @@ export function chatRoutes(app: FastifyInstance): void {
         throw error;
       }
       const { completion } = answer;
+      if (answer.model !== requested)
+        request.log.warn(
+          { model: requested },
+          'the text backend failed; the procedural writer answered (text.fallback)',
+        );
       const usage = {
         prompt_tokens: completion.prompt_tokens,
         completion_tokens: completion.completion_tokens,

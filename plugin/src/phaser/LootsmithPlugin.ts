@@ -1,5 +1,5 @@
 import type { GameDefinition, ItemIcon } from '@lootsmith/protocol';
-import Phaser from 'phaser';
+import * as Phaser from 'phaser';
 import { type CallOptions, LootsmithClient, type LootsmithConfig } from '../core/client.ts';
 import { abortedError, LootsmithError, toLootsmithError } from '../core/errors.ts';
 import type {
@@ -19,6 +19,7 @@ import type {
   IconPromptOptions,
   ItemRef,
 } from '../core/requests.ts';
+import { canTint, wholePixel } from './compat.ts';
 import type { LootsmithEvents, LootsmithOp } from './events.ts';
 import { addGlowTexture, type DropSpriteInfo, LootSprite } from './loot-sprite.ts';
 import { addBase64, TextureRegistry } from './texture-registry.ts';
@@ -269,9 +270,8 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
   ) {
     const { x = 0, y = 0, size = 48 } = options;
     const scene = this.scene as Phaser.Scene;
-    const glowTexture = await this.#registry.acquire(this, `${this.#registry.prefix}glow`, () =>
-      addGlowTexture(this.game.textures, `${this.#registry.prefix}glow`),
-    );
+    const colors = items.map((item) => RARITY_COLORS[item.rarity] ?? RARITY_COLORS.COMMON);
+    const glowTextures = await this.#glowTextures(colors);
     const pending = items.map((item) => item.icon?.status === 'pending');
     // An icon that fails still leaves a glowing drop: the loot itself was granted. A pending icon
     // is not waited for: the sprite shows a placeholder until it arrives.
@@ -285,21 +285,40 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
     if (this.#abort.signal.aborted) throw abortedError();
     const make = options.sprite ?? ((info: DropSpriteInfo) => new LootSprite(info) as unknown as S);
     return items.map((item, i) => {
+      const color = colors[i] as number;
       const info: DropSpriteInfo = {
         scene,
         item,
         texture: textures[i],
         pending: pending[i],
-        glowTexture,
-        color: RARITY_COLORS[item.rarity] ?? RARITY_COLORS.COMMON,
-        x: x + (i - (items.length - 1) / 2) * size * 1.25,
-        y,
+        glowTexture: glowTextures.get(color) as string,
+        color,
+        x: wholePixel(x + (i - (items.length - 1) / 2) * size * 1.25),
+        y: wholePixel(y),
         size,
       };
       const sprite = scene.add.existing(make(info));
       if (pending[i]) void this.#swapWhenPainted(id, item, sprite, options.signal);
       return sprite;
     });
+  }
+
+  /**
+   * The glow texture of each colour: one white texture tinted per drop, or where the renderer cannot
+   * tint, one texture painted in each colour.
+   */
+  async #glowTextures(colors: number[]): Promise<Map<number, string>> {
+    const tint = canTint(this.game);
+    const prefix = `${this.#registry.prefix}glow`;
+    const keys = new Map(colors.map((color) => [color, tint ? prefix : `${prefix}:${color.toString(16)}`]));
+    await Promise.all(
+      [...keys].map(([color, key]) =>
+        this.#registry.acquire(this, key, () =>
+          addGlowTexture(this.game.textures, key, tint ? undefined : color),
+        ),
+      ),
+    );
+    return keys;
   }
 
   /** Loads a pending icon (one request at a time, with back-off) and swaps it into its drop sprite. */

@@ -1,4 +1,4 @@
-import type Phaser from 'phaser';
+import type * as Phaser from 'phaser';
 import type { Progress } from '../core/client.ts';
 import type { LootsmithError } from '../core/errors.ts';
 import type {

@@ -1,5 +1,6 @@
 import type { Item } from '@lootsmith/protocol';
-import Phaser from 'phaser';
+import * as Phaser from 'phaser';
+import { roundCorners } from './compat.ts';
 
 /** What a custom drop sprite factory gets for each dropped item. */
 export interface DropSpriteInfo {
@@ -12,7 +13,10 @@ export interface DropSpriteInfo {
    * sprite once the texture is loaded (a {@link LootSprite} swaps it in by itself).
    */
   pending?: boolean;
-  /** A soft white disc texture, meant to be tinted with `color`. */
+  /**
+   * A soft disc texture: white, to be tinted with `color`, or already in `color` under a renderer that
+   * cannot tint (Canvas).
+   */
   glowTexture: string;
   color: number;
   x: number;
@@ -42,9 +46,14 @@ export class LootSprite extends Phaser.GameObjects.Container {
     this.add(this.glow);
     if (texture) this.setIconTexture(texture);
     else if (pending) {
-      this.placeholder = new Phaser.GameObjects.Rectangle(scene, 0, 0, size * 0.7, size * 0.7, color, 0.45)
-        .setStrokeStyle(2, color, 1)
-        .setRounded(size * 0.15);
+      this.placeholder = roundCorners(
+        new Phaser.GameObjects.Rectangle(scene, 0, 0, size * 0.7, size * 0.7, color, 0.45).setStrokeStyle(
+          2,
+          color,
+          1,
+        ),
+        size * 0.15,
+      );
       this.add(this.placeholder);
       scene.tweens?.add({
         targets: this.placeholder,
@@ -90,15 +99,20 @@ export class LootSprite extends Phaser.GameObjects.Container {
   }
 }
 
-/** Adds the 64×64 radial gradient every glow is tinted from. */
-export function addGlowTexture(textures: Phaser.Textures.TextureManager, key: string): Promise<void> {
+/** Adds a 64×64 radial gradient in `color`: white for glows that are tinted, a rarity colour where tints are not drawn. */
+export function addGlowTexture(
+  textures: Phaser.Textures.TextureManager,
+  key: string,
+  color = 0xffffff,
+): Promise<void> {
   const canvas = textures.createCanvas(key, 64, 64);
   const context = canvas?.getContext();
   if (!canvas || !context) return Promise.resolve();
+  const rgb = `${(color >> 16) & 255},${(color >> 8) & 255},${color & 255}`;
   const gradient = context.createRadialGradient(32, 32, 0, 32, 32, 32);
-  gradient.addColorStop(0, 'rgba(255,255,255,0.9)');
-  gradient.addColorStop(0.45, 'rgba(255,255,255,0.35)');
-  gradient.addColorStop(1, 'rgba(255,255,255,0)');
+  gradient.addColorStop(0, `rgba(${rgb},0.9)`);
+  gradient.addColorStop(0.45, `rgba(${rgb},0.35)`);
+  gradient.addColorStop(1, `rgba(${rgb},0)`);
   context.fillStyle = gradient;
   context.fillRect(0, 0, 64, 64);
   canvas.refresh();

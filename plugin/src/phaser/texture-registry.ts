@@ -1,4 +1,4 @@
-import Phaser from 'phaser';
+import * as Phaser from 'phaser';
 import { LootsmithError } from '../core/errors.ts';
 
 let gamesSeen = 0;

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { extname, join, relative } from 'node:path';
+import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
@@ -23,14 +24,27 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-/** Builds the test page with Vite into a temp dir and serves it from the fake server, so it is same-origin. */
-export async function startHarness() {
+/**
+ * The Phaser packages the plugin is tested with, by version: the workspace's (the demo's), and the
+ * oldest of each major the peer range allows, installed under aliases.
+ */
+export const PHASERS = { '4.2': 'phaser', '4.0': 'phaser-4.0', '3.80': 'phaser-3.80' } as const;
+const require = createRequire(import.meta.url);
+
+/**
+ * Builds the test page with Vite into a temp dir, with `phaser` resolving to the given package, and
+ * serves it from the fake server, so it is same-origin.
+ */
+export async function startHarness(phaser: (typeof PHASERS)[keyof typeof PHASERS] = PHASERS['4.2']) {
   const outDir = await mkdtemp(join(tmpdir(), 'lootsmith-plugin-page-'));
   await build({
     configFile: false,
     root: PAGE_ROOT,
     base: './',
     logLevel: 'warn',
+    resolve: {
+      alias: [{ find: /^phaser$/, replacement: dirname(require.resolve(`${phaser}/package.json`)) }],
+    },
     build: { outDir, emptyOutDir: true, minify: false, chunkSizeWarningLimit: 5000 },
   });
   const files: Parameters<FakeServer['serve']>[0] = {};
@@ -58,8 +72,8 @@ export async function startHarness() {
     server,
     /** Page errors and console errors or warnings since the last call. */
     takeProblems: () => problems.splice(0),
-    /** A fresh page with the game booted and Lootsmith configured against the fake server. */
-    async open(config: { cacheName?: string } = {}): Promise<Page> {
+    /** A fresh page with the game booted (WebGL unless asked) and Lootsmith configured against the fake server. */
+    async open(config: { cacheName?: string; renderer?: 'canvas' } = {}): Promise<Page> {
       const page = await opened.newPage();
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('console', (m) => {
@@ -67,7 +81,7 @@ export async function startHarness() {
         if (m.text().startsWith('Failed to load resource')) return;
         if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
       });
-      await page.goto(server.url);
+      await page.goto(config.renderer ? `${server.url}/?renderer=${config.renderer}` : server.url);
       await page.waitForFunction(() => window.lootsmithTest !== undefined);
       await page.evaluate(async (cacheName) => {
         await window.lootsmithTest.ready;

@@ -162,9 +162,16 @@ export function parseGameFile(file: string, text: string): GameDefinition {
   } catch (err) {
     throw new GameFileError(file, [{ path: '', message: `not JSON: ${(err as Error).message}` }]);
   }
-  if (raw && typeof raw === 'object' && !Array.isArray(raw) && file !== DEFAULT_GAME_FILE)
-    raw = { ...defaultVocabulary(raw as Record<string, unknown>), ...raw };
-  const parsed = GameFile.safeParse(raw);
+  return parseGame(file, raw);
+}
+
+/** A game file's value already read from JSON (`file` names it in errors): checked as `parseGameFile` does. */
+export function parseGame(file: string, raw: unknown): GameDefinition {
+  const withVocabulary =
+    raw && typeof raw === 'object' && !Array.isArray(raw) && file !== DEFAULT_GAME_FILE
+      ? { ...defaultVocabulary(raw as Record<string, unknown>), ...raw }
+      : raw;
+  const parsed = GameFile.safeParse(withVocabulary);
   if (!parsed.success)
     throw new GameFileError(
       file,

@@ -24,8 +24,12 @@ export interface DropPlan extends DropSite {
   recordLevel?: number;
 }
 
-const unknownEnemy = (game: GameDefinition, name: string) =>
-  refuse('unknown_enemy', `The game has no enemy "${name}"`, { enemies: game.enemies.map((e) => e.id) });
+const unknownEnemy = (game: GameDefinition, name: string) => {
+  const enemies = game.enemies.map((e) => e.id);
+  return refuse('unknown_enemy', `The game has no enemy "${name}"; its enemies: ${enemies.join(', ')}`, {
+    enemies,
+  });
+};
 
 /** The enemy a request names, if it names one; refused `unknown_enemy` when the game has no such enemy. */
 export function knownEnemy(game: GameDefinition, name: string | undefined) {

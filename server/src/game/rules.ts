@@ -31,6 +31,17 @@ export function knownType(game: GameDefinition, type: string, where: string) {
     );
 }
 
+/** Refused `invalid_request`, naming the game's rarities, unless the game has a rarity of this id. */
+export function knownRarity(game: GameDefinition, rarity: string, where: string) {
+  const rarities = rarityIds(game);
+  if (!rarities.includes(rarity))
+    throw refuse(
+      'invalid_request',
+      `${where}: the game has no rarity "${rarity}"; its rarities: ${rarities.join(', ')}`,
+      { rarities },
+    );
+}
+
 /** The enemy of the game definition with this id or name (any case). */
 export function findEnemy(game: GameDefinition, name: string | undefined) {
   if (!name) return undefined;

@@ -4,7 +4,8 @@ import { jsonrepair } from 'jsonrepair';
 import type { ZodType } from 'zod';
 import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
-import type { UpstreamClient } from '../upstream/client.ts';
+import { backendLabel, type UpstreamClient } from '../upstream/client.ts';
+import type { GenerationTrace } from './provenance.ts';
 
 export interface AskJsonOptions<T> {
   upstream: UpstreamClient;
@@ -24,6 +25,8 @@ export interface AskJsonOptions<T> {
   metrics?: Metrics;
   kind: string;
   signal?: AbortSignal;
+  /** Filled in with what was asked, refused and answered (the item's provenance). */
+  trace?: GenerationTrace;
 }
 
 const MAX_REASKS = 2;
@@ -60,6 +63,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     { role: 'user', content: o.user },
   ];
   const seed = o.seed ?? randomInt(2 ** 32 - 1);
+  if (o.trace) Object.assign(o.trace, { system: o.system, user: o.user });
   let problems: string[] = [];
   for (let ask = 0; ask <= MAX_REASKS; ask++) {
     if (ask > 0) o.metrics?.reasks.inc();
@@ -78,8 +82,16 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     const choice = answer.choices[0];
     const content = choice?.message.content ?? '';
     const result = parseAnswer(content, choice?.finish_reason ?? null, o);
-    if ('value' in result) return result.value;
+    if ('value' in result) {
+      if (o.trace) {
+        const [primary] = o.upstream.targets.chat;
+        const backend = answer.served_by ?? (primary && backendLabel(primary));
+        Object.assign(o.trace, { seed: (seed + ask) >>> 0, model: answer.model, backend });
+      }
+      return result.value;
+    }
     problems = result.problems;
+    o.trace?.rejected.push(problems);
     messages.push(
       {
         role: 'assistant',

@@ -23,6 +23,7 @@ import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
 import { ingredientLine, stationLine, systemPrompt } from './prompts.ts';
+import { newTrace, provenanceRows } from './provenance.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
 const RECIPE_FLIGHT_REUSE_MS = 30_000;
@@ -43,10 +44,16 @@ function station(deps: LootDeps, name: string | undefined) {
   if (!name) return null;
   const key = name.toLowerCase().replaceAll(' ', '_');
   const found = deps.game.stations.find((s) => s.id === key || s.name.toLowerCase() === name.toLowerCase());
-  if (!found)
-    throw refuse('unknown_station', `Unknown crafting station "${name}"`, {
-      stations: deps.game.stations.map((s) => s.id),
-    });
+  if (!found) {
+    const stations = deps.game.stations.map((s) => s.id);
+    throw refuse(
+      'unknown_station',
+      `Unknown crafting station "${name}"; the game's stations: ${stations.join(', ')}`,
+      {
+        stations,
+      },
+    );
+  }
   return found;
 }
 
@@ -76,14 +83,20 @@ export const crafterOf = (player: {
   level: player.level ?? player.claimed_level,
 });
 
-/** Every crafting route asks the station's level of the crafter; refused before anything is spent. */
-function assertStationLevel(st: Station, craftingLvl: number) {
-  if (craftingLvl < st.min_level)
+/**
+ * Every crafting route asks the station's level of the crafter; refused before anything is spent, with
+ * the stations this crafter may use.
+ */
+function assertStationLevel(stations: Station[], st: Station, craftingLvl: number) {
+  if (craftingLvl < st.min_level) {
+    const usable = stations.filter((s) => s.min_level <= craftingLvl).map((s) => s.name);
     throw refuse(
       'skill_too_low',
-      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}`,
+      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}, ` +
+        (usable.length ? `which can use the ${usable.join(', the ')}` : 'which can use no station'),
       { required_level: st.min_level, crafting_level: craftingLvl },
     );
+  }
 }
 
 export interface CraftPlan {
@@ -114,7 +127,7 @@ export class CombinePlanner {
       throw refuse('invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
-    if (st) assertStationLevel(st, skill);
+    if (st) assertStationLevel(deps.game.stations, st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
@@ -142,6 +155,9 @@ export class CombinePlanner {
       .slice(0, 24);
     const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
     const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level });
+    // What this caller's flight asked; a caller that joined another's flight has no trace of it.
+    const trace = newTrace();
+    let fromBook = false;
 
     const result = await deps.coordination.singleFlight<CombineVerdict>(
       `combine:${key}`,
@@ -150,6 +166,7 @@ export class CombinePlanner {
         // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
         if (known.success && !check(known.data).length) {
           deps.metrics?.cacheHits.inc({ cache: 'recipe' });
+          fromBook = true;
           return { sensible: true, message: '', suggestions: [], item: known.data };
         }
         const budget = statBudget(deps.game, rarity, level);
@@ -175,6 +192,7 @@ export class CombinePlanner {
           metrics: deps.metrics,
           kind: 'combine',
           signal: shared,
+          trace,
           check: (v) => {
             if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
             if (!v.item) return ['item is required when sensible is true'];
@@ -188,16 +206,20 @@ export class CombinePlanner {
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
-    return {
-      kind: 'craft',
-      item: {
-        ...keepGameFields(deps.game, result.item),
-        id: newItemId(),
-        icon,
-        created_at: new Date().toISOString(),
-      },
-      recipe,
+    const item = {
+      ...keepGameFields(deps.game, result.item),
+      id: newItemId(),
+      icon,
+      created_at: new Date().toISOString(),
     };
+    deps.activity?.record(
+      provenanceRows(deps.game, [item], {
+        source: fromBook ? 'recipe' : 'combine',
+        playerId: body.player_id,
+        trace: fromBook ? undefined : trace,
+      }),
+    );
+    return { kind: 'craft', item, recipe };
   }
 }
 
@@ -221,13 +243,14 @@ export async function planCreateItem(
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
   const level = craftingLevel(deps.game, crafter.xp);
+  assertStationLevel(deps.game.stations, st, level);
   const rarity = craftedRarity(
     deps.game,
     ingredients.map((i) => i.item.rarity),
     stacks.reduce((a, s) => a + s.quantity, 0),
     level,
   );
-  const required = Math.max(st.min_level, deps.game.create_item.min_level_by_rarity[rarity] ?? 0);
+  const required = deps.game.create_item.min_level_by_rarity[rarity] ?? 0;
   if (level < required)
     throw refuse(
       'skill_too_low',
@@ -256,6 +279,7 @@ export async function planCreateItem(
     items: [spec],
     look: visuals.length ? params.visual_preferences : undefined,
   });
+  const trace = newTrace();
   const batch = await askJson({
     upstream: deps.upstream,
     clientId: playerId,
@@ -267,6 +291,7 @@ export async function planCreateItem(
     metrics: deps.metrics,
     kind: 'create_item',
     signal,
+    trace,
     check: (b) =>
       b.items.length !== 1
         ? ['write exactly 1 item']
@@ -275,5 +300,7 @@ export async function planCreateItem(
   const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
   const prompt = [deps.icons.promptFor(generated), ...visuals].join(', ');
   const icon = await deps.icons.ensure(prompt, playerId, signal);
-  return { item: { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() }, stacks };
+  const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };
+  deps.activity?.record(provenanceRows(deps.game, [item], { source: 'create_item', playerId, trace }));
+  return { item, stacks };
 }

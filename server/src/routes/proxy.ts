@@ -41,12 +41,12 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing.
       const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT);
-      const { image } = await upstream.image(body, clientCancel(reply)).catch(async (err) => {
+      const answer = await upstream.image(body, clientCancel(reply)).catch(async (err) => {
         await release();
         throw err;
       });
-      if (body.generation_only) return reply.type('text/plain').send(image);
-      return { image };
+      if (body.generation_only) return reply.type('text/plain').send(answer.image);
+      return answer;
     },
   );
 

@@ -3,6 +3,7 @@ import type { Coordination } from '../coordination/coordination.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { LootSupply } from '../pipeline/loot.ts';
+import type { ActivitySink } from '../pipeline/provenance.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
@@ -21,4 +22,6 @@ export interface CoreDeps {
   pools?: LootSupply;
   /** Drops answer before their icons are painted (`icon.status: "pending"`). */
   iconsAfterItem?: boolean;
+  /** Records each generated item's provenance for the developer console. */
+  activity?: ActivitySink;
 }

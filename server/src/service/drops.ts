@@ -7,7 +7,7 @@ import type {
 import { assertActsFor, type Principal } from '../auth.ts';
 import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
-import { knownType } from '../game/rules.ts';
+import { knownRarity, knownType } from '../game/rules.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
 import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
@@ -42,6 +42,7 @@ export class DropService {
       throw refuse('forbidden', 'Only the game server may choose rarities; players get rolled ones');
     body.items.forEach((item, i) => {
       if (item.type !== undefined) knownType(this.deps.game, item.type, `body.items.${i}.type`);
+      if (item.rarity !== undefined) knownRarity(this.deps.game, item.rarity, `body.items.${i}.rarity`);
     });
     const player = await this.players.player(body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
@@ -69,13 +70,9 @@ export class DropService {
         signal,
         supply: this.deps.pools,
       });
-      await this.grant(player.id, loot);
+      await this.grant(player.id, loot, plan.recordLevel);
       return loot;
     });
-    // The claimed level's one write, after the grant (not in it: a failure here must not give the
-    // reservation back). Once Store.grantLoot takes `{ claimedLevel }`, pass
-    // `{ claimedLevel: plan.recordLevel }` to it in `grant` and delete this line.
-    if (plan.recordLevel !== undefined) await this.deps.store.recordClaimedLevel(player.id, plan.recordLevel);
     const pending = new Set(loot.pendingIcons);
     const items = [...loot.items, ...loot.materials].map((i) =>
       i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
@@ -83,13 +80,18 @@ export class DropService {
     return { items };
   }
 
-  /** Puts the loot in the player's inventory; pooled items go back to their pool if that fails. */
-  private async grant(playerId: string, loot: Loot) {
+  /**
+   * Puts the loot in the player's inventory, recording the level served on the player's claim in the
+   * same transaction; pooled items go back to their pool if that fails.
+   */
+  private async grant(playerId: string, loot: Loot, claimedLevel: number | undefined) {
     const stacks = mergeStacks(loot.materials.map((m) => ({ id: m.id, quantity: 1 })));
-    await this.deps.store.grantLoot(playerId, loot.items, stacks, 'loot').catch(async (err) => {
-      await loot.giveBack();
-      throw err;
-    });
+    await this.deps.store
+      .grantLoot(playerId, loot.items, stacks, 'loot', { claimedLevel })
+      .catch(async (err) => {
+        await loot.giveBack();
+        throw err;
+      });
   }
 
   /** A single-use drop grant for one player, enemy and level, for the game server (the server credential) to hand out. */

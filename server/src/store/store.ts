@@ -1,4 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
+import type { AdminStore } from './admin-store.ts';
 
 export interface PlayerRecord {
   id: string;
@@ -54,6 +55,12 @@ export interface LimitWindow {
   max: number;
   /** A limit on calls rather than on results: the count stays when the work fails. */
   kept?: boolean;
+}
+
+/** What a grant of loot records besides the loot. */
+export interface GrantLootOptions {
+  /** The level the drop was served at on the player's own claim (`Store.grantLoot`'s `claimedLevel`). */
+  claimedLevel?: number;
 }
 
 /** What one request reserves before it calls a model: all of it, or nothing (`Store.reserve`). */
@@ -145,22 +152,38 @@ export class InsufficientError extends Error {
  * SQLite is the default; a PostgreSQL store implements the same interface.
  */
 export interface Store {
+  /** What the developer console reads and writes (`admin-queries.ts`). */
+  readonly admin: AdminStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Promise<PlayerRecord>;
+  /**
+   * A player's stacks in the order received: a new stack goes last, a stack that grows or shrinks
+   * keeps its place, one used up and received again goes last.
+   */
   stacks(playerId: string): Promise<Stack[]>;
   getItems(ids: string[]): Promise<Item[]>;
   /**
-   * A player's inventory in one read: the record, each stack with its stored item's JSON text (null
-   * for items not stored, such as materials) in the order received, and the recipe book; null for a
-   * player never seen.
+   * A player's inventory in one read: the record, each stack (in the order of `stacks`) with its
+   * stored item's JSON text (null for items not stored, such as materials) and the recipe book; null
+   * for a player never seen.
    */
   inventory(playerId: string): Promise<InventoryRead | null>;
   /** The player's inventory version and whether it is blocked; null for a player never seen. */
   inventoryVersion(playerId: string): Promise<{ version: number; blocked: boolean } | null>;
   playerItemNames(playerId: string): Promise<string[]>;
-  /** Stores new items and grants one of each, plus stacks of existing ones (materials), in one transaction. */
-  grantLoot(playerId: string, items: Item[], stacks: Stack[], reason: string): Promise<void>;
+  /**
+   * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
+   * transaction; with `claimedLevel`, records that level as served on the player's claim (the record only
+   * rises), in the same one.
+   */
+  grantLoot(
+    playerId: string,
+    items: Item[],
+    stacks: Stack[],
+    reason: string,
+    options?: GrantLootOptions,
+  ): Promise<void>;
   /** Adds (positive) or removes (negative) stacks; throws InsufficientError when a removal exceeds what is owned. */
   changeStacks(playerId: string, changes: Stack[], reason: string): Promise<void>;
   craft(input: CraftInput): Promise<CraftResult>;
@@ -176,8 +199,6 @@ export interface Store {
   reserve(request: ReservationRequest, now: number): Promise<Reservation>;
   /** Gives a reservation back after the work failed (window counts only while their window lasts). */
   release(reservation: Reservation): Promise<void>;
-  /** Records a level served on the player's claim; the record only rises. */
-  recordClaimedLevel(playerId: string, level: number): Promise<void>;
   /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
   equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
   /**

@@ -2,49 +2,97 @@ import {
   type ChatCompletionRequest,
   ChatCompletionResponse,
   type ImageGenerationRequest,
-  ImageGenerationResponse,
+  type ImageGenerationResponse,
 } from '@lootsmith/protocol';
-import { type Dispatcher, Pool } from 'undici';
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
+import type { BackendSpec, UpstreamConfig } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
+import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
 import { Secrets } from '../secrets.ts';
+import { ComfyImages } from './backends/comfyui.ts';
+import { OpenAIChat } from './backends/openai-chat.ts';
+import { OpenAIImages } from './backends/openai-images.ts';
+import { SdapiImages } from './backends/sdapi.ts';
+import type { ChatBackend, ImageAsk, ImageBackend, Painted } from './backends/types.ts';
+import { V1Backend } from './backends/v1.ts';
+import { type Attempt, AttemptFailed, deadlineExceeded, Endpoint, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
+import { LeftQueue, type Priority, WorkQueue } from './queue.ts';
 
-export interface UpstreamTarget {
-  url: string;
-  key: string;
+export type Kind = 'chat' | 'image';
+
+/** Where warnings about backends go (the server's logger, once it has one). */
+export interface WarnLog {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface UpstreamOptions {
-  primary: UpstreamTarget;
-  fallback?: UpstreamTarget;
-  /** Deadline of one attempt, from sending to the last byte; a call's attempts get twice this in all. */
+/** One backend of a kind, as the client calls it: behind its own queue, with its own deadline. */
+export interface Target<B> {
+  kind: Kind;
+  /** `primary`, or `fallback` (the `/v1` service tried when the primary fails). */
+  role: 'primary' | 'fallback';
+  api: BackendSpec['api'];
+  /** The variable an operator fixes when this backend refuses its key. */
+  keyName: string;
+  backend: B;
+  queue: WorkQueue;
   timeoutMs: number;
-  retries: number;
-  /** Every secret of the server: none of them leaves in anything that came from upstream. */
+}
+
+/** One attempt at a backend, as `observe` is told of it when it ends (the console's figures). */
+export interface UpstreamCall {
+  /** `chat:openai`, `image:sdapi`, `chat:embedded`…, or `fallback` (the `/v1` fallback). */
+  backend: string;
+  kind: Kind;
+  outcome: 'ok' | 'error' | 'key_refused' | 'rejected';
+  /** From its turn in the backend's queue to its end. */
+  ms: number;
+  /** Whom the call was for: a player's id, or the server's own for its work. */
+  clientId: string;
+  /** A failed attempt's HTTP status, when the backend answered with one. */
+  status?: number;
+  /** Why a failed attempt failed, cleaned of secrets. */
+  detail?: string;
+  /** What a chat answer reported using. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+/** A backend as the console and its provenance name it: `chat:openai`, or `fallback`. */
+export const backendLabel = (target: Pick<Target<unknown>, 'kind' | 'api' | 'role'>) =>
+  target.role === 'fallback' ? 'fallback' : `${target.kind}:${target.api}`;
+
+export interface CallOptions {
+  /** Who is waiting: a player, an icon after its item, or a pool refill (served in that order). */
+  priority?: Priority;
+}
+
+/** An icon to paint: the prompt, a seed from the item, and the game's icon size. */
+export interface IconAsk {
+  client_id: string;
+  prompt: string;
+  size: number;
+  seed: number;
+}
+
+export interface OpenOptions {
+  /** The embedded engine's loopback address and key, when a kind uses it. */
+  embedded?: { url: string; key: string };
   secrets?: Secrets;
   metrics?: Metrics;
+  log?: WarnLog;
+  /** Told of every attempt as it ends. */
+  observe?: (call: UpstreamCall) => void;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
 }
 
-class AttemptFailed extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly retryAfterMs?: number,
-    readonly keyRefused = false,
-  ) {
-    super(message);
-  }
-}
+/** Longest piece of a backend's error message passed on to a player or a log. */
+const MESSAGE_LIMIT = 200;
+/** Steps an icon is painted with (the spec's "below 15 is typically sufficient"). */
+const ICON_STEPS = 12;
 
-interface Target extends UpstreamTarget {
-  pool: Pool;
-  basePath: string;
-  label: string;
-}
+const cancelled = () => new ApiError(499, 'aborted', 'The request was cancelled');
 
 /** Waits `ms`, or less when `signal` fires first. */
 const sleep = (ms: number, signal?: CallerSignal) =>
@@ -57,31 +105,8 @@ const sleep = (ms: number, signal?: CallerSignal) =>
       resolve();
     }
   });
-const cancelled = () => new ApiError(499, 'aborted', 'The request was cancelled');
-/** The abort reason of an attempt that ran out of time (a caller hanging up has its own). */
-const deadlineExceeded = new Error('deadline exceeded');
 
-/** Largest answers read: a chat completion, an image (768² RGBA as PNG, in base64, with room), an error. */
-export const BODY_LIMITS = { chat: 4 * 1024 * 1024, image: 8 * 1024 * 1024, error: 64 * 1024 };
-/** Longest piece of an upstream error message passed on to a player. */
-const MESSAGE_LIMIT = 200;
-
-/** Reads a body up to `max` bytes; a longer one is cut off and the attempt fails. */
-async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new AttemptFailed(`answer larger than ${max} bytes`, false);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
-/** Only the fields the protocol defines, so nothing else an upstream adds (headers it echoes…) is passed on. */
+/** Only the fields the protocol defines, so nothing else a backend adds (headers it echoes…) is passed on. */
 function chatFields(res: ChatCompletionResponse, scrub: (text: string) => string): ChatCompletionResponse {
   return {
     id: scrub(res.id),
@@ -105,101 +130,212 @@ function chatFields(res: ChatCompletionResponse, scrub: (text: string) => string
   };
 }
 
-/** The `/v1` service client: keep-alive pool, timeouts, retries with jitter and Retry-After, fallback. */
+interface Core {
+  chat: Target<ChatBackend>[];
+  image: Target<ImageBackend>[];
+  retries: number;
+  secrets: Secrets;
+  metrics?: Metrics;
+  log?: WarnLog;
+  observe?: (call: UpstreamCall) => void;
+  maxRetryAfterMs: number;
+}
+
+/** An attempt being made: whom for and since when (what `observe` is told). */
+interface Attempting {
+  clientId: string;
+  started: number;
+}
+
+/**
+ * The chat and image backends behind one interface: each kind has its backend and, optionally, the
+ * `/v1` fallback; each backend its own queue (a concurrency limit, a waiting player first), deadline,
+ * retries with jitter and Retry-After. What comes back is checked, scrubbed of the server's secrets
+ * and, for images, re-encoded by Lootsmith. `at(priority)` gives the same client at another priority.
+ */
 export class UpstreamClient {
-  private readonly targets: Target[];
-  private readonly secrets: Secrets;
+  private constructor(
+    private readonly core: Core,
+    private readonly priority: Priority = 'player',
+  ) {}
 
-  constructor(private readonly options: UpstreamOptions) {
-    this.secrets = options.secrets ?? new Secrets([options.primary.key, options.fallback?.key]);
-    this.targets = [options.primary, options.fallback]
-      .filter((t): t is UpstreamTarget => !!t)
-      .map((t, i) => {
-        const u = new URL(t.url);
-        return {
-          ...t,
-          pool: new Pool(u.origin, { connections: 64, keepAliveTimeout: 30_000 }),
-          basePath: u.pathname.replace(/\/+$/, ''),
-          label: i === 0 ? 'primary' : 'fallback',
-        };
+  /** Opens the configured backends (the embedded engine's address stands in for `embedded`). */
+  static open(config: UpstreamConfig, options: OpenOptions = {}): UpstreamClient {
+    const secrets = options.secrets ?? new Secrets(backendSecrets(config, options.embedded?.key));
+    const queueOf = (kind: Kind, spec: BackendSpec) =>
+      new WorkQueue(spec.concurrency, {
+        waited: (priority, ms) =>
+          options.metrics?.queueWait.observe({ kind, api: spec.api, priority }, ms / 1000),
       });
-  }
-
-  /** A chat completion with only the protocol's fields, every text scrubbed of the server's secrets. */
-  async chat(body: ChatCompletionRequest, signal?: CallerSignal): Promise<ChatCompletionResponse> {
-    const scrub = (text: string) => this.secrets.scrub(text);
-    return this.call('/v1/chat/completions', body, BODY_LIMITS.chat, signal, (json) => {
-      const parsed = ChatCompletionResponse.safeParse(json);
-      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-      return chatFields(parsed.data, scrub);
+    const target = <B>(
+      kind: Kind,
+      spec: BackendSpec,
+      role: 'primary' | 'fallback',
+      backend: B,
+    ): Target<B> => {
+      const t: Target<B> = {
+        kind,
+        role,
+        api: spec.api,
+        keyName:
+          role === 'fallback'
+            ? 'LOOTSMITH_FALLBACK_KEY'
+            : spec.api === 'v1' || spec.api === 'embedded'
+              ? 'LOOTSMITH_UPSTREAM_KEY'
+              : `LOOTSMITH_${kind.toUpperCase()}_KEY`,
+        backend,
+        queue: queueOf(kind, spec),
+        timeoutMs: spec.timeoutMs,
+      };
+      options.metrics?.watchQueue({ kind, api: spec.api, target: role }, t.queue);
+      return t;
+    };
+    const fallback = config.fallback && { api: 'v1' as const, ...config.fallback, concurrency: 64 };
+    const chat = [target<ChatBackend>('chat', config.chat, 'primary', openChat(config.chat, options))];
+    const image = [target<ImageBackend>('image', config.image, 'primary', openImage(config.image, options))];
+    if (fallback) {
+      chat.push(target<ChatBackend>('chat', fallback, 'fallback', new V1Backend(endpointOf(fallback))));
+      image.push(target<ImageBackend>('image', fallback, 'fallback', new V1Backend(endpointOf(fallback))));
+    }
+    return new UpstreamClient({
+      chat,
+      image,
+      retries: config.retries,
+      secrets,
+      metrics: options.metrics,
+      log: options.log,
+      observe: options.observe,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 5_000,
     });
   }
 
-  /** An image that decodes as the PNG or JPEG it claims to be, within the size limits; nothing else. */
-  async image(body: ImageGenerationRequest, signal?: CallerSignal): Promise<ImageGenerationResponse> {
+  /** The same backends, asked at another priority (a pool refill, an icon painted after its item). */
+  at(priority: Priority): UpstreamClient {
+    return new UpstreamClient(this.core, priority);
+  }
+
+  /** The backends of each kind, primary first (the doctor checks them one by one). */
+  get targets(): { chat: Target<ChatBackend>[]; image: Target<ImageBackend>[] } {
+    return { chat: this.core.chat, image: this.core.image };
+  }
+
+  /**
+   * A chat completion with only the protocol's fields, every text scrubbed of the server's secrets;
+   * `served_by: "fallback"` when the fallback answered.
+   */
+  async chat(
+    body: ChatCompletionRequest,
+    signal?: CallerSignal,
+    options?: CallOptions,
+  ): Promise<ChatCompletionResponse> {
+    const scrub = (text: string) => this.core.secrets.scrub(text);
+    return this.call(this.core.chat, body.client_id, signal, options, async (target, attempt) => {
+      const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
+      if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
+      return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
+    });
+  }
+
+  /**
+   * An image for the spec's `/v1/image/generations`, at the size asked: a `/v1` answer that is a
+   * PNG or JPEG of that size passes as it came (checked); anything else is re-encoded by Lootsmith.
+   * `served_by: "fallback"` when the fallback answered.
+   */
+  async image(
+    body: ImageGenerationRequest,
+    signal?: CallerSignal,
+    options?: CallOptions,
+  ): Promise<ImageGenerationResponse> {
     const { generation_only: _json, ...rest } = body;
-    return this.call('/v1/image/generations', rest, BODY_LIMITS.image, signal, (json) => {
-      const parsed = ImageGenerationResponse.safeParse(json);
-      if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
-      const { image } = parsed.data;
-      const bytes = Buffer.from(image, 'base64');
-      // Canonical base64 only: Node's decoder skips what it cannot read, so encoding back tells.
-      if (bytes.toString('base64') !== image) throw new AttemptFailed('image is not base64', true);
-      try {
-        checkImage(bytes);
-      } catch (err) {
-        throw new AttemptFailed(`image refused: ${(err as Error).message}`, true);
-      }
-      if (this.secrets.leaks(bytes) || this.secrets.leaks(image))
-        throw new AttemptFailed('image carries a secret', false);
-      return { image };
+    const asked = body.width !== undefined || body.height !== undefined;
+    const ask: ImageAsk = { ...rest, width: body.width ?? 512, height: body.height ?? 512 };
+    return this.paint(ask, signal, options, async (painted, target) => {
+      if (painted.base64 && passesAsIs(painted.bytes, asked ? ask : undefined, target.api))
+        return { image: painted.base64, ...servedBy(target) };
+      const png = await normaliseImage(painted.bytes, ask.width, ask.height);
+      return { image: png.toString('base64'), ...servedBy(target) };
     });
+  }
+
+  /** A game icon: whatever the backend painted, made Lootsmith's own `size`² PNG (see `normaliseIcon`). */
+  async icon(ask: IconAsk, signal?: CallerSignal, options?: CallOptions): Promise<Buffer> {
+    const { size, ...rest } = ask;
+    const image: ImageAsk = { ...rest, width: size, height: size, steps: ICON_STEPS, icon: true };
+    return this.paint(image, signal, options, (painted) => normaliseIcon(painted.bytes, size));
   }
 
   async close() {
-    await Promise.all(this.targets.map((t) => t.pool.close()));
+    const backends = new Set([...this.core.chat, ...this.core.image].map((t) => t.backend));
+    await Promise.all([...backends].map((b) => b.close()));
   }
 
-  private async call<T>(
-    path: string,
-    body: unknown,
-    maxBytes: number,
+  private paint<T>(
+    ask: ImageAsk,
     signal: CallerSignal | undefined,
-    accept: (json: unknown) => T,
+    options: CallOptions | undefined,
+    accept: (painted: Painted, target: Target<ImageBackend>) => Promise<T>,
   ): Promise<T> {
-    let refused = false;
-    // Attempts together get twice the timeout; waits a Retry-After asks for (each capped) come on top.
-    let left = 2 * this.options.timeoutMs;
-    for (const target of this.targets) {
-      for (let attempt = 0; attempt <= this.options.retries && left > 0; attempt++) {
+    return this.call(this.core.image, ask.client_id, signal, options, async (target, attempt) => {
+      const painted = await target.backend.paint(ask, attempt);
+      if (
+        this.core.secrets.leaks(painted.bytes) ||
+        (painted.base64 && this.core.secrets.leaks(painted.base64))
+      )
+        throw new AttemptFailed('image carries a secret', false);
+      try {
+        return await accept(painted, target);
+      } catch (err) {
+        if (err instanceof ImageRefused) throw new AttemptFailed(`image refused: ${err.message}`, true);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * Tries each backend of a kind in turn: a turn in its queue, then attempts with a deadline each,
+   * retried with back-off while retryable and within twice the backend's timeout (waits in the queue
+   * and Retry-After waits come on top). A 4xx about the request is passed on; the rest ends in a 502.
+   */
+  private async call<B, T>(
+    targets: Target<B>[],
+    clientId: string,
+    signal: CallerSignal | undefined,
+    options: CallOptions | undefined,
+    attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
+  ): Promise<T> {
+    const priority = options?.priority ?? this.priority;
+    let refused: Target<B> | undefined;
+    const failures: string[] = [];
+    for (const target of targets) {
+      let left = 2 * target.timeoutMs;
+      for (let n = 0; n <= this.core.retries && left > 0; n++) {
         // A caller gone during a back-off (or before the first try) starts no new attempt.
         if (signal?.aborted) throw cancelled();
-        const started = Date.now();
+        const attempting: Attempting = { clientId, started: 0 };
         try {
-          const json = await this.attempt(
-            target,
-            path,
-            body,
-            maxBytes,
-            Math.min(left, this.options.timeoutMs),
-            signal,
-          ).finally(() => {
-            left -= Date.now() - started;
+          const result = await target.queue.run(priority, signal, () => {
+            attempting.started = Date.now();
+            return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
-          const result = accept(json);
-          this.count(target, path, 'ok');
+          this.count(target, 'ok', attempting, {
+            usage: (result as { usage?: UpstreamCall['usage'] }).usage,
+          });
+          if (target.role === 'fallback') this.fellBack(target, failures);
           return result;
         } catch (err) {
+          if (attempting.started) left -= Date.now() - attempting.started;
+          if (err instanceof LeftQueue || signal?.aborted) throw cancelled();
           if (err instanceof ApiError) throw err;
-          if (signal?.aborted) throw cancelled();
+          if (err instanceof Rejected) throw this.rejected(target, err, attempting);
           const failure = err instanceof AttemptFailed ? err : new AttemptFailed(String(err), true);
-          this.count(target, path, failure.keyRefused ? 'key_refused' : 'error');
-          refused ||= failure.keyRefused;
-          const maxWait = this.options.maxRetryAfterMs ?? 5_000;
-          if (!failure.retryable || attempt === this.options.retries) break;
-          if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxWait) break;
-          const backoff = Math.min(2_000, 100 * 2 ** attempt);
-          await sleep(failure.retryAfterMs ?? backoff / 2 + Math.random() * backoff, signal);
+          this.failed(target, failure, attempting);
+          failures.push(`${target.kind} ${target.api}: ${this.clean(failure.message)}`);
+          if (failure.extra.keyRefused) refused ??= target;
+          if (!failure.retryable || n === this.core.retries) break;
+          const wait = failure.extra.retryAfterMs;
+          if (wait !== undefined && wait > this.core.maxRetryAfterMs) break;
+          const backoff = Math.min(2_000, 100 * 2 ** n);
+          await sleep(wait ?? backoff / 2 + Math.random() * backoff, signal);
         }
       }
     }
@@ -207,23 +343,21 @@ export class UpstreamClient {
       throw new ApiError(
         502,
         'upstream_key_refused',
-        'The content service refused the server’s API key: the operator should check LOOTSMITH_UPSTREAM_KEY',
+        `The content service refused the server’s API key: the operator should check ${refused.keyName}`,
       );
     throw new ApiError(502, 'upstream_unavailable', 'The content service is unavailable; try again shortly');
   }
 
   /**
-   * One request with a deadline on the whole exchange (a trickling answer cannot hold it open). The
-   * timer and the listener on the caller's signal are removed when it ends: nothing outlives it.
+   * One attempt with a deadline on the whole exchange (every request of it). The timer and the
+   * listener on the caller's signal are removed when it ends: nothing outlives it.
    */
-  private async attempt(
-    target: Target,
-    path: string,
-    body: unknown,
-    maxBytes: number,
+  private async attempt<B, T>(
+    target: Target<B>,
     deadlineMs: number,
-    signal?: CallerSignal,
-  ): Promise<unknown> {
+    signal: CallerSignal | undefined,
+    attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
+  ): Promise<T> {
     // One signal for the deadline and the caller (AbortSignal.timeout and .any cost far more).
     const stop = new Cancel();
     const timer = setTimeout(() => stop.abort(deadlineExceeded), deadlineMs);
@@ -231,85 +365,143 @@ export class UpstreamClient {
     if (signal?.aborted) hangUp();
     const stopListening = signal && onAbort(signal, hangUp);
     try {
-      return await this.exchange(target, path, body, maxBytes, deadlineMs, stop);
+      return await attemptOn(target, { deadlineMs, deadline: Date.now() + deadlineMs, signal: stop });
+    } catch (err) {
+      if (stop.reason === deadlineExceeded && !(err instanceof AttemptFailed))
+        throw new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
+      throw err;
     } finally {
       clearTimeout(timer);
       stopListening?.();
     }
   }
 
-  private async exchange(
-    target: Target,
-    path: string,
-    body: unknown,
-    maxBytes: number,
-    deadlineMs: number,
-    signal: Cancel,
-  ): Promise<unknown> {
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await target.pool.request({
-        path: target.basePath + path,
-        method: 'POST',
-        headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        headersTimeout: deadlineMs,
-        bodyTimeout: deadlineMs,
-        signal,
-      });
-    } catch (err) {
-      throw this.failure(err, signal, deadlineMs, 'network');
-    }
-    const status = res.statusCode;
-    const declared = Number(res.headers['content-length']);
-    const limit = status >= 400 ? BODY_LIMITS.error : maxBytes;
-    if (declared > limit) {
-      res.body.destroy();
-      throw new AttemptFailed(`answer of ${declared} bytes is over the limit of ${limit}`, false);
-    }
-    // A declared length within the limit bounds the body (undici holds the server to it).
-    const text = await (declared >= 0 ? res.body.text() : readLimited(res.body, limit)).catch((err) => {
-      throw this.failure(err, signal, deadlineMs, 'body read');
+  /** A backend's message, short, printable and scrubbed of secrets. */
+  private clean(text: string): string {
+    return this.core.secrets.scrub(text.replace(/[^\P{C}]+/gu, ' ').trim()).slice(0, MESSAGE_LIMIT);
+  }
+
+  /** What a player is told of a 4xx: the backend's own message, cleaned. */
+  private rejected(target: Target<unknown>, err: Rejected, attempting: Attempting): ApiError {
+    const said = err.said ? this.clean(err.said) : '';
+    this.count(target, 'rejected', attempting, { status: err.status, detail: said });
+    this.core.log?.warn(
+      { backend: `${target.kind}:${target.api}`, target: target.role, status: err.status, reason: said },
+      'backend rejected the request',
+    );
+    const message = `The content service rejected the request (status ${err.status})`;
+    return new ApiError(502, 'upstream_rejected', said ? `${message}: ${said}` : message);
+  }
+
+  private failed(target: Target<unknown>, failure: AttemptFailed, attempting: Attempting) {
+    const reason = this.clean(failure.message);
+    this.count(target, failure.extra.keyRefused ? 'key_refused' : 'error', attempting, {
+      status: failure.extra.status,
+      detail: reason,
     });
-    if (status === 401 || status === 403) throw new AttemptFailed(`status ${status}`, false, undefined, true);
-    if (status === 429 || status >= 500) {
-      const header = res.headers['retry-after'];
-      const seconds = Number(Array.isArray(header) ? header[0] : header);
-      throw new AttemptFailed(
-        `status ${status}`,
-        true,
-        Number.isFinite(seconds) ? seconds * 1000 : undefined,
-      );
-    }
-    if (status >= 400) throw new ApiError(502, 'upstream_rejected', this.rejection(status, text));
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AttemptFailed('response is not JSON', true);
-    }
+    this.core.log?.warn(
+      {
+        backend: `${target.kind}:${target.api}`,
+        target: target.role,
+        ...(failure.extra.status ? { status: failure.extra.status } : {}),
+        reason,
+        ...(failure.extra.keyRefused ? { fix: `check ${target.keyName}` } : {}),
+      },
+      'backend call failed',
+    );
   }
 
-  /** A timed-out attempt is not repeated on the same target (the fallback, if any, gets the time left). */
-  private failure(err: unknown, signal: Cancel, deadlineMs: number, during: string): AttemptFailed {
-    if (err instanceof AttemptFailed) return err;
-    if (signal.reason === deadlineExceeded)
-      return new AttemptFailed(`no whole answer within ${deadlineMs} ms`, false);
-    return new AttemptFailed(`${during}: ${(err as Error).message}`, true);
+  /** A fallback served: never silently (the primary may be a real model and the fallback procedural). */
+  private fellBack(target: Target<unknown>, failures: string[]) {
+    this.core.metrics?.fallbacks.inc({ kind: target.kind });
+    this.core.log?.warn(
+      { kind: target.kind, failures: failures.slice(-3) },
+      `the fallback /v1 service served this ${target.kind} call`,
+    );
   }
 
-  /** What a player is told of a 4xx: the upstream's own message, short, printable and scrubbed of secrets. */
-  private rejection(status: number, text: string): string {
-    const said = `The content service rejected the request (status ${status})`;
-    let message: unknown;
-    try {
-      message = JSON.parse(text).error.message;
-    } catch {}
-    if (typeof message !== 'string') return said;
-    const clean = this.secrets.scrub(message.replace(/[^\P{C}]+/gu, ' ').trim()).slice(0, MESSAGE_LIMIT);
-    return clean ? `${said}: ${clean}` : said;
+  private count(
+    target: Target<unknown>,
+    outcome: UpstreamCall['outcome'],
+    attempting: Attempting,
+    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage'>,
+  ) {
+    this.core.metrics?.upstreamCalls.inc({
+      kind: target.kind,
+      api: target.api,
+      target: target.role,
+      outcome,
+    });
+    this.core.observe?.({
+      backend: backendLabel(target),
+      kind: target.kind,
+      outcome,
+      ms: attempting.started ? Date.now() - attempting.started : 0,
+      clientId: attempting.clientId,
+      ...said,
+    });
   }
+}
 
-  private count(target: Target, path: string, outcome: string) {
-    this.options.metrics?.upstreamCalls.inc({ target: target.label, endpoint: path, outcome });
+/** The backends' credentials as they travel: keys, and sdapi's user:password as its Basic header carries it. */
+export function backendSecrets(config: UpstreamConfig, embeddedKey?: string): Array<string | undefined> {
+  const { chat, image, fallback } = config;
+  const basic = image.api === 'sdapi' && image.key ? Buffer.from(image.key).toString('base64') : undefined;
+  return [chat.key, image.key, basic, fallback?.key, embeddedKey];
+}
+
+/** The answer's metadata when the fallback served it (the spec's answers may gain keys). */
+const servedBy = (target: Target<unknown>) =>
+  target.role === 'fallback' ? { served_by: 'fallback' as const } : {};
+
+/** Whether a `/v1` answer may be passed on as it came: a checked PNG or JPEG, of the size asked if one was. */
+function passesAsIs(
+  bytes: Buffer,
+  asked: { width: number; height: number } | undefined,
+  api: string,
+): boolean {
+  if (api !== 'v1' && api !== 'embedded') return false;
+  try {
+    const facts = checkImage(bytes);
+    return !asked || (facts.width === asked.width && facts.height === asked.height);
+  } catch {
+    return false;
+  }
+}
+
+function endpointOf(spec: Pick<BackendSpec, 'url' | 'key' | 'concurrency'>, basic = false): Endpoint {
+  const authorization = spec.key
+    ? basic
+      ? `Basic ${Buffer.from(spec.key).toString('base64')}`
+      : `Bearer ${spec.key}`
+    : undefined;
+  return new Endpoint(spec.url as string, authorization, Math.max(spec.concurrency, 4));
+}
+
+function v1Spec(spec: BackendSpec, options: OpenOptions): BackendSpec {
+  if (spec.api !== 'embedded') return spec;
+  if (!options.embedded) throw new Error('the embedded engine is not running');
+  return { ...spec, url: options.embedded.url, key: options.embedded.key };
+}
+
+function openChat(spec: BackendSpec, options: OpenOptions): ChatBackend {
+  if (spec.api === 'openai')
+    return new OpenAIChat(endpointOf(spec), spec.model as string, (what) =>
+      options.log?.warn({ backend: 'chat:openai', model: spec.model }, `chat backend ${what}`),
+    );
+  return new V1Backend(endpointOf(v1Spec(spec, options)));
+}
+
+function openImage(spec: BackendSpec, options: OpenOptions): ImageBackend {
+  switch (spec.api) {
+    case 'openai':
+      return new OpenAIImages(endpointOf(spec), spec.model as string);
+    case 'sdapi':
+      return new SdapiImages(endpointOf(spec, true), spec.paintSize as number, spec.model);
+    case 'comfyui':
+      if (!spec.workflow) throw new Error('comfyui needs a workflow');
+      return new ComfyImages(endpointOf(spec), spec.workflow, spec.paintSize as number, spec.model);
+    default:
+      return new V1Backend(endpointOf(v1Spec(spec, options)), spec.model);
   }
 }

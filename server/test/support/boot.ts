@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
+import { type Backends, backendEnv } from './backends.ts';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.ts';
 
 export const UPSTREAM_KEY = 'upstream-secret-key-do-not-leak';
@@ -21,6 +22,7 @@ export interface Booted {
 export async function bootWithFake(
   env: Record<string, string> = {},
   logStream?: NodeJS.WritableStream,
+  backends: Backends = {},
 ): Promise<Booted> {
   const fake = await startFakeUpstream();
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-test-'));
@@ -34,6 +36,7 @@ export async function bootWithFake(
       LOOTSMITH_LOG_LEVEL: 'silent',
       LOOTSMITH_UPSTREAM_RETRIES: '0',
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
+      ...backendEnv(fake, backends, UPSTREAM_KEY, { timeoutMs: env.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000' }),
       ...env,
     }),
     { listen: false, logStream },

@@ -6,7 +6,7 @@ import { TINY_PNG } from '../../../server/test/support/fake-upstream.ts';
  * Faults at the HTTP level that the scripted fake does not make: non-JSON and schema-violating 200s,
  * a body cut off mid-JSON, 429 with a chosen Retry-After, and a hostile service's: an error quoting
  * the key it was sent, a 10 MB answer, a body trickled a byte at a time, an "image" that is HTML or
- * carries the key. Anything else is passed to `target`.
+ * carries the key (in the shape of the image API asked). Anything else is passed to `target`.
  */
 export type HttpFault =
   | 'pass'
@@ -95,14 +95,27 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
       res.on('close', () => clearInterval(drip));
       return;
     }
-    const image = req.url?.includes('image');
-    if (image && (fault === 'html-image' || fault === 'keyed-image')) {
+    if (fault === 'html-image' || fault === 'keyed-image') {
       const bytes =
         fault === 'html-image'
           ? Buffer.from('<html><script>alert(1)</script></html>')
           : Buffer.concat([TINY_PNG, Buffer.from(req.headers.authorization ?? '')]);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ image: bytes.toString('base64') }));
+      const image = bytes.toString('base64');
+      // The picture in the shape of each image API (ComfyUI's comes as the bytes of /view).
+      const shapes: Record<string, unknown> = {
+        '/v1/image/generations': { image },
+        '/v1/images/generations': { created: 1, data: [{ b64_json: image }] },
+        '/sdapi/v1/txt2img': { images: [image], parameters: {}, info: '{}' },
+      };
+      const path = req.url?.split('?')[0] ?? '';
+      if (path in shapes) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(shapes[path]));
+      }
+      if (path === '/view') {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return res.end(bytes);
+      }
     }
     if (fault.startsWith('retry-after:')) {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': fault.slice(12) });
@@ -119,14 +132,14 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
       // The target hung up (a scripted "down"): so does the proxy.
       return req.socket.destroy();
     }
-    const text = await upstream.text();
+    const text = Buffer.from(await upstream.arrayBuffer());
     if (fault === 'cut-body') {
       // Promise the whole body, send half of it, then hang up.
       res.writeHead(upstream.status, {
         'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(text)),
+        'content-length': String(text.length),
       });
-      res.write(text.slice(0, Math.floor(text.length / 2)));
+      res.write(text.subarray(0, Math.floor(text.length / 2)));
       setTimeout(() => res.destroy(), 5).unref();
       return;
     }

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
+import { type Backends, backendEnv } from '../../../server/test/support/backends.ts';
 import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
 import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
 
@@ -64,6 +65,8 @@ export async function boot(
     dataDir?: string;
     /** Drop limits raised out of reach, for suites that drop far faster than any player. */
     unlimitedDrops?: boolean;
+    /** The chat and image APIs the server speaks to the fake (the spec's /v1 service by default). */
+    backends?: Backends;
   } = {},
 ): Promise<Harness> {
   const fake = options.fake ?? (await startFakeUpstream());
@@ -82,6 +85,10 @@ export async function boot(
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
       LOOTSMITH_PORT: '0',
       ...(options.unlimitedDrops ? { LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir) } : {}),
+      ...backendEnv(fake, options.backends ?? {}, UPSTREAM_KEY, {
+        url: options.upstreamUrl,
+        timeoutMs: options.env?.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000',
+      }),
       ...options.env,
     }),
     { listen: options.listen ?? false, logStream: logs },
@@ -171,32 +178,33 @@ export interface LedgerReport {
   negative: number;
 }
 
+/**
+ * The ledger check's statements. Each reads the ledger and the stacks by item through an index
+ * (`ledger_item`, `inventory_item`), so the check grows with what was served, not with its square.
+ */
+export const LEDGER_CHECK = {
+  /** (player, item) pairs whose stack differs from the sum of their ledger entries. */
+  unbalanced: `SELECT l.player_id, l.item_id, l.total AS ledger, COALESCE(i.quantity, 0) AS inventory
+    FROM (SELECT player_id, item_id, SUM(delta) AS total FROM ledger GROUP BY player_id, item_id) l
+    LEFT JOIN inventory i ON i.player_id = l.player_id AND i.item_id = l.item_id
+    WHERE l.total <> COALESCE(i.quantity, 0)
+    UNION ALL
+    SELECT i.player_id, i.item_id, 0, i.quantity FROM inventory i
+    WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.player_id = i.player_id AND l.item_id = i.item_id)`,
+  /** Stored items not granted exactly once, or held more than once. */
+  duplicated: `SELECT it.id FROM items it
+    WHERE (SELECT COUNT(*) FROM ledger l WHERE l.item_id = it.id AND l.delta > 0) <> 1
+       OR (SELECT COALESCE(SUM(quantity), 0) FROM inventory v WHERE v.item_id = it.id) > 1`,
+  negative: 'SELECT COUNT(*) AS n FROM inventory WHERE quantity <= 0',
+};
+
 /** The inventory must equal the ledger's running sum, and every stored item is granted exactly once. */
 export function checkLedger(db: Database.Database): LedgerReport {
-  const unbalanced = db
-    .prepare(
-      `SELECT l.player_id, l.item_id, l.total AS ledger, COALESCE(i.quantity, 0) AS inventory
-       FROM (SELECT player_id, item_id, SUM(delta) AS total FROM ledger GROUP BY player_id, item_id) l
-       LEFT JOIN inventory i ON i.player_id = l.player_id AND i.item_id = l.item_id
-       WHERE l.total <> COALESCE(i.quantity, 0)
-       UNION ALL
-       SELECT i.player_id, i.item_id, 0, i.quantity FROM inventory i
-       WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.player_id = i.player_id AND l.item_id = i.item_id)`,
-    )
-    .all() as LedgerReport['unbalanced'];
-  const duplicated = (
-    db
-      .prepare(
-        `SELECT it.id FROM items it
-         WHERE (SELECT COUNT(*) FROM ledger l WHERE l.item_id = it.id AND l.delta > 0) <> 1
-            OR (SELECT COALESCE(SUM(quantity), 0) FROM inventory v WHERE v.item_id = it.id) > 1`,
-      )
-      .all() as Array<{ id: string }>
-  ).map((r) => r.id);
-  const negative = (
-    db.prepare('SELECT COUNT(*) AS n FROM inventory WHERE quantity <= 0').get() as { n: number }
-  ).n;
-  return { unbalanced, duplicated, negative };
+  return {
+    unbalanced: db.prepare(LEDGER_CHECK.unbalanced).all() as LedgerReport['unbalanced'],
+    duplicated: (db.prepare(LEDGER_CHECK.duplicated).all() as Array<{ id: string }>).map((r) => r.id),
+    negative: (db.prepare(LEDGER_CHECK.negative).get() as { n: number }).n,
+  };
 }
 
 /** The p-th percentile (0–100) of a list of numbers. */

@@ -1,4 +1,4 @@
-import Phaser from 'phaser';
+import * as Phaser from 'phaser';
 import {
   type LootsmithConfig,
   LootsmithError,
@@ -27,7 +27,14 @@ class Late extends Phaser.Scene {
   }
 }
 
-const settings = { type: Phaser.WEBGL, width: 320, height: 240, banner: false, audio: { noAudio: true } };
+const canvas = new URLSearchParams(location.search).get('renderer') === 'canvas';
+const settings = {
+  type: canvas ? Phaser.CANVAS : Phaser.WEBGL,
+  width: 320,
+  height: 240,
+  banner: false,
+  audio: { noAudio: true },
+};
 
 function whenCreated(scene: Phaser.Scene): Promise<Phaser.Scene> {
   if (scene.sys.settings.status === Phaser.Scenes.RUNNING) return Promise.resolve(scene);

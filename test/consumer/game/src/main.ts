@@ -8,7 +8,7 @@ declare global {
   interface Window {
     lootsmithResult?:
       | { error: string }
-      | { names: string[]; sprites: number; crafted: CombineResponse; texture: boolean };
+      | { phaser: string; names: string[]; sprites: number; crafted: CombineResponse; texture: boolean };
   }
 }
 
@@ -43,6 +43,7 @@ class Loot extends Phaser.Scene {
       const key = await this.lootsmith.icons.texture(items[0] as Item);
       this.add.image(400, 300, key).setDisplaySize(96, 96);
       window.lootsmithResult = {
+        phaser: Phaser.VERSION,
         names: items.map((item) => item.name),
         sprites: sprites.length,
         crafted,

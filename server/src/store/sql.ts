@@ -1,0 +1,303 @@
+import { PLAYER_SETTINGS } from './store.ts';
+
+/**
+ * Every statement of the stores, written once for SQLite and PostgreSQL. Parameters are `$name`
+ * (SQLite binds them by name; PostgreSQL's text is compiled to `$1…$n` once); `Row` is what one row
+ * of the statement holds.
+ */
+export interface Statement<Row = unknown> {
+  text: string;
+  /** Never set: carries the row type. */
+  readonly row?: Row;
+}
+
+const sql = <Row = never>(text: string): Statement<Row> => ({ text });
+
+/** The few words in which the two databases' SQL differs. */
+export interface SqlDialect {
+  /** Row locks held to the end of the transaction; SQLite's write transaction holds the whole file. */
+  forUpdate: string;
+  /** The same, passing over rows another transaction holds. */
+  skipLocked: string;
+  /** `column IN list` for a parameter holding an array. */
+  inList(param: string): string;
+  /** `column NOT IN list` for a parameter holding an array. */
+  notInList(param: string): string;
+  /** The function building a JSON object from key, value pairs. */
+  jsonObject: string;
+  /** A JSON array (as text) of `value` over the rows, in `order`; `[]` when there are none. */
+  jsonArray(value: string, order: string): string;
+}
+
+/** A JSON array (as text) of one object of `fields` per row. */
+const jsonRows = (d: SqlDialect, fields: Record<string, string>, order: string) =>
+  d.jsonArray(
+    `${d.jsonObject}(${Object.entries(fields)
+      .map(([k, v]) => `'${k}', ${v}`)
+      .join(', ')})`,
+    order,
+  );
+
+type PlayerColumn = (typeof PLAYER_SETTINGS)[number];
+type Kind = 'items' | 'images';
+
+const usage = (k: Kind) => ({
+  /** The day's row made or counted up, unless that would pass the limit `$lim` (no row back). */
+  take: sql<{ used: number }>(
+    `INSERT INTO daily_usage AS u (player_id, day, ${k}) SELECT $player, $day, $n WHERE $lim IS NULL OR $n <= $lim
+     ON CONFLICT (player_id, day) DO UPDATE SET ${k} = u.${k} + excluded.${k}
+     WHERE $lim IS NULL OR u.${k} + excluded.${k} <= $lim RETURNING ${k} AS used`,
+  ),
+  give: sql(
+    `UPDATE daily_usage SET ${k} = ${k} - $n WHERE player_id = $player AND day = $day AND ${k} >= $n`,
+  ),
+  /** Why a take found no row: what is used, against which limit. */
+  used: sql<{ used: number; lim: number | null }>(
+    `SELECT COALESCE(SUM(${k}), 0) AS used, $lim AS lim FROM daily_usage WHERE player_id = $player AND day = $day`,
+  ),
+});
+
+export interface PlayerRow {
+  id: string;
+  crafting_xp: number;
+  blocked: number;
+  daily_items: number | null;
+  daily_images: number | null;
+  level: number | null;
+  claimed_level: number | null;
+  inventory_version: number;
+}
+
+export interface RecipeRow {
+  key: string;
+  template: string;
+  ingredients: string;
+  station: string | null;
+  tool: string | null;
+  created_at: string;
+}
+
+export interface PoolItemRow {
+  data: string;
+}
+
+/** The statements, in the dialect's words. */
+export function statements(d: SqlDialect) {
+  const items = usage('items');
+  const images = usage('images');
+  return {
+    // Players
+    player: sql<PlayerRow>('SELECT * FROM players WHERE id = $id'),
+    insertPlayer: sql('INSERT INTO players (id, created_at) VALUES ($id, $now) ON CONFLICT DO NOTHING'),
+    inventoryVersions: sql<{ id: string; inventory_version: number; blocked: number }>(
+      `SELECT id, inventory_version, blocked FROM players WHERE id ${d.inList('$ids')}`,
+    ),
+    bumpVersion: sql('UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $id'),
+    ...(Object.fromEntries(
+      PLAYER_SETTINGS.map((c) => [`set_${c}`, sql(`UPDATE players SET ${c} = $value WHERE id = $id`)]),
+    ) as Record<`set_${PlayerColumn}`, Statement>),
+    addXp: sql(
+      'UPDATE players SET crafting_xp = crafting_xp + $xp, inventory_version = inventory_version + 1 WHERE id = $id',
+    ),
+    raiseClaimedLevel: sql(
+      `UPDATE players SET claimed_level = CASE WHEN COALESCE(claimed_level, 0) < $level THEN $level
+       ELSE COALESCE(claimed_level, 0) END WHERE id = $id`,
+    ),
+
+    // Stacks, kept in the order the player received them
+    stacks: sql<{ item_id: string; quantity: number }>(
+      'SELECT item_id, quantity FROM inventory WHERE player_id = $player ORDER BY received, item_id',
+    ),
+    /** A player's record, stacks with their items' JSON text and recipe book, in one read. */
+    inventory: sql<PlayerRow & { stacks: string; recipes: string }>(
+      `SELECT p.*,
+        (SELECT ${jsonRows(d, { item_id: 's.item_id', quantity: 's.quantity', data: 'i.data' }, 's.received, s.item_id')}
+         FROM inventory s LEFT JOIN items i ON i.id = s.item_id WHERE s.player_id = p.id) AS stacks,
+        (SELECT ${jsonRows(
+          d,
+          {
+            key: 'r.key',
+            template: 'r.template',
+            ingredients: 'r.ingredients',
+            station: 'r.station',
+            tool: 'r.tool',
+            created_at: 'd.created_at',
+          },
+          'd.created_at, r.key',
+        )}
+         FROM discoveries d JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = p.id) AS recipes
+       FROM players p WHERE p.id = $player`,
+    ),
+    /** The stacks a spend changes, locked in item order so two spends never wait on each other in a circle. */
+    lockStacks: sql<{ item_id: string; quantity: number }>(
+      `SELECT item_id, quantity FROM inventory WHERE player_id = $player AND item_id ${d.inList('$items')}
+       ORDER BY item_id${d.forUpdate}`,
+    ),
+    addStack: sql(
+      `INSERT INTO inventory AS s (player_id, item_id, quantity, received) VALUES ($player, $item, $n, $received)
+       ON CONFLICT (player_id, item_id) DO UPDATE SET quantity = s.quantity + excluded.quantity`,
+    ),
+    setStack: sql('UPDATE inventory SET quantity = $n WHERE player_id = $player AND item_id = $item'),
+    deleteStack: sql('DELETE FROM inventory WHERE player_id = $player AND item_id = $item'),
+    ledger: sql<{ id: number }>(
+      `INSERT INTO ledger (player_id, item_id, delta, reason, created_at) VALUES ($player, $item, $delta, $reason, $now)
+       RETURNING id`,
+    ),
+
+    // Items and recipes
+    items: sql<{ data: string }>(`SELECT data FROM items WHERE id ${d.inList('$ids')}`),
+    itemNames: sql<{ name: string }>('SELECT name FROM items WHERE owner = $player'),
+    insertItem: sql(
+      'INSERT INTO items (id, owner, name, data, created_at) VALUES ($id, $player, $name, $data, $created_at)',
+    ),
+    recipe: sql<{ template: string }>('SELECT template FROM recipes WHERE key = $key'),
+    recipes: sql<RecipeRow>(
+      `SELECT r.key, r.template, r.ingredients, r.station, r.tool, d.created_at
+       FROM discoveries d JOIN recipes r ON r.key = d.recipe_key WHERE d.player_id = $player ORDER BY d.created_at, r.key`,
+    ),
+    insertRecipe: sql(
+      `INSERT INTO recipes (key, template, ingredients, station, tool, created_at)
+       VALUES ($key, $template, $ingredients, $station, $tool, $now) ON CONFLICT DO NOTHING`,
+    ),
+    discover: sql(
+      'INSERT INTO discoveries (player_id, recipe_key, created_at) VALUES ($player, $key, $now) ON CONFLICT DO NOTHING',
+    ),
+
+    // Icons and idempotency records: the first one written stays
+    icon: sql<{ png: Buffer }>('SELECT png FROM icons WHERE id = $id'),
+    putIcon: sql(
+      'INSERT INTO icons (id, prompt, png, created_at) VALUES ($id, $prompt, $png, $now) ON CONFLICT DO NOTHING',
+    ),
+    idempotent: sql<{ status: number; body: string }>(
+      'SELECT status, body FROM idempotency WHERE scope = $scope',
+    ),
+    saveIdempotent: sql(
+      'INSERT INTO idempotency (scope, status, body, created_at) VALUES ($scope, $status, $body, $now) ON CONFLICT DO NOTHING',
+    ),
+
+    // Reservations: daily budgets, fixed windows, drop grants
+    usage: sql<{ items: number; images: number }>(
+      'SELECT items, images FROM daily_usage WHERE player_id = $player AND day = $day',
+    ),
+    takeItems: items.take,
+    takeImages: images.take,
+    giveItems: items.give,
+    giveImages: images.give,
+    usedItems: items.used,
+    usedImages: images.used,
+    dropEmptyUsage: sql(
+      'DELETE FROM daily_usage WHERE player_id = $player AND day = $day AND items = 0 AND images = 0',
+    ),
+    /** The limit of a player who is not blocked (no row for one who is, or is unknown). */
+    playerLimit: sql<{ lim: number | null }>(
+      `SELECT CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END AS lim
+       FROM players WHERE id = $player AND blocked = 0`,
+    ),
+    /**
+     * Every fixed window: opened, reopened when it has run out, or counted up by `$hits` within its
+     * `$max` (no row back when that would pass it; a null max only counts).
+     */
+    hitWindow: sql<{ count: number; reset_at: number }>(
+      `INSERT INTO rate_limits AS w (key, count, reset_at) VALUES ($key, $hits, $reset)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN w.reset_at <= $at THEN $hits ELSE w.count + $hits END,
+         reset_at = CASE WHEN w.reset_at <= $at THEN excluded.reset_at ELSE w.reset_at END
+       WHERE w.reset_at <= $at OR w.count + $hits <= $max OR $max IS NULL RETURNING count, reset_at`,
+    ),
+    window: sql<{ count: number; reset_at: number }>(
+      'SELECT count, reset_at FROM rate_limits WHERE key = $key',
+    ),
+    uncountWindow: sql(
+      'UPDATE rate_limits SET count = count - 1 WHERE key = $key AND reset_at = $reset AND count > 0',
+    ),
+    dropEmptyWindow: sql('DELETE FROM rate_limits WHERE key = $key AND count = 0'),
+    expireGrants: sql('DELETE FROM drop_grants WHERE expires_at <= $at'),
+    spendGrant: sql<{ id: string }>(
+      `INSERT INTO drop_grants (id, player_id, expires_at) VALUES ($grant, $grant_player, $expires)
+       ON CONFLICT DO NOTHING RETURNING id`,
+    ),
+    returnGrant: sql('DELETE FROM drop_grants WHERE id = $grant'),
+
+    // Equipment
+    /** Worn items the player still owns. */
+    equipment: sql<{ slot: string; item_id: string }>(
+      `SELECT e.slot, e.item_id FROM equipment e
+       JOIN inventory i ON i.player_id = e.player_id AND i.item_id = e.item_id
+       WHERE e.player_id = $player ORDER BY e.slot`,
+    ),
+    unwearElsewhere: sql(
+      'DELETE FROM equipment WHERE player_id = $player AND item_id = $item AND slot <> $slot',
+    ),
+    wear: sql(
+      `INSERT INTO equipment (player_id, slot, item_id, equipped_at) VALUES ($player, $slot, $item, $now)
+       ON CONFLICT (player_id, slot) DO UPDATE SET item_id = excluded.item_id, equipped_at = excluded.equipped_at`,
+    ),
+    unequip: sql('DELETE FROM equipment WHERE player_id = $player AND slot = $slot'),
+
+    // Loot pools
+    expireSlots: sql('DELETE FROM pool_items WHERE game = $game AND data IS NULL AND lease_until <= $at'),
+    poolCounts: sql<{ bucket: number; total: number }>(
+      `SELECT COALESCE(SUM(CASE WHEN bucket = $bucket THEN 1 ELSE 0 END), 0) AS bucket, COUNT(*) AS total
+       FROM pool_items WHERE game = $game AND (data IS NOT NULL OR lease_until > $at)`,
+    ),
+    insertSlot: sql(
+      `INSERT INTO pool_items (id, game, bucket, rarity, level, lease_until, created_at)
+       VALUES ($id, $game, $bucket, $rarity, $level, $lease_until, $at)`,
+    ),
+    fillSlot: sql(
+      'UPDATE pool_items SET data = $data, name = $name, lease_until = NULL WHERE id = $id AND data IS NULL',
+    ),
+    releaseSlots: sql(`DELETE FROM pool_items WHERE id ${d.inList('$ids')} AND data IS NULL`),
+    /** Finds and deletes one ready item in one statement, so two claims never get the same one. */
+    claimPoolItem: sql<PoolItemRow>(
+      `DELETE FROM pool_items WHERE id = (
+         SELECT id FROM pool_items
+         WHERE game = $game AND bucket = $bucket AND rarity = $rarity AND level BETWEEN $min AND $max
+           AND data IS NOT NULL AND name ${d.notInList('$names')}
+         ORDER BY created_at, id LIMIT 1${d.skipLocked})
+       RETURNING data`,
+    ),
+    returnPoolItem: sql(
+      `INSERT INTO pool_items (id, game, bucket, rarity, level, name, data, created_at)
+       VALUES ($id, $game, $bucket, $rarity, $level, $name, $data, $at) ON CONFLICT DO NOTHING`,
+    ),
+    poolStock: sql<{ bucket: string; rarity: string; ready: number; pending: number }>(
+      `SELECT bucket, rarity, SUM(CASE WHEN data IS NOT NULL THEN 1 ELSE 0 END) AS ready,
+         SUM(CASE WHEN data IS NULL AND lease_until > $at THEN 1 ELSE 0 END) AS pending
+       FROM pool_items WHERE game = $game GROUP BY bucket, rarity ORDER BY bucket, rarity`,
+    ),
+  };
+}
+
+export type Statements = ReturnType<typeof statements>;
+export type StatementName = keyof Statements;
+export type RowOf<K extends StatementName> = Statements[K] extends Statement<infer R> ? R : never;
+
+export interface Compiled {
+  text: string;
+  /** The parameter each position binds. */
+  names: string[];
+}
+
+/**
+ * The statements with positional parameters: `$1…$n`, one per name (`numbered`, PostgreSQL), or a
+ * `?` per use (SQLite, whose driver takes `?NNN` for a name).
+ */
+export function compile(all: Statements, numbered: boolean): Record<StatementName, Compiled> {
+  const one = ({ text }: Statement): Compiled => {
+    const names: string[] = [];
+    const positional = text.replace(/\$([a-z_]+)/g, (_, name: string) => {
+      if (!numbered) {
+        names.push(name);
+        return '?';
+      }
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name) + 1}`;
+    });
+    return { text: positional, names };
+  };
+  return Object.fromEntries(Object.entries(all).map(([name, s]) => [name, one(s)])) as Record<
+    StatementName,
+    Compiled
+  >;
+}

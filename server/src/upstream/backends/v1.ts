@@ -1,0 +1,41 @@
+import type { ChatCompletionRequest } from '@lootsmith/protocol';
+import { ImageGenerationResponse } from '@lootsmith/protocol';
+import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../http.ts';
+import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from './types.ts';
+
+/** Largest `/v1` image answer: 768² RGBA as PNG, in base64, with room. */
+const V1_IMAGE_LIMIT = 8 * 1024 * 1024;
+
+/** The spec's `/v1` service (hosted, or the embedded engine): chat and images, `client_id` in the body. */
+export class V1Backend implements ChatBackend, ImageBackend {
+  readonly api = 'v1';
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly imageModel?: string,
+  ) {}
+
+  async complete(body: ChatCompletionRequest, attempt: Attempt): Promise<unknown> {
+    return jsonOf(await this.endpoint.request(attempt, 'POST', '/v1/chat/completions', CHAT_LIMIT, body));
+  }
+
+  async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
+    // An icon is asked as it always was (the painter reads every word): no seed, no extra wording.
+    const { icon, seed, model, ...rest } = ask;
+    const body = {
+      ...rest,
+      ...(icon || seed === undefined ? {} : { seed }),
+      ...((model ?? this.imageModel) ? { model: model ?? this.imageModel } : {}),
+    };
+    const json = jsonOf(
+      await this.endpoint.request(attempt, 'POST', '/v1/image/generations', V1_IMAGE_LIMIT, body),
+    );
+    const parsed = ImageGenerationResponse.safeParse(json);
+    if (!parsed.success) throw new AttemptFailed('response does not match the /v1 schema', true);
+    return { bytes: base64Bytes(parsed.data.image), base64: parsed.data.image };
+  }
+
+  async close() {
+    await this.endpoint.close();
+  }
+}
