@@ -107,7 +107,7 @@ describe.each(ADAPTERS)(
         method: 'POST',
         url: '/api/v1/crafting/combine',
         headers: auth(playerToken(player)),
-        payload: { player_id: player, ingredients },
+        payload: { player_id: player, ingredients, crafting_station: 'workbench' },
       });
     const createItem = (player: string) =>
       app().inject({
@@ -286,7 +286,11 @@ describe.each(ADAPTERS)(
         recipe: async () => tampered,
       });
       const chats = t.fake.calls.chat;
-      const plan = await planner.plan({ player_id: 'sam', ingredients }, { xp: 0, level: 1 });
+      const setup = await planner.setup(
+        { player_id: 'sam', ingredients, crafting_station: 'workbench' },
+        { xp: 0, level: 1 },
+      );
+      const plan = await planner.plan(setup);
       expect(plan.kind).toBe('craft');
       if (plan.kind !== 'craft') return;
       expect(plan.item.rarity).toBe('COMMON');
@@ -400,6 +404,7 @@ describe.each(ADAPTERS)(
       const body = (player: string) =>
         JSON.stringify({
           player_id: player,
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'copper_ore', quantity: 1 },
             { item_id: 'healing_herb', quantity: 1 },

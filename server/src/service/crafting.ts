@@ -12,9 +12,6 @@ import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
 import { reserve, withReservation } from './reservations.ts';
 
-/** The create-item route's rate limit (docs/SPEC.md 4.3.1: 5 per hour). */
-export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
-
 /**
  * Crafting: combining items and creating one from materials. Ownership is checked and a daily
  * budget reserved before the model is asked; the craft spends, grants and records in one transaction.
@@ -43,24 +40,35 @@ export class CraftingService {
       player.id,
       body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
     );
-    const release = await reserve(this.deps.store, player.id, 'items', 1);
-    const crafted = await withReservation(release, async () => {
-      const plan = await this.planner.plan(body, crafterOf(player), signal);
-      if (plan.kind === 'refused') return plan;
-      const craft = await this.craft({
-        playerId: player.id,
-        consume: plan.recipe.ingredients,
-        item: plan.item,
-        recipe: plan.recipe,
-        xp: craftingXp(game, game.combine.xp, plan.item.rarity),
-        discoveryXp: game.combine.discovery_xp,
-        reason: 'combine',
-      });
-      return { ...plan, craft };
+    // Every rule that can refuse without the model is settled before anything is reserved.
+    const setup = await this.planner.setup(body, crafterOf(player));
+    const { per_minute, per_hour } = game.combine;
+    const release = await reserve(this.deps.store, player.id, 'items', 1, {
+      windows: [
+        { key: `combine:m:${player.id}`, windowMs: 60_000, max: per_minute, counts: 'requests' },
+        { key: `combine:h:${player.id}`, windowMs: 3_600_000, max: per_hour, counts: 'requests' },
+      ],
     });
+    // A verdict the model gave costs what any answer costs: only one that never reached it is free.
+    const crafted = await withReservation(
+      release,
+      async () => {
+        const plan = await this.planner.plan(setup, signal);
+        if (plan.kind === 'refused') return plan;
+        const craft = await this.craft({
+          playerId: player.id,
+          consume: plan.recipe.ingredients,
+          item: plan.item,
+          recipe: plan.recipe,
+          xp: craftingXp(game, game.combine.xp, plan.item.rarity),
+          discoveryXp: game.combine.discovery_xp,
+          reason: 'combine',
+        });
+        return { ...plan, craft };
+      },
+      (result) => result.kind === 'refused',
+    );
     if (crafted.kind === 'refused') {
-      // Nothing was made: the budget goes back.
-      await release();
       return {
         success: false,
         message: crafted.message,

@@ -18,8 +18,8 @@ export class ForwardingService {
 
   /**
    * Reserves one of the player's daily budget of `kind` for a forwarded call, and counts the call
-   * against the per-player `limit`; refused when either is used up. Call the result if the forward
-   * fails: the budget is given back (the call still counts against the limit).
+   * against the per-player `limit`; refused when either is used up. Run the forward under
+   * `withReservation`: a call that never left gives the budget back (it still counts against the limit).
    */
   async reserve(playerId: string, kind: 'items' | 'images', limit: ForwardLimit): Promise<Release> {
     await this.players.ensureKnown(playerId);

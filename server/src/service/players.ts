@@ -38,10 +38,14 @@ export class PlayerService {
     );
   }
 
+  /** What a new player starts with: the game's starting materials. */
+  private get starting(): Stack[] {
+    return this.deps.game.starting_materials.map((m) => ({ item_id: m.id, quantity: m.quantity }));
+  }
+
   /** The player, created with the game's starting materials on first sight; refused when blocked. */
   async player(id: string): Promise<PlayerRecord> {
-    const starting = this.deps.game.starting_materials.map((m) => ({ item_id: m.id, quantity: m.quantity }));
-    const player = await this.deps.store.ensurePlayer(id, starting);
+    const player = await this.deps.store.ensurePlayer(id, this.starting);
     if (this.known.size >= KNOWN_PLAYERS) this.known.clear();
     this.known.add(id);
     if (player.blocked) throw playerBlocked(id);
@@ -53,18 +57,22 @@ export class PlayerService {
     if (!this.known.has(id)) await this.player(id);
   }
 
-  /** Server credential: block a player, set its level, crafting level or daily budgets. */
+  /** Server credential: block a player, set its level, crafting level or daily budgets (a new player keeps its starting materials). */
   update(id: string, settings: PlayerSettingsRequest): Promise<PlayerRecord> {
-    return this.deps.store.updatePlayer(id, {
-      blocked: settings.blocked,
-      crafting_xp:
-        settings.crafting_level === undefined
-          ? undefined
-          : settings.crafting_level * this.deps.game.xp_per_level,
-      daily_items: settings.daily_items,
-      daily_images: settings.daily_images,
-      level: settings.level,
-    });
+    return this.deps.store.updatePlayer(
+      id,
+      {
+        blocked: settings.blocked,
+        crafting_xp:
+          settings.crafting_level === undefined
+            ? undefined
+            : settings.crafting_level * this.deps.game.xp_per_level,
+        daily_items: settings.daily_items,
+        daily_images: settings.daily_images,
+        level: settings.level,
+      },
+      this.starting,
+    );
   }
 
   /** Items by id: materials from the game definition, the rest from the store; unknown ids are left out. */

@@ -109,6 +109,29 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX ledger_item ON ledger (item_id);
     CREATE INDEX inventory_item ON inventory (item_id);
   `,
+  // Security (issue 24): a recipe is discovered once per ingredients, station and result, however
+  // worded; idempotency records carry their owner and time, so they expire and are capped per caller;
+  // refusals of text are recorded for the developer; a block refuses the tokens issued before it.
+  (d) => `
+    ALTER TABLE discoveries ADD COLUMN discovery_key TEXT;
+    CREATE UNIQUE INDEX discoveries_once ON discoveries (player_id, discovery_key);
+    ALTER TABLE idempotency ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    ALTER TABLE idempotency ADD COLUMN saved_at ${d.bigint} NOT NULL DEFAULT 0;
+    CREATE INDEX idempotency_owner ON idempotency (owner, saved_at);
+    CREATE INDEX idempotency_age ON idempotency (saved_at);
+    ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
+    CREATE TABLE moderation_events (
+      id ${d.serial},
+      player_id TEXT NOT NULL,
+      at ${d.bigint} NOT NULL,
+      source TEXT NOT NULL,
+      field TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      excerpt TEXT NOT NULL
+    );
+    CREATE INDEX moderation_events_player ON moderation_events (player_id, at);
+    CREATE INDEX moderation_events_at ON moderation_events (at);
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

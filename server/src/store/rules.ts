@@ -94,8 +94,13 @@ export function* ensurePlayer(id: string, starting: Stack[]): Rule<PlayerRecord>
   return must(yield* player(id), `player ${id}`);
 }
 
-export function* updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Rule<PlayerRecord> {
-  yield* run('insertPlayer', { id, now: now() });
+/** Changes a player's settings; a player first seen here is made with the starting stacks all the same. */
+export function* updatePlayer(
+  id: string,
+  patch: Partial<Omit<PlayerRecord, 'id'>>,
+  starting: Stack[],
+): Rule<PlayerRecord> {
+  yield* ensurePlayer(id, starting);
   yield* run('bumpVersion', { id });
   for (const column of PLAYER_SETTINGS) {
     const value = patch[column];
@@ -195,7 +200,8 @@ export function* craft(input: CraftInput): Rule<CraftResult> {
     const at = now();
     const ingredients = JSON.stringify(recipe.ingredients);
     yield* run('insertRecipe', { key, template: JSON.stringify(item), ingredients, station, tool, now: at });
-    discovered = (yield* run('discover', { player, key, now: at })) === 1;
+    const discovery = recipe.discovery ?? key;
+    discovered = (yield* run('discover', { player, key, discovery, now: at })) === 1;
   }
   const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
   yield* run('addXp', { id: player, xp: xpEarned });

@@ -62,8 +62,8 @@ export abstract class SqlStore implements Store {
     return this.autocommit(rules.player(id));
   }
 
-  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
-    return this.transaction(rules.updatePlayer(id, patch));
+  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>, starting: Stack[] = []) {
+    return this.transaction(rules.updatePlayer(id, patch, starting));
   }
 
   stacks(playerId: string) {

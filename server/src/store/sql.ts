@@ -159,8 +159,10 @@ export function statements(d: SqlDialect) {
       `INSERT INTO recipes (key, template, ingredients, station, tool, created_at)
        VALUES ($key, $template, $ingredients, $station, $tool, $now) ON CONFLICT DO NOTHING`,
     ),
+    /** A player discovers a recipe once per discovery key: another wording of it is no discovery. */
     discover: sql(
-      'INSERT INTO discoveries (player_id, recipe_key, created_at) VALUES ($player, $key, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO discoveries (player_id, recipe_key, discovery_key, created_at) VALUES ($player, $key, $discovery, $now)
+       ON CONFLICT DO NOTHING`,
     ),
 
     // Icons and idempotency records: the first one written stays

@@ -23,7 +23,14 @@ export interface CraftInput {
   playerId: string;
   consume: Stack[];
   item: Item;
-  recipe: { key: string; ingredients: Stack[]; station: string | null; tool: string | null } | null;
+  /** `discovery` names what counts as one recipe for discovery XP (ingredients, station, result). */
+  recipe: {
+    key: string;
+    discovery?: string;
+    ingredients: Stack[];
+    station: string | null;
+    tool: string | null;
+  } | null;
   xp: number;
   discoveryXp: number;
   reason: 'combine' | 'create_item';
@@ -54,6 +61,8 @@ export interface LimitWindow {
   max: number;
   /** A limit on calls rather than on results: the count stays when the work fails. */
   kept?: boolean;
+  /** What its refusal says it counts: drops (the default) or requests. */
+  counts?: 'requests' | 'drops';
 }
 
 /** What a grant of loot records besides the loot. */
@@ -153,7 +162,12 @@ export class InsufficientError extends Error {
 export interface Store {
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
-  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Promise<PlayerRecord>;
+  /** Changes settings; a player first seen here gets `starting` like any new player. */
+  updatePlayer(
+    id: string,
+    patch: Partial<Omit<PlayerRecord, 'id'>>,
+    starting?: Stack[],
+  ): Promise<PlayerRecord>;
   /**
    * A player's stacks in the order received: a new stack goes last, a stack that grows or shrinks
    * keeps its place, one used up and received again goes last.
