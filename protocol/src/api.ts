@@ -11,8 +11,22 @@ export type PlayerId = z.infer<typeof PlayerId>;
 
 export const ItemId = z.string().min(1).max(64);
 const Quantity = z.int().min(1).max(999);
-const ShortText = z.string().trim().min(1).max(64);
-const Intent = z.string().trim().max(300);
+
+/**
+ * A player's words as they are kept and put in prompts: NFC, every run of control, format (bidi,
+ * zero-width), private-use characters and white space made one space, trimmed; then capped.
+ */
+export function cleanPlayerText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}\s]+/gu, ' ')
+    .trim();
+}
+const PlayerText = () => z.string().overwrite(cleanPlayerText);
+const ShortText = PlayerText().min(1).max(64);
+const Intent = PlayerText().max(300);
+/** Most visual preferences a create-item may give: each is a line of the prompt. */
+export const MAX_VISUAL_PREFERENCES = 8;
 
 export const SessionRequest = z.strictObject({ player_id: PlayerId });
 export type SessionRequest = z.infer<typeof SessionRequest>;
@@ -116,7 +130,11 @@ export const CreateItemRequest = z.strictObject({
     type: ItemType,
     description: Intent,
     focus_attributes: z.array(ShortText).max(4),
-    visual_preferences: z.record(z.string().max(32), z.union([z.string().max(64), z.number(), z.boolean()])),
+    visual_preferences: z
+      .record(PlayerText().min(1).max(32), z.union([PlayerText().max(64), z.number(), z.boolean()]))
+      .refine((prefs) => Object.keys(prefs).length <= MAX_VISUAL_PREFERENCES, {
+        error: `at most ${MAX_VISUAL_PREFERENCES} visual preferences`,
+      }),
   }),
 });
 export type CreateItemRequest = z.infer<typeof CreateItemRequest>;

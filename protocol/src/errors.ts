@@ -52,6 +52,10 @@ export const ERROR_CODES = {
   not_consumable: reason(400),
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),
+  /** A player's text the content filter (or the moderation endpoint) refuses; nothing was changed. */
+  content_refused: reason(400),
+  /** A player refused too often (`content_filter.restrict_after`): free text is off for a while. */
+  player_restricted: { status: 403 },
   // The work itself.
   aborted: { status: 499 },
   internal: { status: 500 },

@@ -184,6 +184,17 @@ export const SETTINGS = {
     whole(100, 900_000).optional(),
     'one image attempt, from its turn to the last byte (default 180000 for sdapi and comfyui, 120000 for openai, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
   ),
+  moderationUrl: setting(
+    'LOOTSMITH_MODERATION_URL',
+    url.optional(),
+    'an OpenAI-compatible moderation API, as an OpenAI SDK’s base URL (https://api.openai.com/v1): player text and generated text are also sent to its /moderations; a flagged text is refused (player) or written again (model)',
+  ),
+  moderationKey: setting('LOOTSMITH_MODERATION_KEY', z.string().min(1).optional(), 'its Bearer key'),
+  moderationModel: setting(
+    'LOOTSMITH_MODERATION_MODEL',
+    name.default('omni-moderation-latest'),
+    'its moderation model',
+  ),
   playerSecret: setting(
     'LOOTSMITH_PLAYER_SECRET',
     secret.optional(),
@@ -381,6 +392,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   requires('upstreamKey', 'upstreamUrl');
   requires('chatModel', 'chatUrl');
   onlyWith(['chatKey', 'chatModel'], 'chatUrl');
+  onlyWith(['moderationKey'], 'moderationUrl');
   onlyWith(['imageUrl', 'imageKey', 'imageModel', 'comfyuiWorkflow', 'imageSize'], 'imageApi');
   onlyWith(
     ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'],

@@ -61,6 +61,9 @@ const METHODS = {
   claimPoolItems: true,
   returnPoolItems: true,
   poolStock: true,
+  recordModeration: true,
+  moderationEvents: true,
+  textRefusals: true,
   idempotent: true,
   saveIdempotent: true,
   hit: true,
@@ -555,5 +558,35 @@ describe.each(backends)('$name store', (backend) => {
     await Promise.all([3, 5, 4].map(grant));
     await grant(2);
     expect((await store.getPlayer('p7'))?.claimed_level).toBe(5);
+  });
+
+  run('records refusals of text, reads them back newest first and counts a player’s own', async () => {
+    const event = (player_id: string, at: number, source: 'player' | 'generated') => ({
+      player_id,
+      at,
+      source,
+      field: 'description',
+      reason: 'profanity or slur',
+      excerpt: `text at ${at}`,
+    });
+    await store.recordModeration([event('mo1', 1_000, 'player'), event('mo1', 2_000, 'generated')]);
+    await store.recordModeration([event('mo1', 3_000, 'player'), event('mo2', 4_000, 'player')]);
+    expect((await store.moderationEvents({ playerId: 'mo1' })).map((e) => e.at)).toEqual([
+      3_000, 2_000, 1_000,
+    ]);
+    expect(await store.moderationEvents({ playerId: 'mo1', since: 2_500 })).toEqual([
+      event('mo1', 3_000, 'player'),
+    ]);
+    expect((await store.moderationEvents({ limit: 2 })).map((e) => e.player_id)).toEqual(['mo2', 'mo1']);
+    expect(await store.textRefusals('mo1', 0)).toBe(2);
+    expect(await store.textRefusals('mo1', 1_500)).toBe(1);
+    expect(await store.textRefusals('mo3', 0)).toBe(0);
+  });
+
+  run('makes a player first seen in a settings change with the starting stacks', async () => {
+    await store.updatePlayer('st1', { daily_items: 3 }, [{ item_id: 'iron_ore', quantity: 4 }]);
+    expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
+    await store.updatePlayer('st1', { daily_items: 5 }, [{ item_id: 'iron_ore', quantity: 4 }]);
+    expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
   });
 });

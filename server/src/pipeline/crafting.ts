@@ -9,6 +9,7 @@ import {
   type Item,
   type Rarity,
 } from '@lootsmith/protocol';
+import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import { checkItem, craftedLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
@@ -24,6 +25,29 @@ export interface CraftingDeps extends LootDeps {
   /** Resolves owned stacks to items; materials come from the game definition. */
   resolve(ids: string[]): Promise<Map<string, Item>>;
 }
+
+/** A combine's free text, by field: what the player wrote. */
+export const combineTexts = (body: CombineRequest): Texts => [
+  ['description', body.description],
+  ['crafting_tool', body.crafting_tool],
+  ['crafting_station', body.crafting_station],
+];
+
+/** A create-item's free text, by field: the description, focus attributes and visual preferences. */
+export function createItemTexts(body: CreateItemRequest): Texts {
+  const p = body.item_parameters;
+  return [
+    ['crafting_station', body.crafting_station],
+    ['item_parameters.description', p.description],
+    ...p.focus_attributes.map((f, i): [string, string] => [`item_parameters.focus_attributes.${i}`, f]),
+    ...Object.entries(p.visual_preferences).map(([k, v]): [string, string] => [
+      `item_parameters.visual_preferences.${k}`,
+      `${k} ${v}`,
+    ]),
+  ];
+}
+
+const wordsOf = (texts: Texts) => texts.flatMap(([, t]) => (t ? [t] : []));
 
 /** Sums repeated ids so `[{a,1},{a,1}]` spends two of `a`. */
 export function mergeStacks(stacks: Array<{ id: string; quantity: number }>): Stack[] {
@@ -235,6 +259,17 @@ export class CombinePlanner {
             if (!v.item) return ['item is required when sensible is true'];
             return check(v.item).map((p) => `item: ${p}`);
           },
+          // The verdict's words are shown to the player too, as the item's are.
+          review: async (v) =>
+            (await deps.content?.review(
+              body.player_id,
+              [
+                ['message', v.message],
+                ...v.suggestions.map((t, i): [string, string] => [`suggestions.${i}`, t]),
+                ...(v.item ? itemTexts(v.item, 'item.') : []),
+              ],
+              wordsOf(combineTexts(body)),
+            )) ?? [],
         });
       },
       { reuseMs: RECIPE_FLIGHT_REUSE_MS, signal },
@@ -314,6 +349,12 @@ export async function planCreateItem(
       b.items.length !== 1
         ? ['write exactly 1 item']
         : checkItem(deps.game, b.items[0] as Item, spec).map((p) => `items.0: ${p}`),
+    review: async (b) =>
+      (await deps.content?.review(
+        playerId,
+        b.items.flatMap((item, i) => itemTexts(item, `items.${i}.`)),
+        wordsOf(createItemTexts(body)),
+      )) ?? [],
   });
   const generated = batch.items[0] as (typeof batch.items)[number];
   // The icon is painted from the item as checked, never from the player's words.

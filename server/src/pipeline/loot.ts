@@ -9,6 +9,7 @@ import {
   type ItemIcon,
   type ItemType,
 } from '@lootsmith/protocol';
+import { type ContentGuard, itemTexts } from '../content/guard.ts';
 import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
 import { checkItem, clampLevel, rollRarity, statBudget } from '../game/rules.ts';
@@ -30,6 +31,8 @@ export interface LootDeps {
   textModel?: string;
   /** Answer before icons are painted: new items come back with their icons pending. */
   iconsAfterItem?: boolean;
+  /** Screens what players write and what models write for them. */
+  content?: ContentGuard;
 }
 
 /** An enemy as the prompt names it: name, tier and element. */
@@ -100,6 +103,8 @@ export interface WriteRequest {
   iconsAfterItem: boolean;
   /** Metrics label: a player's drop or a pool's refill. */
   kind: 'loot' | 'pool';
+  /** The player's own words in the request: a model's text may not copy them at length. */
+  playerWords?: string[];
   signal?: AbortSignal;
 }
 
@@ -150,6 +155,12 @@ export async function writeItems(
       });
       return problems;
     },
+    review: async (answer) =>
+      (await deps.content?.review(
+        req.clientId,
+        answer.items.flatMap((item, i) => itemTexts(item, `items.${i}.`)),
+        req.playerWords,
+      )) ?? [],
   });
 
   const created_at = new Date().toISOString();
@@ -171,6 +182,27 @@ export async function writeItems(
   deps.metrics?.generations.inc({ kind: req.kind, outcome: 'ok' });
   return { items, pendingIcons };
 }
+
+/** The free text of a drop request, by field: what a player wrote, to be screened and never copied. */
+export function dropTexts(body: GenerateItemsRequest): Array<[string, string | undefined]> {
+  const ctx = body.generation_context ?? {};
+  return [
+    ['generation_context.location', ctx.location],
+    ['generation_context.theme', ctx.theme],
+    ['generation_context.enemy', ctx.enemy],
+    ['constraints.naming_style', body.constraints?.naming_style],
+    ['constraints.power_budget', body.constraints?.power_budget],
+    ...body.items.flatMap(
+      (item, i): Array<[string, string | undefined]> => [
+        [`items.${i}.subtype`, item.subtype],
+        [`items.${i}.focus`, item.focus],
+      ],
+    ),
+  ];
+}
+
+const playerWords = (body: GenerateItemsRequest) =>
+  dropTexts(body).flatMap(([, text]) => (text ? [text] : []));
 
 /** Ids of these items' icons not painted yet; each starts painting in the background. */
 async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
@@ -236,6 +268,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         random,
         iconsAfterItem: deps.iconsAfterItem ?? false,
         kind: 'loot',
+        playerWords: playerWords(req.body),
         signal: req.signal,
       });
     } catch (err) {

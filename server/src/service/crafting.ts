@@ -6,7 +6,14 @@ import type {
 } from '@lootsmith/protocol';
 import { assertActsFor, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
-import { CombinePlanner, type CraftingDeps, crafterOf, planCreateItem } from '../pipeline/crafting.ts';
+import {
+  CombinePlanner,
+  type CraftingDeps,
+  combineTexts,
+  crafterOf,
+  createItemTexts,
+  planCreateItem,
+} from '../pipeline/crafting.ts';
 import type { CraftInput } from '../store/store.ts';
 import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
@@ -42,6 +49,7 @@ export class CraftingService {
     );
     // Every rule that can refuse without the model is settled before anything is reserved.
     const setup = await this.planner.setup(body, crafterOf(player));
+    await this.deps.content?.screenPlayer(player.id, combineTexts(body));
     const { per_minute, per_hour } = game.combine;
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
       windows: [
@@ -103,6 +111,7 @@ export class CraftingService {
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
+    await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
     const release = await reserve(this.deps.store, player.id, 'items', 1);
     const { item, stacks, craft } = await withReservation(release, async () => {
       const { item, stacks } = await planCreateItem(

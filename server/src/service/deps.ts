@@ -1,4 +1,5 @@
 import type { GameDefinition } from '@lootsmith/protocol';
+import type { ContentGuard } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
@@ -21,4 +22,6 @@ export interface CoreDeps {
   pools?: LootSupply;
   /** Drops answer before their icons are painted (`icon.status: "pending"`). */
   iconsAfterItem?: boolean;
+  /** Screens player text before anything is spent, and model text before it is stored. */
+  content?: ContentGuard;
 }

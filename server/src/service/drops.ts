@@ -8,7 +8,7 @@ import { assertActsFor, type Principal } from '../auth.ts';
 import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
-import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import { dropTexts, generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
 import type { CoreDeps } from './deps.ts';
 import type { PlayerService } from './players.ts';
@@ -42,6 +42,8 @@ export class DropService {
     const player = await this.players.player(body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
     const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    // A player's words are screened before anything is reserved: a refusal consumes nothing.
+    if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
     const windows = trusted
       ? []
       : [

@@ -2,10 +2,11 @@ import type { Item } from '@lootsmith/protocol';
 import { groupCall, groupRead } from './group.ts';
 import { granted, lockOrder, type Plan, plan } from './reservation.ts';
 import * as rules from './rules.ts';
-import { all, type Params, type Rule, run } from './rules.ts';
+import { all, get, type Params, type Rule, run } from './rules.ts';
 import {
   type CraftInput,
   type GrantLootOptions,
+  type ModerationEvent,
   type PlayerRecord,
   type PoolClaim,
   type PoolSlotRequest,
@@ -162,6 +163,25 @@ export abstract class SqlStore implements Store {
 
   poolStock(game: string, at: number) {
     return this.autocommit(all('poolStock', { game, at }));
+  }
+
+  recordModeration(events: ModerationEvent[]) {
+    return this.transaction(rules.recordModeration(events));
+  }
+
+  moderationEvents(query: { playerId?: string; since?: number; limit?: number }) {
+    return this.autocommit(
+      all('moderationEvents', {
+        player: query.playerId ?? '',
+        everyone: query.playerId === undefined ? 1 : 0,
+        since: query.since ?? 0,
+        limit: query.limit ?? 100,
+      }),
+    );
+  }
+
+  async textRefusals(playerId: string, since: number) {
+    return Number((await this.autocommit(get('textRefusals', { player: playerId, since })))?.n ?? 0);
   }
 
   idempotent(scope: string): Promise<StoredResponse | null> {
