@@ -28,13 +28,22 @@ const Intent = PlayerText().max(300);
 /** Most visual preferences a create-item may give: each is a line of the prompt. */
 export const MAX_VISUAL_PREFERENCES = 8;
 
-export const SessionRequest = z.strictObject({ player_id: PlayerId });
+/** A guest's proof that it is the guest a player was made for: given by its first session. */
+export const GuestSecret = z.string().regex(/^[\w-]{16,128}$/, '16–128 letters, digits, _ and - only');
+
+/**
+ * Guest login (development): a new player id gets a token and a `guest_secret`; an id that exists
+ * gets a token only with the secret its first session gave.
+ */
+export const SessionRequest = z.strictObject({ player_id: PlayerId, guest_secret: GuestSecret.optional() });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
 export const SessionResponse = z.looseObject({
   token: z.string(),
   player_id: PlayerId,
   expires_at: z.string(),
+  /** Only when this session made the player: keep it to log in as the same guest again. */
+  guest_secret: GuestSecret.optional(),
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 

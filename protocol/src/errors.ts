@@ -21,6 +21,10 @@ export const ERROR_CODES = {
   // Who is calling, and what they may do.
   unauthorized: { status: 401 },
   token_expired: { status: 401 },
+  /** Issued before the player was blocked: every such token stays refused. */
+  token_revoked: { status: 401 },
+  /** Guest login for a player that exists, without its guest secret. */
+  guest_secret_required: { status: 403 },
   forbidden: { status: 403 },
   dev_login_disabled: { status: 403 },
   chat_disabled: { status: 403 },

@@ -107,6 +107,8 @@ export async function startServices(config: Config, options: { store?: Store } =
     serverKey: config.serverKey,
     pools: pools || undefined,
     iconsAfterItem: config.iconsAfterItem,
+    // Production never leaves a player's spend unbounded: the game's defaults stand in for none set.
+    budgets: config.production ? game.default_budgets : undefined,
   });
   await core.init();
   return {

@@ -61,6 +61,7 @@ const METHODS = {
   claimPoolItems: true,
   returnPoolItems: true,
   poolStock: true,
+  guestSession: true,
   recordModeration: true,
   moderationEvents: true,
   textRefusals: true,
@@ -588,5 +589,20 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
     await store.updatePlayer('st1', { daily_items: 5 }, [{ item_id: 'iron_ore', quantity: 4 }]);
     expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
+  });
+
+  run('makes a guest player once, with its starting stacks and its secret’s hash', async () => {
+    const starting = [{ item_id: 'oak_wood', quantity: 3 }];
+    expect(await store.guestSession('gs1', 'hash-a', starting)).toEqual({
+      created: true,
+      secretHash: 'hash-a',
+    });
+    expect(await store.guestSession('gs1', 'hash-b', starting)).toEqual({
+      created: false,
+      secretHash: 'hash-a',
+    });
+    expect(await store.stacks('gs1')).toEqual(starting);
+    await store.ensurePlayer('gs2', []);
+    expect(await store.guestSession('gs2', 'hash-c', starting)).toEqual({ created: false, secretHash: null });
   });
 });

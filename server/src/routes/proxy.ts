@@ -1,6 +1,7 @@
 import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { issuedAt } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientCancel, parse } from '../http/request.ts';
 import { refuse } from '../refusal.ts';
@@ -69,7 +70,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing. Once the call has
       // gone it stays counted, whether the player waited for the image or not.
-      const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT);
+      const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT, issuedAt(principal));
       const answer = await withReservation(release, () => upstream.image(body, clientCancel(reply)));
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
       return answer;
@@ -96,7 +97,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const client_id = clientId(principal, raw.client_id);
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back only if it never left.
-      const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT);
+      const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT, issuedAt(principal));
       return withReservation(release, () => upstream.chat(body, clientCancel(reply)));
     },
   );

@@ -4,7 +4,7 @@ import type {
   CreateItemRequest,
   CreateItemResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import { issuedAt, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
 import {
   CombinePlanner,
@@ -40,9 +40,8 @@ export class CraftingService {
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {
-    assertActsFor(principal, body.player_id);
     const { game } = this.deps;
-    const player = await this.players.player(body.player_id);
+    const player = await this.players.forCaller(principal, body.player_id);
     await this.players.assertOwns(
       player.id,
       body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
@@ -56,6 +55,8 @@ export class CraftingService {
         { key: `combine:m:${player.id}`, windowMs: 60_000, max: per_minute, counts: 'requests' },
         { key: `combine:h:${player.id}`, windowMs: 3_600_000, max: per_hour, counts: 'requests' },
       ],
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
     });
     // A verdict the model gave costs what any answer costs: only one that never reached it is free.
     const crafted = await withReservation(
@@ -104,15 +105,17 @@ export class CraftingService {
     cooldownUntil: Date,
     signal?: AbortSignal,
   ): Promise<CreateItemResponse> {
-    assertActsFor(principal, playerId);
     const { game } = this.deps;
-    const player = await this.players.player(playerId);
+    const player = await this.players.forCaller(principal, playerId);
     await this.players.assertOwns(
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
     await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
-    const release = await reserve(this.deps.store, player.id, 'items', 1);
+    const release = await reserve(this.deps.store, player.id, 'items', 1, {
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
+    });
     const { item, stacks, craft } = await withReservation(release, async () => {
       const { item, stacks } = await planCreateItem(
         this.crafting,

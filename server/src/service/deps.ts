@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics.ts';
 import type { LootSupply } from '../pipeline/loot.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import type { DefaultBudgets } from './reservations.ts';
 
 /** What the services are built from: one server instance's game, store, upstream and settings. */
 export interface CoreDeps {
@@ -24,4 +25,6 @@ export interface CoreDeps {
   iconsAfterItem?: boolean;
   /** Screens player text before anything is spent, and model text before it is stored. */
   content?: ContentGuard;
+  /** Daily budgets of players the game server set none for (production); unlimited when absent. */
+  budgets?: DefaultBudgets;
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../http/errors.ts';
 import { playerBlocked, Refused, refuse } from '../refusal.ts';
 import { type Reservation, ReservationRefused, type ReservationRequest, type Store } from '../store/store.ts';
 import { type Spend, tracking } from '../upstream/spend.ts';
@@ -6,6 +7,17 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** Gives a reservation back: call it when the work it paid for sent nothing to a backend. */
 export type Release = () => Promise<void>;
+
+/** The daily budgets of a player whose record sets none (production's defaults); none: unlimited. */
+export interface DefaultBudgets {
+  daily_items: number;
+  daily_images: number;
+}
+
+/** What a reservation takes beyond the daily budget, and whose request it is for. */
+export interface ReserveOptions extends Pick<ReservationRequest, 'windows' | 'grant' | 'issuedAt'> {
+  budgets?: DefaultBudgets;
+}
 
 /**
  * Reserves the player's daily budget (and drop or call windows, a grant) before any model call;
@@ -16,19 +28,27 @@ export async function reserve(
   playerId: string,
   kind: 'items' | 'images',
   n: number,
-  extra: Pick<ReservationRequest, 'windows' | 'grant'> = {},
+  options: ReserveOptions = {},
 ): Promise<Release> {
+  const { budgets, ...extra } = options;
+  const fallback = budgets ? (kind === 'items' ? budgets.daily_items : budgets.daily_images) : null;
   let reservation: Reservation;
   try {
     // The limit is read from the player's record inside the reservation, so a change to it is never missed.
     reservation = await store.reserve(
-      { playerId, day: today(), usage: { kind, n, limit: 'recorded' }, ...extra },
+      { playerId, day: today(), usage: { kind, n, limit: 'recorded', fallback }, ...extra },
       Date.now(),
     );
   } catch (err) {
     if (!(err instanceof ReservationRefused)) throw err;
     const r = err.refusal;
     if (r.kind === 'blocked') throw playerBlocked(playerId);
+    if (r.kind === 'revoked')
+      throw new ApiError(
+        401,
+        'token_revoked',
+        'This player token was issued before the player was blocked; get a new one',
+      );
     if (r.kind === 'budget')
       throw refuse(
         'budget_exceeded',
@@ -36,6 +56,7 @@ export async function reserve(
       );
     if (r.kind === 'grant_used')
       throw refuse('grant_used', 'This drop grant has been spent; each grant gives one drop');
+    if (r.kind !== 'window') throw err;
     // A window kept when the work fails counts calls (the forwards); the others say what they count.
     const window = extra.windows?.find((w) => w.key === r.key);
     throw new Refused({

@@ -111,7 +111,8 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
   `,
   // Security (issue 24): a recipe is discovered once per ingredients, station and result, however
   // worded; idempotency records carry their owner and time, so they expire and are capped per caller;
-  // refusals of text are recorded for the developer; a block refuses the tokens issued before it.
+  // refusals of text are recorded for the developer; a block refuses the tokens issued before it; a
+  // guest proves it is the same guest with the secret its first session gave it (stored hashed).
   (d) => `
     ALTER TABLE discoveries ADD COLUMN discovery_key TEXT;
     CREATE UNIQUE INDEX discoveries_once ON discoveries (player_id, discovery_key);
@@ -120,6 +121,7 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX idempotency_owner ON idempotency (owner, saved_at);
     CREATE INDEX idempotency_age ON idempotency (saved_at);
     ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
+    ALTER TABLE players ADD COLUMN guest_secret TEXT;
     CREATE TABLE moderation_events (
       id ${d.serial},
       player_id TEXT NOT NULL,

@@ -64,6 +64,7 @@ const toPlayer = (row: PlayerRow): PlayerRecord => ({
   daily_images: row.daily_images,
   level: row.level,
   claimed_level: row.claimed_level,
+  tokens_after: row.tokens_after,
 });
 
 const toRecipe = (r: RecipeRow): Recipe => ({
@@ -96,6 +97,23 @@ export function* ensurePlayer(id: string, starting: Stack[]): Rule<PlayerRecord>
 }
 
 /** Changes a player's settings; a player first seen here is made with the starting stacks all the same. */
+/**
+ * A guest session: a player first seen here is made with the starting stacks and the guest secret's
+ * hash; for one that exists, the hash it was made with (null when no guest session made it).
+ */
+export function* guestSession(
+  id: string,
+  hash: string,
+  starting: Stack[],
+): Rule<{ created: boolean; secretHash: string | null }> {
+  if ((yield* run('insertPlayer', { id, now: now() })) === 1) {
+    for (const s of starting) yield* receive(id, s.item_id, s.quantity, 'starting');
+    yield* run('setGuestSecret', { id, hash });
+    return { created: true, secretHash: hash };
+  }
+  return { created: false, secretHash: (yield* get('guestSecret', { id }))?.guest_secret ?? null };
+}
+
 export function* updatePlayer(
   id: string,
   patch: Partial<Omit<PlayerRecord, 'id'>>,
@@ -113,7 +131,12 @@ export function* updatePlayer(
 
 export function* inventoryVersions(ids: string[]) {
   const rows = yield* all('inventoryVersions', { ids });
-  return new Map(rows.map((r) => [r.id, { version: r.inventory_version, blocked: r.blocked === 1 }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { version: r.inventory_version, blocked: r.blocked === 1, tokensAfter: r.tokens_after },
+    ]),
+  );
 }
 
 export function* inventory(playerId: string): Rule<InventoryRead | null> {

@@ -59,6 +59,10 @@ export abstract class SqlStore implements Store {
     return (await this.getPlayer(id)) ?? this.transaction(rules.ensurePlayer(id, starting));
   }
 
+  guestSession(id: string, secretHash: string, starting: Stack[]) {
+    return this.transaction(rules.guestSession(id, secretHash, starting));
+  }
+
   getPlayer(id: string) {
     return this.autocommit(rules.player(id));
   }

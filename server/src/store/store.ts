@@ -10,9 +10,18 @@ export interface PlayerRecord {
   level: number | null;
   /** The highest level a drop was served at on the player's own claim; null before the first. */
   claimed_level: number | null;
+  /** Tokens issued (`iat`, seconds) before this are refused: set when the player is blocked. */
+  tokens_after: number | null;
 }
 
-export const PLAYER_SETTINGS = ['crafting_xp', 'blocked', 'daily_items', 'daily_images', 'level'] as const;
+export const PLAYER_SETTINGS = [
+  'crafting_xp',
+  'blocked',
+  'daily_items',
+  'daily_images',
+  'level',
+  'tokens_after',
+] as const;
 
 export interface Stack {
   item_id: string;
@@ -81,7 +90,15 @@ export interface ReservationRequest {
    * reads the limit from the player's record inside the same transaction, and refuses a blocked
    * (or unknown) player.
    */
-  usage: { kind: 'items' | 'images'; n: number; limit: number | null | 'recorded' };
+  usage: {
+    kind: 'items' | 'images';
+    n: number;
+    limit: number | null | 'recorded';
+    /** With `recorded`: the limit of a player whose record sets none (production's default budget). */
+    fallback?: number | null;
+  };
+  /** The caller's token was issued at this second: refused when the player's tokens were revoked after it. */
+  issuedAt?: number;
   /** Fixed-window counters (drop limits, call rate limits). */
   windows?: LimitWindow[];
   /** A single-use drop grant: refused when its id was spent before. */
@@ -95,6 +112,7 @@ export interface Reservation extends ReservationRequest {
 
 export type Refusal =
   | { kind: 'blocked' }
+  | { kind: 'revoked' }
   | { kind: 'budget'; used: number; limit: number }
   | { kind: 'window'; key: string; max: number; windowMs: number; resetAt: number }
   | { kind: 'grant_used' };
@@ -174,6 +192,15 @@ export class InsufficientError extends Error {
 export interface Store {
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
+  /**
+   * Guest login: makes a player never seen with `starting` and the hash of its guest secret; for a
+   * player that exists, the hash it has (null when it was not made by a guest session).
+   */
+  guestSession(
+    id: string,
+    secretHash: string,
+    starting: Stack[],
+  ): Promise<{ created: boolean; secretHash: string | null }>;
   /** Changes settings; a player first seen here gets `starting` like any new player. */
   updatePlayer(
     id: string,
@@ -192,8 +219,10 @@ export interface Store {
    * for a player never seen.
    */
   inventory(playerId: string): Promise<InventoryRead | null>;
-  /** The player's inventory version and whether it is blocked; null for a player never seen. */
-  inventoryVersion(playerId: string): Promise<{ version: number; blocked: boolean } | null>;
+  /** The player's inventory version, whether it is blocked and since when its tokens stand; null for a player never seen. */
+  inventoryVersion(
+    playerId: string,
+  ): Promise<{ version: number; blocked: boolean; tokensAfter: number | null } | null>;
   playerItemNames(playerId: string): Promise<string[]>;
   /**
    * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
