@@ -4,6 +4,8 @@ import type { PlayerRow, RecipeRow, RowOf, StatementName } from './sql.ts';
 import {
   type CraftInput,
   type CraftResult,
+  IDEMPOTENCY_PER_OWNER,
+  IDEMPOTENCY_TTL_MS,
   InsufficientError,
   type InventoryRead,
   type ModerationEvent,
@@ -364,10 +366,19 @@ export function* dailyUsage(player: string, day: string) {
   return (yield* get('usage', { player, day })) ?? { items: 0, images: 0 };
 }
 
-export function* idempotent(scope: string) {
-  return (yield* get('idempotent', { scope })) ?? null;
+export function* idempotent(scope: string, at: number) {
+  return (yield* get('idempotent', { scope, expired: at - IDEMPOTENCY_TTL_MS })) ?? null;
 }
 
-export function* saveIdempotent(scope: string, status: number, body: string): Rule<void> {
-  yield* run('saveIdempotent', { scope, status, body, now: now() });
+/** Stores a record; expired ones go, and the owner's beyond its cap (the oldest first). */
+export function* saveIdempotent(
+  scope: string,
+  owner: string,
+  status: number,
+  body: string,
+  at: number,
+): Rule<void> {
+  yield* run('expireIdempotent', { expired: at - IDEMPOTENCY_TTL_MS });
+  yield* run('saveIdempotent', { scope, owner, status, body, now: new Date(at).toISOString(), at });
+  yield* run('capIdempotent', { owner, cap: IDEMPOTENCY_PER_OWNER });
 }

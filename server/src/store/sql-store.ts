@@ -188,12 +188,12 @@ export abstract class SqlStore implements Store {
     return Number((await this.autocommit(get('textRefusals', { player: playerId, since })))?.n ?? 0);
   }
 
-  idempotent(scope: string): Promise<StoredResponse | null> {
-    return this.autocommit(rules.idempotent(scope));
+  idempotent(scope: string, now = Date.now()): Promise<StoredResponse | null> {
+    return this.autocommit(rules.idempotent(scope, now));
   }
 
-  saveIdempotent(scope: string, response: StoredResponse) {
-    return this.autocommit(rules.saveIdempotent(scope, response.status, response.body));
+  saveIdempotent(scope: string, response: StoredResponse, owner = '', now = Date.now()) {
+    return this.transaction(rules.saveIdempotent(scope, owner, response.status, response.body, now));
   }
 
   /** Counts a hit in its window with no max (the rate-limit plugin compares the count itself). */

@@ -177,10 +177,17 @@ export function statements(d: SqlDialect) {
       'INSERT INTO icons (id, prompt, png, created_at) VALUES ($id, $prompt, $png, $now) ON CONFLICT DO NOTHING',
     ),
     idempotent: sql<{ status: number; body: string }>(
-      'SELECT status, body FROM idempotency WHERE scope = $scope',
+      'SELECT status, body FROM idempotency WHERE scope = $scope AND saved_at > $expired',
     ),
     saveIdempotent: sql(
-      'INSERT INTO idempotency (scope, status, body, created_at) VALUES ($scope, $status, $body, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO idempotency (scope, owner, status, body, created_at, saved_at)
+       VALUES ($scope, $owner, $status, $body, $now, $at) ON CONFLICT DO NOTHING`,
+    ),
+    expireIdempotent: sql('DELETE FROM idempotency WHERE saved_at <= $expired'),
+    /** An owner's records past the newest `$cap` go. */
+    capIdempotent: sql(
+      `DELETE FROM idempotency WHERE owner = $owner AND scope NOT IN
+       (SELECT scope FROM idempotency WHERE owner = $owner ORDER BY saved_at DESC, scope LIMIT $cap)`,
     ),
 
     // Reservations: daily budgets, fixed windows, drop grants

@@ -58,6 +58,11 @@ export interface InventoryRead {
   recipes: Recipe[];
 }
 
+/** How long an idempotency record answers a replay (as long as Redis keeps one). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Most idempotency records one caller keeps; the oldest go first. */
+export const IDEMPOTENCY_PER_OWNER = 500;
+
 export interface StoredResponse {
   status: number;
   body: string;
@@ -288,8 +293,13 @@ export interface Store {
   moderationEvents(query: { playerId?: string; since?: number; limit?: number }): Promise<ModerationEvent[]>;
   /** How many of the player's own texts were refused at or after `since`. */
   textRefusals(playerId: string, since: number): Promise<number>;
-  idempotent(scope: string): Promise<StoredResponse | null>;
-  saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
+  /** The answer stored under a scope within the last `IDEMPOTENCY_TTL_MS`, if any. */
+  idempotent(scope: string, now?: number): Promise<StoredResponse | null>;
+  /**
+   * Stores an answer under a scope for its `owner` (the caller), the first one written staying;
+   * records older than `IDEMPOTENCY_TTL_MS` go, and an owner keeps at most `IDEMPOTENCY_PER_OWNER`.
+   */
+  saveIdempotent(scope: string, response: StoredResponse, owner?: string, now?: number): Promise<void>;
   /** Rate-limit counter for a fixed window; survives restarts. */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   close(): Promise<void>;
