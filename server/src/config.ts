@@ -276,6 +276,11 @@ export const SETTINGS = {
     whole(1, 1_000_000).optional(),
     'items the pools may generate per hour, all instances together (default 600); the server’s own spend, not a player’s daily budget',
   ),
+  poolPlayerShare: setting(
+    'LOOTSMITH_POOL_PLAYER_SHARE',
+    whole(1, 1_000_000).optional(),
+    'items the draws of one player may make the pools generate per hour, out of LOOTSMITH_POOL_BUDGET_PER_HOUR (default a tenth of it), so no one player’s demand drains the pools for the others',
+  ),
   poolConcurrency: setting(
     'LOOTSMITH_POOL_CONCURRENCY',
     whole(1, 64).optional(),
@@ -315,9 +320,17 @@ export interface PoolSettings {
   budgetPerHour: number;
   /** Generation batches one instance runs at once. */
   concurrency: number;
+  /** Items one player's draws may make the pools generate per hour (a share of the budget). */
+  playerShare: number;
 }
 
-export const POOL_DEFAULTS: PoolSettings = { size: 12, total: 400, budgetPerHour: 600, concurrency: 8 };
+export const POOL_DEFAULTS: PoolSettings = {
+  size: 12,
+  total: 400,
+  budgetPerHour: 600,
+  concurrency: 8,
+  playerShare: 60,
+};
 
 /** Where one kind of generation goes: an API, its address and key, and how much of it one instance uses. */
 export interface BackendSpec {
@@ -420,7 +433,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   onlyWith(['moderationKey'], 'moderationUrl');
   onlyWith(['imageUrl', 'imageKey', 'imageModel', 'comfyuiWorkflow', 'imageSize'], 'imageApi');
   onlyWith(
-    ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'],
+    ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency', 'poolPlayerShare'],
     'pools',
     `${name('pools')} is on`,
   );
@@ -433,12 +446,14 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
     fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
   if (o.staticDir && !existsSync(o.staticDir)) fail('staticDir', `${resolve(o.staticDir)} does not exist`);
+  const budgetPerHour = o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour;
   const pools: PoolSettings | undefined = o.pools
     ? {
         size: o.poolSize ?? POOL_DEFAULTS.size,
         total: o.poolTotal ?? Math.max(POOL_DEFAULTS.total, o.poolSize ?? 0),
-        budgetPerHour: o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour,
+        budgetPerHour,
         concurrency: o.poolConcurrency ?? POOL_DEFAULTS.concurrency,
+        playerShare: o.poolPlayerShare ?? Math.ceil(budgetPerHour / 10),
       }
     : undefined;
   if (pools && pools.size > pools.total)

@@ -308,3 +308,55 @@ describe('the rules of crafting hold on every route', () => {
     expect(n).toBe(1);
   });
 });
+
+describe('loot pools', () => {
+  let p: Booted;
+  beforeAll(async () => {
+    // An hourly pool budget of 40 items: a tenth of it is one player's share.
+    p = await bootWithFake({ ...PRODUCTION, LOOTSMITH_POOLS: '1', LOOTSMITH_POOL_BUDGET_PER_HOUR: '40' });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+  const poolDrop = (player: string, enemy: string, type: string) =>
+    p.server.app.inject({
+      method: 'POST',
+      url: '/v1/generate/items',
+      headers: auth(playerToken(player)),
+      payload: { client_id: player, generation_context: { enemy, player_level: 1 }, items: [{ type }] },
+    });
+  const pools = () => p.server.core.deps.pools as unknown as { refiller: { settled(): Promise<void> } };
+  const slots = (bucketPrefix = '') =>
+    (
+      (p.server.core.deps.store as SqliteStore).db
+        .prepare('SELECT COUNT(*) AS n FROM pool_items WHERE bucket LIKE ?')
+        .get(`${bucketPrefix}%`) as { n: number }
+    ).n;
+
+  it('one player’s demand spread over buckets spends only its share; others’ refills still run', async () => {
+    for (const enemy of ['rat', 'slime', 'skeleton'])
+      for (const type of ['WEAPON', 'HELMET', 'CHEST', 'BOOTS']) {
+        expect((await poolDrop('spreader', enemy, type)).statusCode).toBe(200);
+        await pools().refiller.settled();
+      }
+    // Twelve buckets asked for; the spreader's draws paid for 4 items (40 / 10), not 40.
+    expect(slots()).toBeLessThanOrEqual(4);
+    expect((await poolDrop('other', 'frost_giant', 'WEAPON')).statusCode).toBe(200);
+    await pools().refiller.settled();
+    expect(slots('frost_giant/')).toBeGreaterThan(0);
+  });
+
+  it('a draw from the pool counts against the player’s own limits like a generated drop', async () => {
+    const res = await p.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/drawer',
+      headers: auth(SERVER_KEY),
+      payload: { daily_items: 1 },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await poolDrop('drawer', 'frost_giant', 'WEAPON')).statusCode).toBe(200);
+    const over = await poolDrop('drawer', 'frost_giant', 'WEAPON');
+    expect(over.statusCode).toBe(429);
+    expect(over.json().reason).toBe('budget_exceeded');
+  });
+});

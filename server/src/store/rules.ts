@@ -1,5 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
-import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
+import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom, poolShareKey } from './pool-limits.ts';
 import type { PlayerRow, RecipeRow, RowOf, StatementName } from './sql.ts';
 import {
   type CraftInput,
@@ -293,14 +293,20 @@ export function* reservePoolSlots(request: PoolSlotRequest, at: number) {
   const counts = must(yield* get('poolCounts', { game, bucket, at }), 'pool counts');
   const key = poolBudgetKey(game);
   const budget = yield* get('window', { key });
+  const shareKey = request.payer && poolShareKey(game, request.payer.id);
+  const share = shareKey ? yield* get('window', { key: shareKey }) : undefined;
+  const inWindow = (w: { count: number; reset_at: number } | undefined) =>
+    w && w.reset_at > at ? w.count : 0;
   const { n, refused } = poolRoom(request, {
     bucket: counts.bucket,
     total: counts.total,
-    spent: budget && budget.reset_at > at ? budget.count : 0,
+    spent: inWindow(budget),
+    share: inWindow(share),
   });
   const slots = request.wants.slice(0, n);
   if (!n) return { slots, refused };
   yield* hitWindow(key, POOL_BUDGET_WINDOW_MS, at, n);
+  if (shareKey) yield* hitWindow(shareKey, POOL_BUDGET_WINDOW_MS, at, n);
   for (const { id, rarity, level } of slots)
     yield* run('insertSlot', { id, game, bucket, rarity, level, lease_until: at + request.leaseMs, at });
   return { slots, refused };

@@ -152,6 +152,8 @@ export interface PoolSlotRequest {
   hourlyMax: number;
   /** How long an unfilled slot holds its place, so a crashed generator's slots lapse. */
   leaseMs: number;
+  /** The player whose draw asked for the refill: its share of the hourly budget is charged too. */
+  payer?: { id: string; max: number };
 }
 
 export interface PoolSlot {
@@ -160,7 +162,7 @@ export interface PoolSlot {
   level: number;
 }
 
-export type PoolRefusal = 'bucket_full' | 'total_full' | 'budget';
+export type PoolRefusal = 'bucket_full' | 'total_full' | 'budget' | 'player_share';
 
 export interface PoolStock {
   bucket: string;
