@@ -248,6 +248,13 @@ describe.each(ADAPTERS)(
           })
         ).json().items[0];
       const crown = await grant('vic', 'LEGENDARY', 50);
+      // A LEGENDARY result needs crafting level 6, on every crafting route.
+      await app().inject({
+        method: 'PATCH',
+        url: '/api/v1/player/vic',
+        headers: auth(SERVER_KEY),
+        payload: { crafting_level: 6 },
+      });
       expect(crown.level).toBeGreaterThanOrEqual(49);
       const vics = await combine('vic', [
         { item_id: crown.id, quantity: 1 },

@@ -399,7 +399,7 @@ export class UpstreamClient {
 export function withoutCatalogue(text: string): string {
   return text
     .replace(/\s*\[[^\]]*[,'"][^\]]*\]/g, '')
-    .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed|choose from|one of|not in)\b.*$/i, '')
+    .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed)\b[\w\s]{0,20}:.*$/i, '')
     .trim();
 }
 
