@@ -22,9 +22,10 @@ export function cleanPlayerText(text: string): string {
     .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}\s]+/gu, ' ')
     .trim();
 }
-const PlayerText = () => z.string().overwrite(cleanPlayerText);
-const ShortText = PlayerText().min(1).max(64);
-const Intent = PlayerText().max(300);
+/** Capped as sent and as cleaned: a text too long as it came is refused, not shortened into shape. */
+const PlayerText = (max: number) => z.string().max(max).overwrite(cleanPlayerText);
+const ShortText = PlayerText(64).min(1);
+const Intent = PlayerText(300);
 /** Most visual preferences a create-item may give: each is a line of the prompt. */
 export const MAX_VISUAL_PREFERENCES = 8;
 
@@ -140,7 +141,7 @@ export const CreateItemRequest = z.strictObject({
     description: Intent,
     focus_attributes: z.array(ShortText).max(4),
     visual_preferences: z
-      .record(PlayerText().min(1).max(32), z.union([PlayerText().max(64), z.number(), z.boolean()]))
+      .record(PlayerText(32).min(1), z.union([PlayerText(64), z.number(), z.boolean()]))
       .refine((prefs) => Object.keys(prefs).length <= MAX_VISUAL_PREFERENCES, {
         error: `at most ${MAX_VISUAL_PREFERENCES} visual preferences`,
       }),
