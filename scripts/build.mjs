@@ -1,6 +1,6 @@
-// `npm run build`: builds what is stale. The packages through `tsc -b` (incremental), the plugin and
-// the demo (and its test build) through Vite when a file they are built from is newer than their
-// output. `--force`: all.
+// `npm run build`: builds what is stale. The packages through `tsc -b` (incremental), the console, the
+// plugin and the demo (and its test build) through Vite when a file they are built from is newer than
+// their output. `--force`: all.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +35,9 @@ run('npx', [
   'engine/tsconfig.build.json',
   'server/tsconfig.build.json',
 ]);
+// The developer console ships inside the server package (server/dist/console).
+if (stale(['server/console', 'protocol/src'], 'server/dist/console/index.html'))
+  run('npx', ['vite', 'build', '--logLevel', 'warn', 'server/console']);
 if (
   stale(
     ['protocol/src', 'plugin/src', 'plugin/scripts', 'plugin/package.json', 'plugin/vite.config.ts'],

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   guest_secret_required: { status: 403 },
   forbidden: { status: 403 },
   dev_login_disabled: { status: 403 },
+  console_disabled: { status: 403 },
   chat_disabled: { status: 403 },
   player_blocked: { status: 403 },
   grant_required: { status: 403 },

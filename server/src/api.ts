@@ -7,6 +7,8 @@ import { ApiError, answerOf } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerAdmin } from './routes/admin.ts';
+import { registerActivityRecording } from './routes/admin-recording.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerEquipmentRoutes } from './routes/equipment.ts';
 import { registerItemRoutes } from './routes/items.ts';
@@ -104,6 +106,7 @@ export async function registerApi(
     done();
   });
 
+  registerActivityRecording(app, services.activity);
   registerSecurityHeaders(app);
   await registerCors(app, config);
   // Every route a caller without a token reaches is limited per network address (set before the
@@ -130,6 +133,7 @@ export async function registerApi(
   registerItemRoutes(app, services);
   registerEquipmentRoutes(app, services);
   registerProxyRoutes(app, services);
+  await registerAdmin(app, services);
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   // Metrics name routes, players' traffic and upstream failures: only for whoever holds a token for them.

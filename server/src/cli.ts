@@ -54,7 +54,9 @@ async function main(argv: string[]) {
   const settings = config();
   const server = await startServer(settings);
   const game = settings.staticDir ? ` and ${settings.staticDir} at /` : '';
-  server.app.log.info(`Lootsmith serving the API, /docs${game} at ${server.url}/; ${contentOf(settings)}`);
+  server.app.log.info(
+    `Lootsmith serving the API, /docs, /console${game} at ${server.url}/; ${contentOf(settings)}`,
+  );
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {

@@ -230,6 +230,11 @@ export const SETTINGS = {
     secret.optional(),
     'bearer token for GET /metrics (the server key works too); without either, /metrics is open outside production and off in production',
   ),
+  consolePassword: setting(
+    'LOOTSMITH_CONSOLE_PASSWORD',
+    secret.optional(),
+    'password of the developer console at /console (the server key works too); with neither, the console is off in production and open to loopback outside it',
+  ),
   devLogin: setting(
     'LOOTSMITH_DEV_LOGIN',
     flag.optional(),
@@ -483,6 +488,11 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   }
   if (o.tokenTtlSeconds > o.tokenMaxTtlSeconds)
     fail('tokenTtlSeconds', `must not be above ${name('tokenMaxTtlSeconds')} (${o.tokenMaxTtlSeconds})`);
+  // Prometheus holds the metrics token; every player token's signature rests on the player secret:
+  // neither may open the console.
+  for (const other of ['metricsToken', 'playerSecret'] as const)
+    if (o.consolePassword && o.consolePassword === o[other])
+      fail('consolePassword', `must differ from ${name(other)}`);
   let workflow: Workflow | undefined;
   if (o.imageApi === 'comfyui')
     try {

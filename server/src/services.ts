@@ -13,6 +13,7 @@ import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
+import { ActivityRecorder } from './service/admin-activity.ts';
 import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
@@ -29,6 +30,8 @@ export interface Services {
   secrets: Secrets;
   /** Shared Redis of several instances: rate limits live there. */
   redis?: Redis;
+  /** What the developer console counts: requests, backend calls, item provenance. */
+  activity: ActivityRecorder;
   /** Where chat goes: the embedded engine's loopback URL when no service is configured. */
   upstreamUrl: string;
   /** Whether the embedded engine makes all content (chat and images). */
@@ -66,11 +69,21 @@ export async function startServices(config: Config, options: { store?: Store } =
     config.metricsToken,
     config.playerSecret,
     config.moderationKey,
+    config.consolePassword,
   ]);
   // The logger exists once the app does: warnings before that have nowhere to go but are rare (start-up).
   let logger: WarnLog | undefined;
   const log: WarnLog = { warn: (fields, message) => logger?.warn(fields, message) };
-  const upstream = UpstreamClient.open(config.upstream, { embedded: engine, metrics, secrets, log });
+  const warn = (message: string, err: unknown) =>
+    log.warn({ err: err instanceof Error ? err.message : err }, message);
+  const activity = new ActivityRecorder(store.admin, { log: warn });
+  const upstream = UpstreamClient.open(config.upstream, {
+    embedded: engine,
+    metrics,
+    secrets,
+    log,
+    observe: (call) => activity.upstreamCall(call),
+  });
   const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
   const moderation =
     config.moderationUrl &&
@@ -86,7 +99,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     rules: game.content_filter,
     moderation: moderation || undefined,
   });
-  const loot = { game, upstream, icons, metrics, textModel: config.textModel, content };
+  const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity, content };
   // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
   const refillIcons =
     config.pools && new IconService(store, coordination, upstream.at('refill'), game, metrics);
@@ -98,7 +111,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       store,
       settings: config.pools,
       registry: metrics.registry,
-      log: (message, err) => log.warn({ err: err instanceof Error ? err.message : err }, message),
+      log: warn,
     });
   const core = new Core({
     ...loot,
@@ -118,6 +131,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     metrics,
     secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,
+    activity,
     upstreamUrl: chat.api === 'embedded' ? (engine?.url as string) : (chat.url as string),
     embedded: chat.api === 'embedded' && image.api === 'embedded',
     useLogger(to) {
@@ -132,6 +146,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       if (moderation) await moderation.close();
       await engine?.close();
       await coordination.close();
+      await activity.close();
       await store.close();
     },
   };

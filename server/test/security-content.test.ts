@@ -88,9 +88,14 @@ describe('player text', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('content_refused');
     expect(res.json().error.details.field).toBe('item_parameters.description');
-    const [event] = await t.server.core.deps.store.moderationEvents({ playerId: 'ada' });
-    expect(event).toMatchObject({ player_id: 'ada', source: 'player', field: 'item_parameters.description' });
-    expect(event?.reason).toBe('profanity or slur');
+    const [event] = await t.server.core.deps.store.admin.moderation({ playerId: 'ada', limit: 10 });
+    expect(event).toMatchObject({
+      playerId: 'ada',
+      kind: 'player_text',
+      field: 'item_parameters.description',
+      reason: 'profanity',
+      action: 'refused',
+    });
     expect(Date.now() - (event?.at ?? 0)).toBeLessThan(10_000);
   });
 
@@ -138,7 +143,7 @@ describe('player text', () => {
       createItem('eli', { description: 'a torch to burn the village' }),
     );
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.details.reason).toBe('moderation: violence');
+    expect(res.json().error.details.reason).toBe('moderation:violence');
     expect(moderation.seen).toContain('a torch to burn the village');
   });
 
@@ -160,8 +165,8 @@ describe('text a model writes', () => {
     expect(res.json().error.code).toBe('generation_failed');
     expect(stored()).not.toContain('evil.example');
     expect(res.body).not.toContain('evil.example');
-    const events = await t.server.core.deps.store.moderationEvents({ playerId: 'gus' });
-    expect(events.map((e) => e.source)).toEqual(['generated', 'generated', 'generated']);
+    const events = await t.server.core.deps.store.admin.moderation({ playerId: 'gus', limit: 10 });
+    expect(events.map((e) => [e.kind, e.action])).toEqual(Array(3).fill(['generated_text', 'regenerated']));
     expect(events[0]?.field).toBe('items.0.lore');
   });
 
@@ -234,10 +239,10 @@ describe('prompts', () => {
 
 describe('the record for the developer', () => {
   it('holds who, when, where and why for every refusal', async () => {
-    const events = await t.server.core.deps.store.moderationEvents({});
+    const events = await t.server.core.deps.store.admin.moderation({ limit: 100 });
     expect(events.length).toBeGreaterThan(5);
     for (const e of events) {
-      expect(e.player_id).toBeTruthy();
+      expect(e.playerId).toBeTruthy();
       expect(e.at).toBeGreaterThan(0);
       expect(e.field).toBeTruthy();
       expect(e.reason).toBeTruthy();

@@ -282,7 +282,7 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
     { find: '"object": "chat.completion"', plan: { skip: 'an answer of the engine, not something to run' } },
     { find: '"credits_remaining": 97', plan: { skip: 'an answer of the engine, not something to run' } },
     { find: 'Generate 2 items.', plan: { skip: 'a prompt the server sends, quoted' } },
-    { find: 'Combine: 2 × Iron Ore', plan: { skip: 'a prompt the server sends, quoted' } },
+    { find: 'Combine: 2 × "Iron Ore"', plan: { skip: 'a prompt the server sends, quoted' } },
   ],
   protocol: [
     { find: 'npm install @lootsmith/protocol', plan: { skip: 'installing is the consumer test’s' } },

@@ -12,7 +12,10 @@ const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[\s.\-_*·]+\p{L}(?![\p{L}\p{N}])){2,}/
 /** A web address or e-mail: item text never needs one, and a planted one sends players elsewhere. */
 const ADDRESS = /\bhttps?:\/\/|\bwww\.|[\w.-]+@[\w-]+\.\w|\b[\p{L}\d-]{2,}\.(?:[a-z]{2,})(?:\/|\b)(?!['’])/iu;
 
-/** Why a text was refused: the word's kind, never the word itself (the record may be shown). */
+/**
+ * Why a text was refused, as the console's record names it (`profanity`, `deny_list`, `web_address`):
+ * the kind of word, never the word itself. `obscenity`'s list does not tell slurs from profanity.
+ */
 export interface Finding {
   reason: string;
 }
@@ -47,13 +50,13 @@ export class TextFilter {
       if (!this.matcher.hasMatch(candidate)) continue;
       const [match] = this.matcher.getAllMatches(candidate);
       const game = match && this.dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.game;
-      return { reason: game ? "a word on the game's deny list" : 'profanity or slur' };
+      return { reason: game ? 'deny_list' : 'profanity' };
     }
     return undefined;
   }
 
   /** `check`, and for text a model wrote: no web address or e-mail either. */
   checkGenerated(text: string): Finding | undefined {
-    return this.check(text) ?? (ADDRESS.test(text) ? { reason: 'web address' } : undefined);
+    return this.check(text) ?? (ADDRESS.test(text) ? { reason: 'web_address' } : undefined);
   }
 }

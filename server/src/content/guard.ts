@@ -1,7 +1,8 @@
 import type { ContentFilter, GeneratedItem } from '@lootsmith/protocol';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
-import type { ModerationEvent, Store } from '../store/store.ts';
+import type { ModerationRecord } from '../store/admin-store.ts';
+import type { Store } from '../store/store.ts';
 import type { TextFilter } from './filter.ts';
 import { type Moderation, ModerationUnavailable } from './moderation.ts';
 
@@ -61,7 +62,7 @@ export class ContentGuard {
     await this.assertNotRestricted(playerId);
     const found = await this.findings(texts, (text) => this.deps.filter.check(text));
     if (!found.length) return;
-    await this.record(playerId, 'player', found);
+    await this.record(playerId, 'player_text', 'refused', found);
     const [first] = found as [Found];
     throw refuse(
       'content_refused',
@@ -74,26 +75,28 @@ export class ContentGuard {
    * What is wrong with a model's texts, as problems a re-ask can act on (each recorded): the
    * filter, web addresses, the moderation endpoint, and long runs copied from the player's words.
    */
-  async review(playerId: string, fields: Texts, playerWords: string[] = []): Promise<string[]> {
+  async review(playerId: string | null, fields: Texts, playerWords: string[] = []): Promise<string[]> {
     const texts = fields.filter((f): f is [string, string] => !!f[1]);
     const copied = new Set(playerWords.flatMap((w) => [...runs(w)]));
     const found = await this.findings(texts, (text) => {
       const finding = this.deps.filter.checkGenerated(text);
       if (finding) return finding;
-      return [...runs(text)].some((r) => copied.has(r)) ? { reason: "copies the player's words" } : undefined;
+      return [...runs(text)].some((r) => copied.has(r)) ? { reason: 'copied_player_text' } : undefined;
     });
     if (!found.length) return [];
-    await this.record(playerId, 'generated', found);
+    await this.record(playerId, 'generated_text', 'regenerated', found);
     return found.map(
       (f) => `${f.field}: rewrite this text in your own words (${f.reason}); keep it fit for every player`,
     );
   }
 
-  /** Refusals of the player's own text recorded within the window of the game's rule. */
+  /** Refused while the player's own texts were refused `refusals` times within the game's window. */
   private async assertNotRestricted(playerId: string) {
     const { refusals, hours } = this.deps.rules.restrict_after;
     const since = Date.now() - hours * 3_600_000;
-    if ((await this.deps.store.textRefusals(playerId, since)) >= refusals)
+    // The newest `refusals` of the player's texts: restricted when all of them fall in the window.
+    const recent = await this.deps.store.admin.moderation({ playerId, kind: 'player_text', limit: refusals });
+    if (recent.length >= refusals && recent.every((e) => e.at >= since))
       throw refuse(
         'player_restricted',
         `Player ${playerId} had ${refusals} texts refused within ${hours} h: free text is off for now`,
@@ -125,23 +128,29 @@ export class ContentGuard {
     }
     texts.forEach(([field, text], i) => {
       const categories = flagged[i] ?? [];
-      if (categories.length) found.push({ field, text, reason: `moderation: ${categories.join(', ')}` });
+      if (categories.length) found.push({ field, text, reason: `moderation:${categories.join(',')}` });
     });
     return found;
   }
 
-  private record(playerId: string, source: ModerationEvent['source'], found: Found[]) {
+  /** Into the console's record (`moderation_events`): who, when, which field, why and what was done. */
+  private async record(
+    playerId: string | null,
+    kind: ModerationRecord['kind'],
+    action: string,
+    found: Found[],
+  ) {
     const at = Date.now();
-    return this.deps.store.recordModeration(
-      found.map((f) => ({
-        player_id: playerId,
+    for (const f of found)
+      await this.deps.store.admin.recordModeration({
+        playerId,
         at,
-        source,
+        kind,
         field: f.field,
-        reason: f.reason,
         excerpt: f.text.slice(0, EXCERPT),
-      })),
-    );
+        reason: f.reason,
+        action,
+      });
   }
 }
 

@@ -4,7 +4,8 @@ import { jsonrepair } from 'jsonrepair';
 import type { ZodType } from 'zod';
 import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
-import type { UpstreamClient } from '../upstream/client.ts';
+import { backendLabel, type UpstreamClient } from '../upstream/client.ts';
+import type { GenerationTrace } from './provenance.ts';
 
 export interface AskJsonOptions<T> {
   upstream: UpstreamClient;
@@ -26,6 +27,8 @@ export interface AskJsonOptions<T> {
   metrics?: Metrics;
   kind: string;
   signal?: AbortSignal;
+  /** Filled in with what was asked, refused and answered (the item's provenance). */
+  trace?: GenerationTrace;
 }
 
 const MAX_REASKS = 2;
@@ -62,6 +65,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     { role: 'user', content: o.user },
   ];
   const seed = o.seed ?? randomInt(2 ** 32 - 1);
+  if (o.trace) Object.assign(o.trace, { system: o.system, user: o.user });
   let problems: string[] = [];
   for (let ask = 0; ask <= MAX_REASKS; ask++) {
     if (ask > 0) o.metrics?.reasks.inc();
@@ -81,8 +85,16 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     const content = choice?.message.content ?? '';
     const result = parseAnswer(content, choice?.finish_reason ?? null, o);
     const reviewed = 'value' in result ? ((await o.review?.(result.value)) ?? []) : result.problems;
-    if ('value' in result && !reviewed.length) return result.value;
+    if ('value' in result && !reviewed.length) {
+      if (o.trace) {
+        const [primary] = o.upstream.targets.chat;
+        const backend = answer.served_by ?? (primary && backendLabel(primary));
+        Object.assign(o.trace, { seed: (seed + ask) >>> 0, model: answer.model, backend });
+      }
+      return result.value;
+    }
     problems = reviewed;
+    o.trace?.rejected.push(problems);
     messages.push(
       {
         role: 'assistant',

@@ -17,6 +17,7 @@ import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
 import { ingredientLine, stationLine, systemPrompt } from './prompts.ts';
+import { newTrace, provenanceRows } from './provenance.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
 const RECIPE_FLIGHT_REUSE_MS = 30_000;
@@ -221,6 +222,9 @@ export class CombinePlanner {
     const st = setup.station;
     const { key } = recipe;
     const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level });
+    // What this caller's flight asked; a caller that joined another's flight has no trace of it.
+    const trace = newTrace();
+    let fromBook = false;
 
     const result = await deps.coordination.singleFlight<CombineVerdict>(
       `combine:${key}`,
@@ -229,6 +233,7 @@ export class CombinePlanner {
         // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
         if (known.success && !check(known.data).length) {
           deps.metrics?.cacheHits.inc({ cache: 'recipe' });
+          fromBook = true;
           return { sensible: true, message: '', suggestions: [], item: known.data };
         }
         const budget = statBudget(deps.game, rarity, level);
@@ -254,6 +259,7 @@ export class CombinePlanner {
           metrics: deps.metrics,
           kind: 'combine',
           signal: shared,
+          trace,
           check: (v) => {
             if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
             if (!v.item) return ['item is required when sensible is true'];
@@ -278,11 +284,15 @@ export class CombinePlanner {
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
-    return {
-      kind: 'craft',
-      item: { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() },
-      recipe,
-    };
+    const item = { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() };
+    deps.activity?.record(
+      provenanceRows(deps.game, [item], {
+        source: fromBook ? 'recipe' : 'combine',
+        playerId: body.player_id,
+        trace: fromBook ? undefined : trace,
+      }),
+    );
+    return { kind: 'craft', item, recipe };
   }
 }
 
@@ -334,6 +344,7 @@ export async function planCreateItem(
     items: [spec],
     look: Object.keys(params.visual_preferences).length ? params.visual_preferences : undefined,
   });
+  const trace = newTrace();
   const batch = await askJson({
     upstream: deps.upstream,
     clientId: playerId,
@@ -345,6 +356,7 @@ export async function planCreateItem(
     metrics: deps.metrics,
     kind: 'create_item',
     signal,
+    trace,
     check: (b) =>
       b.items.length !== 1
         ? ['write exactly 1 item']
@@ -359,5 +371,7 @@ export async function planCreateItem(
   const generated = batch.items[0] as (typeof batch.items)[number];
   // The icon is painted from the item as checked, never from the player's words.
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
-  return { item: { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() }, stacks };
+  const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };
+  deps.activity?.record(provenanceRows(deps.game, [item], { source: 'create_item', playerId, trace }));
+  return { item, stacks };
 }

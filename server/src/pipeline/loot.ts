@@ -18,6 +18,7 @@ import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { askJson } from './ask-json.ts';
 import { type ItemSpec, systemPrompt } from './prompts.ts';
+import { type ActivitySink, newTrace, provenanceRows } from './provenance.ts';
 
 export const newItemId = () => `itm_${randomUUID().replaceAll('-', '')}`;
 
@@ -33,6 +34,8 @@ export interface LootDeps {
   iconsAfterItem?: boolean;
   /** Screens what players write and what models write for them. */
   content?: ContentGuard;
+  /** Records each generated item's provenance and the pools' hits (none in the console's playground). */
+  activity?: ActivitySink;
 }
 
 /** An enemy as the prompt names it: name, tier and element. */
@@ -106,6 +109,11 @@ export interface WriteRequest {
   /** The player's own words in the request: a model's text may not copy them at length. */
   playerWords?: string[];
   signal?: AbortSignal;
+  /** Ids for the items (a pool's slots); fresh ones otherwise. */
+  ids?: string[];
+  /** For the items' provenance: the enemy's id, and what the server capped before asking. */
+  enemyId?: string;
+  clamps?: string[];
 }
 
 /** Asks the model for items of the given specs, checks them against the game's rules and gives them icons. */
@@ -125,6 +133,7 @@ export async function writeItems(
     powerBudget: constraints.power_budget,
   });
 
+  const trace = newTrace();
   const batch = await askJson({
     upstream: deps.upstream,
     clientId: req.clientId,
@@ -140,6 +149,7 @@ export async function writeItems(
     metrics: deps.metrics,
     kind: req.kind,
     signal: req.signal,
+    trace,
     check: (answer) => {
       const problems: string[] = [];
       if (answer.items.length !== specs.length)
@@ -157,7 +167,8 @@ export async function writeItems(
     },
     review: async (answer) =>
       (await deps.content?.review(
-        req.clientId,
+        // A pool's refill is the server's own work: no player's record.
+        req.kind === 'pool' ? null : req.clientId,
         answer.items.flatMap((item, i) => itemTexts(item, `items.${i}.`)),
         req.playerWords,
       )) ?? [],
@@ -175,11 +186,20 @@ export async function writeItems(
   } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
     ...generated,
-    id: newItemId(),
+    id: req.ids?.[i] ?? newItemId(),
     icon: icons[i] as ItemIcon,
     created_at,
   }));
   deps.metrics?.generations.inc({ kind: req.kind, outcome: 'ok' });
+  deps.activity?.record(
+    provenanceRows(game, items, {
+      source: req.kind,
+      playerId: req.kind === 'loot' ? req.clientId : null,
+      enemy: req.enemyId,
+      trace,
+      clamps: req.clamps,
+    }),
+  );
   return { items, pendingIcons };
 }
 
@@ -203,6 +223,11 @@ export function dropTexts(body: GenerateItemsRequest): Array<[string, string | u
 
 const playerWords = (body: GenerateItemsRequest) =>
   dropTexts(body).flatMap(([, text]) => (text ? [text] : []));
+/** A level claim the loot authority capped, in words for the item's provenance. */
+const claimClamp = (claimed: number | undefined, served: number) =>
+  claimed !== undefined && claimed !== served
+    ? [`player_level ${claimed} was served at ${served} (loot_authority)`]
+    : [];
 
 /** Ids of these items' icons not painted yet; each starts painting in the background. */
 async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
@@ -251,6 +276,10 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const draw = await req.supply?.take(req.site, specs, req);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
   const missing = specs.filter((_, i) => !draw?.items[i]);
+  if (draw) {
+    deps.activity?.count('pool_draw', 'hit', pooled.length);
+    deps.activity?.count('pool_draw', 'miss', missing.length);
+  }
   let written: { items: Item[]; pendingIcons: string[] } = { items: [], pendingIcons: [] };
   if (missing.length) {
     try {
@@ -270,6 +299,8 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         kind: 'loot',
         playerWords: playerWords(req.body),
         signal: req.signal,
+        enemyId: enemy?.id,
+        clamps: claimClamp(ctx.player_level, playerLevel),
       });
     } catch (err) {
       await draw?.giveBack();

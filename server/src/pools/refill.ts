@@ -180,6 +180,8 @@ export class Refiller {
       iconsAfterItem: false,
       kind: 'pool',
       signal: this.stopping.signal,
+      ids: slots.map((s) => s.id),
+      enemyId: enemy?.id,
     });
     const filled = await Promise.all(
       items.map((item, i) => {

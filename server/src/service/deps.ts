@@ -4,6 +4,7 @@ import type { Coordination } from '../coordination/coordination.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { LootSupply } from '../pipeline/loot.ts';
+import type { ActivitySink } from '../pipeline/provenance.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import type { DefaultBudgets } from './reservations.ts';
@@ -27,4 +28,6 @@ export interface CoreDeps {
   content?: ContentGuard;
   /** Daily budgets of players the game server set none for (production); unlimited when absent. */
   budgets?: DefaultBudgets;
+  /** Records each generated item's provenance for the developer console. */
+  activity?: ActivitySink;
 }

@@ -3,11 +3,29 @@ interface Dialect {
   serial: string;
   bytes: string;
   bigint: string;
+  /** A field of a JSON text column, as text. */
+  json: (column: string, field: string) => string;
+  /** An index for `LIKE 'prefix%'` where the text key's own order does not serve it (PostgreSQL). */
+  prefixIndex: (name: string, table: string, column: string) => string;
 }
 
 const DIALECTS = {
-  sqlite: { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', bytes: 'BLOB', bigint: 'INTEGER' },
-  postgres: { serial: 'BIGSERIAL PRIMARY KEY', bytes: 'BYTEA', bigint: 'BIGINT' },
+  sqlite: {
+    serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    bytes: 'BLOB',
+    bigint: 'INTEGER',
+    json: (column, field) => `json_extract(${column}, '$.${field}')`,
+    // Text keys compare bytewise: a range of the key's own index serves a prefix.
+    prefixIndex: () => '',
+  },
+  postgres: {
+    serial: 'BIGSERIAL PRIMARY KEY',
+    bytes: 'BYTEA',
+    bigint: 'BIGINT',
+    json: (column, field) => `(${column}::json ->> '${field}')`,
+    // Under a language's collation only a pattern index serves `LIKE 'prefix%'`.
+    prefixIndex: (name, table, column) => `CREATE INDEX ${name} ON ${table} (${column} text_pattern_ops);`,
+  },
 } satisfies Record<string, Dialect>;
 
 /** Schema migrations, in order; each runs once per database. One text serves both stores. */
@@ -109,10 +127,78 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX ledger_item ON ledger (item_id);
     CREATE INDEX inventory_item ON inventory (item_id);
   `,
+  // The developer console. Request outcomes and upstream calls, aggregated per minute by each
+  // instance and added up in the store (latency in buckets h0…h11, see admin-queries.ts), so every
+  // instance's traffic is counted; each player's counters and recent requests; how each item was
+  // made; removals; moderation events; console sessions. Earlier items get a provenance row of what
+  // their JSON says, so the gallery lists them too.
+  (d) => {
+    const buckets = Array.from({ length: 12 }, (_, i) => `h${i} INTEGER NOT NULL DEFAULT 0`).join(', ');
+    return `
+    CREATE TABLE route_stats (
+      minute ${d.bigint} NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL, code TEXT NOT NULL,
+      count INTEGER NOT NULL, total_ms ${d.bigint} NOT NULL, ${buckets},
+      PRIMARY KEY (minute, route, status, code)
+    );
+    CREATE TABLE backend_stats (
+      minute ${d.bigint} NOT NULL, backend TEXT NOT NULL, kind TEXT NOT NULL, outcome TEXT NOT NULL,
+      count INTEGER NOT NULL, total_ms ${d.bigint} NOT NULL, ${buckets},
+      prompt_tokens ${d.bigint} NOT NULL DEFAULT 0, completion_tokens ${d.bigint} NOT NULL DEFAULT 0,
+      images INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (minute, backend, kind, outcome)
+    );
+    CREATE TABLE activity_counters (
+      minute ${d.bigint} NOT NULL, name TEXT NOT NULL, label TEXT NOT NULL, value ${d.bigint} NOT NULL,
+      PRIMARY KEY (minute, name, label)
+    );
+    CREATE TABLE player_stats (
+      player_id TEXT PRIMARY KEY,
+      requests INTEGER NOT NULL DEFAULT 0, drops INTEGER NOT NULL DEFAULT 0,
+      crafts INTEGER NOT NULL DEFAULT 0, refusals INTEGER NOT NULL DEFAULT 0,
+      tokens ${d.bigint} NOT NULL DEFAULT 0, images INTEGER NOT NULL DEFAULT 0,
+      last_at ${d.bigint} NOT NULL
+    );
+    CREATE INDEX player_stats_recent ON player_stats (last_at, player_id);
+    ${d.prefixIndex('players_id_prefix', 'players', 'id')}
+    CREATE TABLE player_requests (
+      id ${d.serial}, player_id TEXT NOT NULL, at ${d.bigint} NOT NULL, route TEXT NOT NULL,
+      status INTEGER NOT NULL, code TEXT, ms INTEGER NOT NULL
+    );
+    CREATE INDEX player_requests_player ON player_requests (player_id, at);
+    CREATE TABLE item_provenance (
+      item_id TEXT PRIMARY KEY, source TEXT NOT NULL, player_id TEXT, rarity TEXT NOT NULL,
+      type TEXT NOT NULL, level INTEGER NOT NULL, enemy TEXT, backend TEXT, model TEXT, seed ${d.bigint},
+      prompt TEXT, rules TEXT, created_at TEXT NOT NULL
+    );
+    CREATE INDEX item_provenance_recent ON item_provenance (created_at, item_id);
+    CREATE INDEX item_provenance_rarity ON item_provenance (rarity, created_at, item_id);
+    CREATE INDEX item_provenance_type ON item_provenance (type, created_at, item_id);
+    CREATE INDEX item_provenance_enemy ON item_provenance (enemy, created_at, item_id);
+    INSERT INTO item_provenance (item_id, source, player_id, rarity, type, level, created_at)
+      SELECT id, 'earlier', owner, ${d.json('data', 'rarity')}, ${d.json('data', 'type')},
+        CAST(${d.json('data', 'level')} AS INTEGER), created_at FROM items;
+    CREATE TABLE item_removals (
+      item_id TEXT PRIMARY KEY, reason TEXT NOT NULL, removed_by TEXT NOT NULL, holders TEXT NOT NULL,
+      removed_at TEXT NOT NULL
+    );
+    CREATE TABLE moderation_events (
+      id ${d.serial}, player_id TEXT, at ${d.bigint} NOT NULL, kind TEXT NOT NULL, field TEXT NOT NULL,
+      excerpt TEXT NOT NULL, reason TEXT NOT NULL, action TEXT NOT NULL
+    );
+    CREATE INDEX moderation_events_player ON moderation_events (player_id, id);
+    CREATE INDEX moderation_events_kind ON moderation_events (kind, id);
+    CREATE INDEX moderation_events_at ON moderation_events (at);
+    CREATE TABLE console_sessions (
+      id TEXT PRIMARY KEY, csrf TEXT NOT NULL, credential TEXT NOT NULL,
+      created_at ${d.bigint} NOT NULL, seen_at ${d.bigint} NOT NULL, expires_at ${d.bigint} NOT NULL
+    );
+    CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+  `;
+  },
   // Security (issue 24): a recipe is discovered once per ingredients, station and result, however
   // worded; idempotency records carry their owner and time, so they expire and are capped per caller;
-  // refusals of text are recorded for the developer; a block refuses the tokens issued before it; a
-  // guest proves it is the same guest with the secret its first session gave it (stored hashed).
+  // a block refuses the tokens issued before it; a guest proves it is the same guest with the secret
+  // its first session gave it (stored hashed). Refusals of text go to the console's moderation_events.
   (d) => `
     ALTER TABLE discoveries ADD COLUMN discovery_key TEXT;
     CREATE UNIQUE INDEX discoveries_once ON discoveries (player_id, discovery_key);
@@ -122,17 +208,6 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX idempotency_age ON idempotency (saved_at);
     ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
     ALTER TABLE players ADD COLUMN guest_secret TEXT;
-    CREATE TABLE moderation_events (
-      id ${d.serial},
-      player_id TEXT NOT NULL,
-      at ${d.bigint} NOT NULL,
-      source TEXT NOT NULL,
-      field TEXT NOT NULL,
-      reason TEXT NOT NULL,
-      excerpt TEXT NOT NULL
-    );
-    CREATE INDEX moderation_events_player ON moderation_events (player_id, at);
-    CREATE INDEX moderation_events_at ON moderation_events (at);
   `,
 ];
 

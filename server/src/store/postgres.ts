@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { AdminQueries, postgresDb } from './admin-queries.ts';
+import type { AdminStore } from './admin-store.ts';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, refusal, TAKES, type TakeKind } from './reservation.ts';
 import { driveAsync, type Op, type Params, type Rule } from './rules.ts';
@@ -137,8 +139,11 @@ const INT8 = 20;
  * locks the player's stack rows (`FOR UPDATE`), so concurrent crafts serialise per row.
  */
 export class PostgresStore extends SqlStore {
+  readonly admin: AdminStore;
+
   private constructor(private readonly pool: pg.Pool) {
     super(GROUP_MAX);
+    this.admin = new AdminQueries(postgresDb(pool));
   }
 
   static async connect(url: string, options: { max?: number } = {}): Promise<PostgresStore> {

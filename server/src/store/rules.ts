@@ -8,7 +8,6 @@ import {
   IDEMPOTENCY_TTL_MS,
   InsufficientError,
   type InventoryRead,
-  type ModerationEvent,
   PLAYER_SETTINGS,
   type PlayerRecord,
   type PoolClaim,
@@ -342,20 +341,6 @@ export function* returnPoolItems(game: string, items: Array<{ bucket: string; it
 
 export function* fillPoolSlot(id: string, item: Item): Rule<boolean> {
   return (yield* run('fillSlot', { id, data: JSON.stringify(item), name: item.name.toLowerCase() })) === 1;
-}
-
-// Refusals of text
-
-export function* recordModeration(events: ModerationEvent[]): Rule<void> {
-  for (const e of events)
-    yield* run('recordModeration', {
-      player: e.player_id,
-      at: e.at,
-      source: e.source,
-      field: e.field,
-      reason: e.reason,
-      excerpt: e.excerpt,
-    });
 }
 
 // Icons, usage and idempotency records

@@ -1,12 +1,12 @@
 import type { Item } from '@lootsmith/protocol';
+import type { AdminStore } from './admin-store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { granted, lockOrder, type Plan, plan } from './reservation.ts';
 import * as rules from './rules.ts';
-import { all, get, type Params, type Rule, run } from './rules.ts';
+import { all, type Params, type Rule, run } from './rules.ts';
 import {
   type CraftInput,
   type GrantLootOptions,
-  type ModerationEvent,
   type PlayerRecord,
   type PoolClaim,
   type PoolSlotRequest,
@@ -34,6 +34,7 @@ export abstract class SqlStore implements Store {
    */
   protected abstract takeGroup(plans: Plan[]): Promise<Array<Params[] | ReservationRefused>>;
   abstract close(): Promise<void>;
+  abstract readonly admin: AdminStore;
 
   /** Group commit: the reservations asked for while a group is being taken are taken together next. */
   private readonly reserveInGroup;
@@ -167,25 +168,6 @@ export abstract class SqlStore implements Store {
 
   poolStock(game: string, at: number) {
     return this.autocommit(all('poolStock', { game, at }));
-  }
-
-  recordModeration(events: ModerationEvent[]) {
-    return this.transaction(rules.recordModeration(events));
-  }
-
-  moderationEvents(query: { playerId?: string; since?: number; limit?: number }) {
-    return this.autocommit(
-      all('moderationEvents', {
-        player: query.playerId ?? '',
-        everyone: query.playerId === undefined ? 1 : 0,
-        since: query.since ?? 0,
-        limit: query.limit ?? 100,
-      }),
-    );
-  }
-
-  async textRefusals(playerId: string, since: number) {
-    return Number((await this.autocommit(get('textRefusals', { player: playerId, since })))?.n ?? 0);
   }
 
   idempotent(scope: string, now = Date.now()): Promise<StoredResponse | null> {

@@ -237,26 +237,6 @@ export function statements(d: SqlDialect) {
     ),
     returnGrant: sql('DELETE FROM drop_grants WHERE id = $grant'),
 
-    // Refusals of text
-    recordModeration: sql(
-      `INSERT INTO moderation_events (player_id, at, source, field, reason, excerpt)
-       VALUES ($player, $at, $source, $field, $reason, $excerpt)`,
-    ),
-    moderationEvents: sql<{
-      player_id: string;
-      at: number;
-      source: 'player' | 'generated';
-      field: string;
-      reason: string;
-      excerpt: string;
-    }>(
-      `SELECT player_id, at, source, field, reason, excerpt FROM moderation_events
-       WHERE (player_id = $player OR $everyone = 1) AND at >= $since ORDER BY at DESC, id DESC LIMIT $limit`,
-    ),
-    textRefusals: sql<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM moderation_events WHERE player_id = $player AND source = 'player' AND at >= $since`,
-    ),
-
     // Equipment
     /** Worn items the player still owns. */
     equipment: sql<{ slot: string; item_id: string }>(

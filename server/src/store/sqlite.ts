@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { AdminQueries, sqliteDb } from './admin-queries.ts';
+import type { AdminStore } from './admin-store.ts';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, take } from './reservation.ts';
 import { drive, type Op, type Params, type Rule, run } from './rules.ts';
@@ -58,6 +60,7 @@ function refusedOr(work: () => Params[]): Params[] | ReservationRefused {
  */
 export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
+  readonly admin: AdminStore;
   private readonly checkpointer?: Worker;
   private readonly prepared: Record<StatementName, Database.Statement>;
   /** IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue. */
@@ -87,6 +90,7 @@ export class SqliteStore extends SqlStore {
       this.checkpointer.unref();
     }
     this.migrate();
+    this.admin = new AdminQueries(sqliteDb(this.db));
     this.prepared = Object.fromEntries(
       Object.entries(COMPILED).map(([name, s]) => [name, this.db.prepare(s.text)]),
     ) as Record<StatementName, Database.Statement>;

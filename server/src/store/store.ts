@@ -1,4 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
+import type { AdminStore } from './admin-store.ts';
 
 export interface PlayerRecord {
   id: string;
@@ -173,18 +174,6 @@ export interface PoolStock {
   pending: number;
 }
 
-/** One refusal of text, for the developer: who, when, which field, why, and the start of the text. */
-export interface ModerationEvent {
-  player_id: string;
-  /** Milliseconds since the epoch. */
-  at: number;
-  /** A player's own text, or text a model wrote for the player. */
-  source: 'player' | 'generated';
-  field: string;
-  reason: string;
-  excerpt: string;
-}
-
 /** Raised inside a transaction when a player lacks what it would spend; the transaction rolls back. */
 export class InsufficientError extends Error {
   constructor(readonly missing: Array<{ item_id: string; have: number; need: number }>) {
@@ -197,6 +186,8 @@ export class InsufficientError extends Error {
  * SQLite is the default; a PostgreSQL store implements the same interface.
  */
 export interface Store {
+  /** What the developer console reads and writes (`admin-queries.ts`). */
+  readonly admin: AdminStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   /**
@@ -289,12 +280,6 @@ export interface Store {
   returnPoolItems(game: string, items: Array<{ bucket: string; item: Item }>, now: number): Promise<void>;
   /** Ready and pending items per bucket and rarity. */
   poolStock(game: string, now: number): Promise<PoolStock[]>;
-  /** Records refusals of text (the record the developer console shows). */
-  recordModeration(events: ModerationEvent[]): Promise<void>;
-  /** Recorded refusals, newest first: of one player, or of everyone; at or after `since`. */
-  moderationEvents(query: { playerId?: string; since?: number; limit?: number }): Promise<ModerationEvent[]>;
-  /** How many of the player's own texts were refused at or after `since`. */
-  textRefusals(playerId: string, since: number): Promise<number>;
   /** The answer stored under a scope within the last `IDEMPOTENCY_TTL_MS`, if any. */
   idempotent(scope: string, now?: number): Promise<StoredResponse | null>;
   /**

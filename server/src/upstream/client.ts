@@ -40,6 +40,28 @@ export interface Target<B> {
   timeoutMs: number;
 }
 
+/** One attempt at a backend, as `observe` is told of it when it ends (the console's figures). */
+export interface UpstreamCall {
+  /** `chat:openai`, `image:sdapi`, `chat:embedded`…, or `fallback` (the `/v1` fallback). */
+  backend: string;
+  kind: Kind;
+  outcome: 'ok' | 'error' | 'key_refused' | 'rejected';
+  /** From its turn in the backend's queue to its end. */
+  ms: number;
+  /** Whom the call was for: a player's id, or the server's own for its work. */
+  clientId: string;
+  /** A failed attempt's HTTP status, when the backend answered with one. */
+  status?: number;
+  /** Why a failed attempt failed, cleaned of secrets. */
+  detail?: string;
+  /** What a chat answer reported using. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+/** A backend as the console and its provenance name it: `chat:openai`, or `fallback`. */
+export const backendLabel = (target: Pick<Target<unknown>, 'kind' | 'api' | 'role'>) =>
+  target.role === 'fallback' ? 'fallback' : `${target.kind}:${target.api}`;
+
 export interface CallOptions {
   /** Who is waiting: a player, an icon after its item, or a pool refill (served in that order). */
   priority?: Priority;
@@ -59,6 +81,8 @@ export interface OpenOptions {
   secrets?: Secrets;
   metrics?: Metrics;
   log?: WarnLog;
+  /** Told of every attempt as it ends. */
+  observe?: (call: UpstreamCall) => void;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
 }
@@ -113,7 +137,14 @@ interface Core {
   secrets: Secrets;
   metrics?: Metrics;
   log?: WarnLog;
+  observe?: (call: UpstreamCall) => void;
   maxRetryAfterMs: number;
+}
+
+/** An attempt being made: whom for and since when (what `observe` is told). */
+interface Attempting {
+  clientId: string;
+  started: number;
 }
 
 /**
@@ -173,6 +204,7 @@ export class UpstreamClient {
       secrets,
       metrics: options.metrics,
       log: options.log,
+      observe: options.observe,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 5_000,
     });
   }
@@ -197,7 +229,7 @@ export class UpstreamClient {
     options?: CallOptions,
   ): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.core.secrets.scrub(text);
-    return this.call(this.core.chat, signal, options, async (target, attempt) => {
+    return this.call(this.core.chat, body.client_id, signal, options, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
       return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
@@ -243,7 +275,7 @@ export class UpstreamClient {
     options: CallOptions | undefined,
     accept: (painted: Painted, target: Target<ImageBackend>) => Promise<T>,
   ): Promise<T> {
-    return this.call(this.core.image, signal, options, async (target, attempt) => {
+    return this.call(this.core.image, ask.client_id, signal, options, async (target, attempt) => {
       const painted = await target.backend.paint(ask, attempt);
       if (
         this.core.secrets.leaks(painted.bytes) ||
@@ -266,6 +298,7 @@ export class UpstreamClient {
    */
   private async call<B, T>(
     targets: Target<B>[],
+    clientId: string,
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
@@ -278,22 +311,24 @@ export class UpstreamClient {
       for (let n = 0; n <= this.core.retries && left > 0; n++) {
         // A caller gone during a back-off (or before the first try) starts no new attempt.
         if (signal?.aborted) throw cancelled();
-        let started = 0;
+        const attempting: Attempting = { clientId, started: 0 };
         try {
           const result = await target.queue.run(priority, signal, () => {
-            started = Date.now();
+            attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
-          this.count(target, 'ok');
+          this.count(target, 'ok', attempting, {
+            usage: (result as { usage?: UpstreamCall['usage'] }).usage,
+          });
           if (target.role === 'fallback') this.fellBack(target, failures);
           return result;
         } catch (err) {
-          if (started) left -= Date.now() - started;
+          if (attempting.started) left -= Date.now() - attempting.started;
           if (err instanceof LeftQueue || signal?.aborted) throw cancelled();
           if (err instanceof ApiError) throw err;
-          if (err instanceof Rejected) throw this.rejected(target, err);
+          if (err instanceof Rejected) throw this.rejected(target, err, attempting);
           const failure = err instanceof AttemptFailed ? err : new AttemptFailed(String(err), true);
-          this.failed(target, failure);
+          this.failed(target, failure, attempting);
           failures.push(`${target.kind} ${target.api}: ${this.clean(failure.message)}`);
           if (failure.extra.keyRefused) refused ??= target;
           if (!failure.retryable || n === this.core.retries) break;
@@ -347,10 +382,10 @@ export class UpstreamClient {
   }
 
   /** What a player is told of a 4xx: the backend's own message, cleaned, without its catalogue (the log has it whole). */
-  private rejected(target: Target<unknown>, err: Rejected): ApiError {
-    this.count(target, 'rejected');
+  private rejected(target: Target<unknown>, err: Rejected, attempting: Attempting): ApiError {
     const said = err.said ? this.clean(err.said) : '';
     const told = withoutCatalogue(said);
+    this.count(target, 'rejected', attempting, { status: err.status, detail: said });
     this.core.log?.warn(
       { backend: `${target.kind}:${target.api}`, target: target.role, status: err.status, reason: said },
       'backend rejected the request',
@@ -359,14 +394,18 @@ export class UpstreamClient {
     return new ApiError(502, 'upstream_rejected', told ? `${message}: ${told}` : message);
   }
 
-  private failed(target: Target<unknown>, failure: AttemptFailed) {
-    this.count(target, failure.extra.keyRefused ? 'key_refused' : 'error');
+  private failed(target: Target<unknown>, failure: AttemptFailed, attempting: Attempting) {
+    const reason = this.clean(failure.message);
+    this.count(target, failure.extra.keyRefused ? 'key_refused' : 'error', attempting, {
+      status: failure.extra.status,
+      detail: reason,
+    });
     this.core.log?.warn(
       {
         backend: `${target.kind}:${target.api}`,
         target: target.role,
         ...(failure.extra.status ? { status: failure.extra.status } : {}),
-        reason: this.clean(failure.message),
+        reason,
         ...(failure.extra.keyRefused ? { fix: `check ${target.keyName}` } : {}),
       },
       'backend call failed',
@@ -382,12 +421,25 @@ export class UpstreamClient {
     );
   }
 
-  private count(target: Target<unknown>, outcome: string) {
+  private count(
+    target: Target<unknown>,
+    outcome: UpstreamCall['outcome'],
+    attempting: Attempting,
+    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage'>,
+  ) {
     this.core.metrics?.upstreamCalls.inc({
       kind: target.kind,
       api: target.api,
       target: target.role,
       outcome,
+    });
+    this.core.observe?.({
+      backend: backendLabel(target),
+      kind: target.kind,
+      outcome,
+      ms: attempting.started ? Date.now() - attempting.started : 0,
+      clientId: attempting.clientId,
+      ...said,
     });
   }
 }

@@ -1,0 +1,338 @@
+import { z } from 'zod';
+import { ItemId, PlayerId } from './api.ts';
+import { Item, ItemIcon, ItemType, Rarity } from './items.ts';
+
+// The developer console's admin API (`/api/v1/admin/…`): a console session or the server credential.
+
+const Limit = z.coerce.number().int().min(1).max(100).default(50);
+/** An opaque position in a paged list: the `next` of the page before. */
+const Cursor = z.string().max(200).optional();
+const Day = z.iso.date();
+
+export const ConsoleSignIn = z.strictObject({
+  /** The server credential (`LOOTSMITH_SERVER_KEY`) or the console password (`LOOTSMITH_CONSOLE_PASSWORD`). */
+  credential: z.string().max(1024),
+});
+export type ConsoleSignIn = z.infer<typeof ConsoleSignIn>;
+
+export const ConsoleSession = z.object({
+  /**
+   * `credential`: sign in with a configured credential; `open`: a development server without one,
+   * signed in from loopback with an empty credential; `disabled`: production without a credential.
+   */
+  mode: z.enum(['credential', 'open', 'disabled']),
+  signed_in: z.boolean(),
+  /** Sent back as `x-csrf-token` on every request that changes something. */
+  csrf_token: z.string().optional(),
+  expires_at: z.string().optional(),
+});
+export type ConsoleSession = z.infer<typeof ConsoleSession>;
+
+export const OverviewQuery = z.strictObject({ window: z.enum(['hour', 'day']).default('hour') });
+export type OverviewQuery = z.infer<typeof OverviewQuery>;
+
+export const Latency = z.object({
+  p50_ms: z.number().nullable(),
+  p95_ms: z.number().nullable(),
+  p99_ms: z.number().nullable(),
+});
+export type Latency = z.infer<typeof Latency>;
+
+export const RouteFigures = z.object({
+  route: z.string(),
+  requests: z.int(),
+  errors: z.int(),
+  /** Answers that were not 2xx, by error code. */
+  errors_by_code: z.record(z.string(), z.int()),
+  latency: Latency,
+});
+export type RouteFigures = z.infer<typeof RouteFigures>;
+
+export const BackendFigures = z.object({
+  /** The backend as `kind:api` (`chat:openai`, `image:sdapi`, `chat:embedded`…), or `fallback`. */
+  backend: z.string(),
+  /** What was asked of it: `chat` or `image`. */
+  kind: z.string(),
+  calls: z.int(),
+  failures: z.int(),
+  failures_by_code: z.record(z.string(), z.int()),
+  latency: Latency,
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  images: z.int(),
+});
+export type BackendFigures = z.infer<typeof BackendFigures>;
+
+export const Overview = z.object({
+  window: z.enum(['hour', 'day']),
+  since: z.string(),
+  totals: z.object({
+    requests: z.int(),
+    errors: z.int(),
+    generated_items: z.int(),
+    tokens: z.int(),
+    images: z.int(),
+    players: z.int(),
+    active_players: z.int(),
+    moderation_events: z.int(),
+  }),
+  /** Items generated in the window, by how (`loot`, `pool`, `combine`, `create_item`, `recipe`) and backend. */
+  generations: z.array(z.object({ source: z.string(), backend: z.string().nullable(), items: z.int() })),
+  routes: z.array(RouteFigures),
+  backends: z.array(BackendFigures),
+  /** Requests and errors per step (a minute over the hour, an hour over the day), oldest first. */
+  series: z.array(z.object({ at: z.string(), requests: z.int(), errors: z.int() })),
+  pools: z.object({
+    enabled: z.boolean(),
+    hits: z.int(),
+    misses: z.int(),
+    hit_rate: z.number().nullable(),
+    ready: z.int(),
+    pending: z.int(),
+    buckets: z.array(z.object({ bucket: z.string(), ready: z.int(), pending: z.int() })),
+  }),
+});
+export type Overview = z.infer<typeof Overview>;
+
+export const PlayersQuery = z.strictObject({
+  /** Players whose id starts with this. */
+  q: z.string().max(64).optional(),
+  sort: z.enum(['id', 'recent']).default('recent'),
+  after: Cursor,
+  limit: Limit,
+});
+export type PlayersQuery = z.infer<typeof PlayersQuery>;
+
+export const PlayerSummary = z.object({
+  id: z.string(),
+  /** The level the game server set, else the highest level served on the player's claim. */
+  level: z.int().nullable(),
+  blocked: z.boolean(),
+  crafting_level: z.int(),
+  /** Stacks in the inventory. */
+  items: z.int(),
+  drops: z.int(),
+  crafts: z.int(),
+  refusals: z.int(),
+  requests: z.int(),
+  /** What the backends reported for this player's calls. */
+  tokens: z.int(),
+  images: z.int(),
+  last_seen: z.string().nullable(),
+  created_at: z.string(),
+});
+export type PlayerSummary = z.infer<typeof PlayerSummary>;
+
+export const PlayersPage = z.object({
+  players: z.array(PlayerSummary),
+  total: z.int(),
+  next: z.string().nullable(),
+});
+export type PlayersPage = z.infer<typeof PlayersPage>;
+
+export const ModerationEvent = z.object({
+  id: z.string(),
+  player_id: z.string().nullable(),
+  at: z.string(),
+  kind: z.enum(['player_text', 'generated_text']),
+  /** Where the text was: `description`, `visual_preferences.look`, `items.0.name`, … */
+  field: z.string(),
+  excerpt: z.string(),
+  /** The rule or category that refused it. */
+  reason: z.string(),
+  /** What was done: `refused`, `regenerated`, `fallback`, `restricted`, … */
+  action: z.string(),
+});
+export type ModerationEvent = z.infer<typeof ModerationEvent>;
+
+export const PlayerRequest = z.object({
+  at: z.string(),
+  route: z.string(),
+  status: z.int(),
+  code: z.string().nullable(),
+  ms: z.number(),
+});
+export type PlayerRequest = z.infer<typeof PlayerRequest>;
+
+export const PlayerDetail = z.object({
+  player: PlayerSummary.extend({
+    daily_items: z.int().nullable(),
+    daily_images: z.int().nullable(),
+    crafting_xp: z.int(),
+    recipes: z.int(),
+  }),
+  usage_today: z.object({ items: z.int(), images: z.int() }),
+  inventory: z.array(z.object({ item: Item, quantity: z.int(), slot: z.string().nullable() })),
+  requests: z.array(PlayerRequest),
+  moderation: z.array(ModerationEvent),
+});
+export type PlayerDetail = z.infer<typeof PlayerDetail>;
+
+export const PlayerParams = z.strictObject({ player_id: PlayerId });
+
+/** Block or unblock, and the player's own daily budgets (null: the game's default, unlimited). */
+export const PlayerPatch = z.strictObject({
+  blocked: z.boolean().optional(),
+  daily_items: z.int().min(0).max(100_000).nullable().optional(),
+  daily_images: z.int().min(0).max(100_000).nullable().optional(),
+});
+export type PlayerPatch = z.infer<typeof PlayerPatch>;
+
+export const ItemsQuery = z.strictObject({
+  rarity: Rarity.optional(),
+  type: ItemType.optional(),
+  /** An enemy id of the game definition. */
+  enemy: z.string().max(64).optional(),
+  source: z.enum(['loot', 'pool', 'combine', 'create_item', 'recipe', 'earlier']).optional(),
+  /** Made on or after this UTC day. */
+  from: Day.optional(),
+  /** Made on or before this UTC day. */
+  to: Day.optional(),
+  after: Cursor,
+  limit: Limit,
+});
+export type ItemsQuery = z.infer<typeof ItemsQuery>;
+
+export const ItemSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  rarity: z.string(),
+  type: z.string(),
+  level: z.int(),
+  enemy: z.string().nullable(),
+  source: z.string(),
+  owner: z.string().nullable(),
+  created_at: z.string(),
+  icon: ItemIcon.nullable(),
+  removed: z.boolean(),
+});
+export type ItemSummary = z.infer<typeof ItemSummary>;
+
+export const ItemsPage = z.object({ items: z.array(ItemSummary), next: z.string().nullable() });
+export type ItemsPage = z.infer<typeof ItemsPage>;
+
+export const Holder = z.object({ player_id: z.string(), quantity: z.int() });
+
+export const Provenance = z.object({
+  source: z.string(),
+  player_id: z.string().nullable(),
+  enemy: z.string().nullable(),
+  /** Which backend answered the model call. */
+  backend: z.string().nullable(),
+  model: z.string().nullable(),
+  /** The model call's seed. */
+  seed: z.number().nullable(),
+  /** The system and user messages sent (the JSON Schema appended to the system message left out). */
+  prompt: z.string().nullable(),
+  /** The game's bounds on the item, and what its rules changed or refused on the way. */
+  rules: z
+    .object({
+      rarity: z.string(),
+      level: z.int(),
+      stat_budget: z.number(),
+      value_cap: z.number(),
+      /** What the server capped before asking (a level claim, …). */
+      clamps: z.array(z.string()),
+      /** The problems of each model answer the rules refused before this one was accepted. */
+      rejected: z.array(z.array(z.string())),
+    })
+    .nullable(),
+  created_at: z.string(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+export const Removal = z.object({
+  reason: z.string(),
+  removed_by: z.string(),
+  removed_at: z.string(),
+  /** Who held the item when it was removed. */
+  holders: z.array(Holder),
+});
+export type Removal = z.infer<typeof Removal>;
+
+export const ItemDetail = z.object({
+  item: Item,
+  owner: z.string().nullable(),
+  holders: z.array(Holder),
+  provenance: Provenance.nullable(),
+  removal: Removal.nullable(),
+});
+export type ItemDetail = z.infer<typeof ItemDetail>;
+
+export const ItemParams = z.strictObject({ item_id: ItemId });
+
+export const RemoveItem = z.strictObject({ reason: z.string().trim().min(3).max(500) });
+export type RemoveItem = z.infer<typeof RemoveItem>;
+
+/** A game definition to try in the playground instead of the loaded one (never loaded for players). */
+const Candidate = z.unknown().optional();
+
+export const PlaygroundDrop = z.strictObject({
+  enemy: z.string().max(64).optional(),
+  location: z.string().trim().max(64).optional(),
+  player_level: z.int().min(1).max(100),
+  count: z.int().min(1).max(8),
+  type: ItemType.optional(),
+  definition: Candidate,
+});
+export type PlaygroundDrop = z.infer<typeof PlaygroundDrop>;
+
+export const PlaygroundDropResult = z.object({
+  site: z.object({ enemy: z.string().nullable(), tier: z.int(), player_level: z.int() }),
+  /** The chance of each rarity for this tier and level, as the drop rolled it. */
+  odds: z.record(z.string(), z.number()),
+  items: z.array(Item),
+});
+export type PlaygroundDropResult = z.infer<typeof PlaygroundDropResult>;
+
+export const PlaygroundCombine = z.strictObject({
+  ingredients: z
+    .array(z.strictObject({ item_id: ItemId, quantity: z.int().min(1).max(999) }))
+    .min(1)
+    .max(6),
+  crafting_station: z.string().max(64).optional(),
+  crafting_tool: z.string().max(64).optional(),
+  description: z.string().trim().max(300).optional(),
+  crafting_level: z.int().min(0).max(100),
+  player_level: z.int().min(1).max(100).nullable().optional(),
+  definition: Candidate,
+});
+export type PlaygroundCombine = z.infer<typeof PlaygroundCombine>;
+
+export const PlaygroundCombineResult = z.object({
+  success: z.boolean(),
+  item: Item.nullable(),
+  message: z.string(),
+  suggestions: z.array(z.string()),
+});
+export type PlaygroundCombineResult = z.infer<typeof PlaygroundCombineResult>;
+
+export const DefinitionIssue = z.object({ path: z.string(), message: z.string() });
+
+export const GameState = z.object({
+  /** The file it was loaded from; null for the shipped fantasy RPG. */
+  file: z.string().nullable(),
+  definition: z.unknown(),
+  /** The file on disk now: as loaded, changed since (restart to load it), invalid, or unreadable. */
+  file_state: z.enum(['loaded', 'changed', 'invalid', 'unreadable']),
+  issues: z.array(DefinitionIssue),
+  /** The protocol's rarities and item types, for the console's filters. */
+  rarities: z.array(z.string()),
+  item_types: z.array(z.string()),
+});
+export type GameState = z.infer<typeof GameState>;
+
+export const GameCheck = z.strictObject({ definition: z.unknown() });
+export const GameCheckResult = z.object({ valid: z.boolean(), issues: z.array(DefinitionIssue) });
+export type GameCheckResult = z.infer<typeof GameCheckResult>;
+
+export const ModerationQuery = z.strictObject({
+  kind: z.enum(['player_text', 'generated_text']).optional(),
+  player: PlayerId.optional(),
+  after: Cursor,
+  limit: Limit,
+});
+export type ModerationQuery = z.infer<typeof ModerationQuery>;
+
+export const ModerationPage = z.object({ events: z.array(ModerationEvent), next: z.string().nullable() });
+export type ModerationPage = z.infer<typeof ModerationPage>;

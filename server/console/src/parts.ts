@@ -1,0 +1,101 @@
+import type { Item, ItemIcon } from '@lootsmith/protocol';
+import { iconUrl } from './api.ts';
+import { type Child, h } from './dom.ts';
+import { n } from './format.ts';
+
+/** An item's icon; a placeholder in its rarity's colour while it is painted (202) or missing. */
+export function icon(i: ItemIcon | null, rarity: string, size = 56) {
+  const box = h('span', { class: `icon rarity-${rarity.toLowerCase()}`, style: `--size:${size}px` });
+  if (i) {
+    const img = h('img', { src: iconUrl(i), alt: '', width: size, height: size, loading: 'lazy' });
+    img.addEventListener('error', () => img.remove());
+    box.append(img);
+  }
+  return box;
+}
+
+export const rarity = (r: string) => h('span', { class: `rarity rarity-${r.toLowerCase()}` }, r);
+export const badge = (text: string, kind = '') => h('span', { class: `badge ${kind}` }, text);
+export const link = (href: string, ...children: Child[]) => h('a', { href }, ...children);
+export const itemHref = (id: string) => `#/items/${encodeURIComponent(id)}`;
+export const playerHref = (id: string) => `#/players/${encodeURIComponent(id)}`;
+
+/** One figure with its label. */
+export const figure = (label: string, value: string, note?: string) =>
+  h(
+    'div',
+    { class: 'figure' },
+    h('span', { class: 'figure-value' }, value),
+    h('span', { class: 'figure-label' }, label),
+    note && h('small', {}, note),
+  );
+
+/** An item as a card: icon, name in its rarity's colour, what it is; `extra` below. */
+export function itemCard(
+  item: Pick<Item, 'id' | 'name' | 'level' | 'icon'> & { rarity: string; type: string },
+  extra: Child[] = [],
+  href?: string,
+) {
+  const body = [
+    icon(item.icon, item.rarity),
+    h(
+      'span',
+      { class: 'card-text' },
+      h('strong', { class: `name rarity-text-${item.rarity.toLowerCase()}` }, item.name),
+      h(
+        'span',
+        { class: 'muted' },
+        `${item.rarity.toLowerCase()} ${item.type.toLowerCase()} · level ${item.level}`,
+      ),
+      ...extra,
+    ),
+  ];
+  return href
+    ? h('a', { class: 'card item-card', href }, ...body)
+    : h('div', { class: 'card item-card' }, ...body);
+}
+
+/** The stats, affixes and value of an item, as a player would read them. */
+export function itemFacts(item: Item) {
+  return h(
+    'div',
+    { class: 'facts' },
+    h('p', {}, item.description),
+    h('p', { class: 'lore' }, item.lore),
+    item.stats.length > 0 &&
+      h(
+        'ul',
+        { class: 'stats' },
+        item.stats.map((s) => h('li', {}, `${s.value > 0 ? '+' : ''}${s.value} ${s.name.replace('_', ' ')}`)),
+      ),
+    item.affixes.length > 0 &&
+      h(
+        'ul',
+        { class: 'affixes' },
+        item.affixes.map((a) => h('li', {}, h('strong', {}, a.name), ` — ${a.effect}`)),
+      ),
+    h(
+      'p',
+      { class: 'muted' },
+      `${item.element === 'none' ? '' : `${item.element} · `}${item.material} ${item.subtype} · worth ${n(item.value)} gold`,
+    ),
+  );
+}
+
+/** A button that disables itself while its action runs and shows the action's failure beside it. */
+export function action(label: string, run: () => Promise<void>, kind = '') {
+  const message = h('span', { class: 'error', role: 'alert' });
+  const button = h('button', { type: 'button', class: kind }, label);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    message.textContent = '';
+    try {
+      await run();
+    } catch (err) {
+      message.textContent = (err as Error).message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('span', { class: 'action' }, button, message);
+}

@@ -1,0 +1,62 @@
+import type { GameDefinition, Item } from '@lootsmith/protocol';
+import { statBudget, valueCap } from '../game/rules.ts';
+import type { ProvenanceRow } from '../store/admin-store.ts';
+
+/** What one model call was asked and how it answered: filled in by `askJson` as it goes. */
+export interface GenerationTrace {
+  system?: string;
+  user?: string;
+  /** The seed of the accepted answer's call. */
+  seed?: number;
+  /** Which backend answered: `chat:openai`…, or `fallback` (see `backendLabel`). */
+  backend?: string;
+  model?: string;
+  /** The problems of each answer the rules refused, in order. */
+  rejected: string[][];
+}
+
+export const newTrace = (): GenerationTrace => ({ rejected: [] });
+
+/** The console's activity recorder, as generation sees it: provenance (kept apart from the items) and counts. */
+export interface ActivitySink {
+  record(rows: ProvenanceRow[]): void;
+  count(name: string, label: string, n: number): void;
+}
+
+export interface ItemOrigin {
+  source: ProvenanceRow['source'];
+  playerId: string | null;
+  enemy?: string;
+  /** Undefined for an item that needed no model call (a recipe-book result). */
+  trace?: GenerationTrace;
+  /** What the server capped before asking. */
+  clamps?: string[];
+}
+
+/** How each of these items was made, for the console; the items themselves are left as they are. */
+export function provenanceRows(game: GameDefinition, items: Item[], origin: ItemOrigin): ProvenanceRow[] {
+  const { trace } = origin;
+  const prompt = trace?.system && `${trace.system}\n\n${trace.user ?? ''}`;
+  return items.map((item) => ({
+    itemId: item.id,
+    source: origin.source,
+    playerId: origin.playerId,
+    rarity: item.rarity,
+    type: item.type,
+    level: item.level,
+    enemy: origin.enemy ?? null,
+    backend: trace?.backend ?? null,
+    model: trace?.model ?? null,
+    seed: trace?.seed ?? null,
+    prompt: prompt || null,
+    rules: {
+      rarity: item.rarity,
+      level: item.level,
+      stat_budget: statBudget(game, item.rarity, item.level),
+      value_cap: valueCap(game, item.rarity, item.level),
+      clamps: origin.clamps ?? [],
+      rejected: trace?.rejected ?? [],
+    },
+    createdAt: item.created_at,
+  }));
+}

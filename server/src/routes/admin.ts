@@ -1,0 +1,211 @@
+import {
+  GameCheck,
+  GameCheckResult,
+  GameState,
+  ItemDetail,
+  ItemParams,
+  ItemsPage,
+  ItemsQuery,
+  jsonSchemaOf,
+  ModerationPage,
+  ModerationQuery,
+  Overview,
+  OverviewQuery,
+  PlayerDetail,
+  PlayerParams,
+  PlayerPatch,
+  PlayersPage,
+  PlayersQuery,
+  PlaygroundCombine,
+  PlaygroundCombineResult,
+  PlaygroundDrop,
+  PlaygroundDropResult,
+  RemoveItem,
+} from '@lootsmith/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { ZodType } from 'zod';
+import { clientSignal, parse } from '../http/request.ts';
+import { AdminService } from '../service/admin.ts';
+import { Playground } from '../service/admin-playground.ts';
+import { ConsoleSessions } from '../service/admin-sessions.ts';
+import type { Services } from '../services.ts';
+import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './admin-auth.ts';
+import { registerConsoleApp } from './admin-console.ts';
+import { docs } from './schemas.ts';
+
+/** A console route's OpenAPI entry, under the `admin` tag. */
+function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType; query?: ZodType }) {
+  return {
+    ...docs(`Console: ${summary}`, { body: parts.body, response: parts.response, tags: ['admin'] }),
+    ...(parts.query ? { querystring: jsonSchemaOf(parts.query, 'input') } : {}),
+  };
+}
+
+/**
+ * The developer console: its page at `/console/` and every action it takes as an admin API route
+ * under `/api/v1/admin/`, all behind one door (`registerConsoleAuth`).
+ */
+export async function registerAdmin(app: FastifyInstance, services: Services) {
+  const { config, core } = services;
+  const { store, game, coordination, upstream, icons, textModel } = core.deps;
+  const materials = core.players.materials;
+  const admin = new AdminService({ game, store, materials, pools: config.pools !== undefined });
+  const playground = new Playground({
+    game,
+    gameFile: config.gameFile,
+    store,
+    coordination,
+    upstream,
+    icons,
+    materials,
+    textModel,
+  });
+  const sessions = new ConsoleSessions(
+    store.admin,
+    (key, windowMs, now) => store.hit(key, windowMs, now),
+    config,
+  );
+
+  // The page holds no data: it needs no session, only a console that is on.
+  await app.register(async (page) => {
+    refuseWhenDisabled(page, sessions);
+    await registerConsoleApp(page);
+  });
+  await app.register(async (scope) => {
+    registerConsoleAuth(scope, sessions, config.serverKey);
+
+    scope.get(
+      '/api/v1/admin/overview',
+      {
+        schema: adminDocs('figures of every instance for the last hour or day', {
+          query: OverviewQuery,
+          response: Overview,
+        }),
+      },
+      async (request) => admin.overview(parse(OverviewQuery, request.query, 'query').window),
+    );
+
+    scope.get(
+      '/api/v1/admin/players',
+      {
+        schema: adminDocs('players, searched by id prefix, paged', {
+          query: PlayersQuery,
+          response: PlayersPage,
+        }),
+      },
+      async (request) => admin.players(parse(PlayersQuery, request.query, 'query')),
+    );
+
+    scope.get(
+      '/api/v1/admin/players/:player_id',
+      {
+        schema: adminDocs('a player: inventory, equipment, recent requests, moderation', {
+          response: PlayerDetail,
+        }),
+      },
+      async (request) => admin.player(parse(PlayerParams, request.params, 'params').player_id),
+    );
+
+    scope.patch(
+      '/api/v1/admin/players/:player_id',
+      {
+        schema: adminDocs('block or unblock a player (at once, on every instance), set its daily budgets', {
+          body: PlayerPatch,
+          response: PlayerDetail,
+        }),
+      },
+      async (request) =>
+        admin.updatePlayer(
+          parse(PlayerParams, request.params, 'params').player_id,
+          parse(PlayerPatch, request.body),
+        ),
+    );
+
+    scope.get(
+      '/api/v1/admin/items',
+      {
+        schema: adminDocs('generated items by rarity, type, enemy, source and day, newest first', {
+          query: ItemsQuery,
+          response: ItemsPage,
+        }),
+      },
+      async (request) => admin.items(parse(ItemsQuery, request.query, 'query')),
+    );
+
+    scope.get(
+      '/api/v1/admin/items/:item_id',
+      { schema: adminDocs('an item, who holds it, how it was made', { response: ItemDetail }) },
+      async (request) => admin.item(parse(ItemParams, request.params, 'params').item_id),
+    );
+
+    scope.post(
+      '/api/v1/admin/items/:item_id/remove',
+      {
+        schema: adminDocs('remove an item from the game: from every inventory, with a record of why', {
+          body: RemoveItem,
+          response: ItemDetail,
+        }),
+      },
+      async (request) => {
+        const { item_id } = parse(ItemParams, request.params, 'params');
+        const { reason } = parse(RemoveItem, request.body);
+        return admin.removeItem(item_id, reason, actorOf(request));
+      },
+    );
+
+    scope.get(
+      '/api/v1/admin/game',
+      {
+        schema: adminDocs('the loaded game definition, and whether its file still says the same', {
+          response: GameState,
+        }),
+      },
+      async () => playground.gameState(),
+    );
+
+    scope.post(
+      '/api/v1/admin/game/check',
+      {
+        schema: adminDocs('check a game definition without loading it', {
+          body: GameCheck,
+          response: GameCheckResult,
+        }),
+      },
+      async (request) => playground.check(parse(GameCheck, request.body).definition),
+    );
+
+    scope.post(
+      '/api/v1/admin/playground/drop',
+      {
+        schema: adminDocs('a drop as a player would get it, granting nothing and counting against no one', {
+          body: PlaygroundDrop,
+          response: PlaygroundDropResult,
+        }),
+      },
+      async (request, reply) => playground.drop(parse(PlaygroundDrop, request.body), clientSignal(reply)),
+    );
+
+    scope.post(
+      '/api/v1/admin/playground/combine',
+      {
+        schema: adminDocs('a combine as a player would get it, spending and granting nothing', {
+          body: PlaygroundCombine,
+          response: PlaygroundCombineResult,
+        }),
+      },
+      async (request, reply) =>
+        playground.combine(parse(PlaygroundCombine, request.body), clientSignal(reply)),
+    );
+
+    scope.get(
+      '/api/v1/admin/moderation',
+      {
+        schema: adminDocs('refusals of player text and generated text: who, when, why', {
+          query: ModerationQuery,
+          response: ModerationPage,
+        }),
+      },
+      async (request) => admin.moderation(parse(ModerationQuery, request.query, 'query')),
+    );
+  });
+}

@@ -1,0 +1,252 @@
+import type { ActivitySink } from '../pipeline/provenance.ts';
+import {
+  type ActivityBatch,
+  type AdminStore,
+  type BackendMinute,
+  type CounterMinute,
+  LATENCY_BUCKETS,
+  latencyBucket,
+  type PlayerActivity,
+  type PlayerRequestRow,
+  type ProvenanceRow,
+  type RouteMinute,
+} from '../store/admin-store.ts';
+import type { UpstreamCall } from '../upstream/client.ts';
+
+/** How often an instance adds what it recorded to the store, and after how many requests at the latest. */
+const FLUSH_MS = 1000;
+/** Keeps one SQLite write (synchronous, on the event loop) to a few milliseconds under heavy traffic. */
+const FLUSH_REQUESTS = 1000;
+/** Requests kept for the next write; past this they are dropped (and counted) until it is done. */
+const MAX_PENDING_REQUESTS = 20_000;
+const MAX_PENDING_PROVENANCE = 50_000;
+/** Retention: per-minute figures for 8 days, the newest 200,000 player requests, 100,000 moderation events. */
+const STATS_DAYS = 8;
+const MAX_REQUESTS = 200_000;
+const MAX_MODERATION = 100_000;
+const SWEEP_MS = 10 * 60_000;
+
+/** One answered request, as the console counts it. */
+export interface RequestOutcome {
+  /** `POST /v1/generate/items`: the method and the route's pattern. */
+  route: string;
+  status: number;
+  /** The error code of an answer that is not 2xx. */
+  code?: string;
+  ms: number;
+  /** The player it was for, when known. */
+  playerId?: string;
+  at: number;
+}
+
+const DROP_ROUTE = /\/v1\/generate\/items$/;
+const CRAFT_ROUTE = /\/(crafting\/combine|create-item)$/;
+/** Codes of requests that were never the game's to refuse: malformed, unauthenticated, unknown routes. */
+const NOT_REFUSALS = new Set([
+  'invalid_request',
+  'missing_client_id',
+  'invalid_json',
+  'invalid_content_type',
+  'body_too_large',
+  'bad_url',
+  'not_found',
+  'unauthorized',
+  'token_expired',
+  'aborted',
+]);
+
+/** A failed attempt's reason as a short code, from its status or the upstream client's words. */
+export function failureCode(call: Pick<UpstreamCall, 'outcome' | 'status' | 'detail'>): string {
+  if (call.outcome !== 'error') return call.outcome;
+  if (call.status) return `status_${call.status}`;
+  const detail = call.detail ?? '';
+  if (detail.startsWith('no whole answer')) return 'timeout';
+  if (/^(network|body read):/.test(detail)) return 'network';
+  if (/larger than|over the limit/.test(detail)) return 'too_large';
+  if (detail.includes('secret')) return 'secret_echoed';
+  if (detail.startsWith('image refused')) return 'image_refused';
+  return 'invalid_answer';
+}
+
+const zeros = () => new Array<number>(LATENCY_BUCKETS).fill(0);
+
+/**
+ * Records request outcomes, upstream calls, counters and item provenance for the console, and adds
+ * them to the store once a second: the request path only adds numbers to maps in memory; one
+ * transaction a second writes an instance's minute figures, player counters and requests. Bounded:
+ * when the store falls behind, requests past the limit are dropped and counted.
+ */
+export class ActivityRecorder implements ActivitySink {
+  private routes = new Map<string, RouteMinute>();
+  private backends = new Map<string, BackendMinute>();
+  private counters = new Map<string, CounterMinute>();
+  private players = new Map<string, PlayerActivity>();
+  private requests: PlayerRequestRow[] = [];
+  private provenance: ProvenanceRow[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  private readonly sweeper: NodeJS.Timeout;
+  /** Requests and provenance rows dropped because the store fell behind. */
+  dropped = 0;
+
+  constructor(
+    private readonly store: AdminStore,
+    private readonly options: { log?: (message: string, err: unknown) => void } = {},
+  ) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS).unref();
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS).unref();
+  }
+
+  request(r: RequestOutcome) {
+    const minute = Math.floor(r.at / 60_000);
+    const code = r.status >= 400 ? (r.code ?? (r.status === 404 ? 'not_found' : `status_${r.status}`)) : '';
+    const key = `${minute}\u0000${r.route}\u0000${r.status}\u0000${code}`;
+    let route = this.routes.get(key);
+    if (!route) {
+      route = { minute, route: r.route, status: r.status, code, count: 0, totalMs: 0, buckets: zeros() };
+      this.routes.set(key, route);
+    }
+    route.count++;
+    route.totalMs += r.ms;
+    (route.buckets[latencyBucket(r.ms)] as number)++;
+    if (!r.playerId) return;
+    const player = this.player(r.playerId, r.at);
+    player.requests++;
+    if (r.status === 200 && DROP_ROUTE.test(r.route)) player.drops++;
+    if (r.status === 200 && CRAFT_ROUTE.test(r.route)) player.crafts++;
+    if (r.status >= 400 && r.status < 500 && !NOT_REFUSALS.has(code)) player.refusals++;
+    if (this.requests.length >= MAX_PENDING_REQUESTS) this.dropped++;
+    else
+      this.requests.push({
+        playerId: r.playerId,
+        at: r.at,
+        route: r.route,
+        status: r.status,
+        code: code || null,
+        ms: r.ms,
+      });
+    if (this.requests.length === FLUSH_REQUESTS) void this.flush();
+  }
+
+  upstreamCall(call: UpstreamCall, at = Date.now()) {
+    const minute = Math.floor(at / 60_000);
+    const { backend, kind } = call;
+    const outcome = failureCode(call);
+    const key = `${minute}\u0000${backend}\u0000${kind}\u0000${outcome}`;
+    let b = this.backends.get(key);
+    if (!b) {
+      b = {
+        minute,
+        backend,
+        kind,
+        outcome,
+        count: 0,
+        totalMs: 0,
+        buckets: zeros(),
+        promptTokens: 0,
+        completionTokens: 0,
+        images: 0,
+      };
+      this.backends.set(key, b);
+    }
+    b.count++;
+    b.totalMs += call.ms;
+    (b.buckets[latencyBucket(call.ms)] as number)++;
+    if (call.outcome !== 'ok') return;
+    const prompt = call.usage?.prompt_tokens ?? 0;
+    const completion = call.usage?.completion_tokens ?? 0;
+    const tokens = prompt + completion;
+    const images = kind === 'image' ? 1 : 0;
+    b.promptTokens += prompt;
+    b.completionTokens += completion;
+    b.images += images;
+    // Spend is the player's whose client_id the call carried (the server's own work has its own ids).
+    if (call.clientId && (tokens || images)) {
+      const player = this.player(call.clientId, at);
+      player.tokens += tokens;
+      player.images += images;
+    }
+  }
+
+  count(name: string, label: string, n: number, at = Date.now()) {
+    if (!n) return;
+    const minute = Math.floor(at / 60_000);
+    const key = `${minute}\u0000${name}\u0000${label}`;
+    const c = this.counters.get(key);
+    if (c) c.value += n;
+    else this.counters.set(key, { minute, name, label, value: n });
+  }
+
+  record(rows: ProvenanceRow[]) {
+    const room = Math.max(0, MAX_PENDING_PROVENANCE - this.provenance.length);
+    this.dropped += Math.max(0, rows.length - room);
+    this.provenance.push(...rows.slice(0, room));
+  }
+
+  private player(id: string, at: number): PlayerActivity {
+    let p = this.players.get(id);
+    if (!p) {
+      p = { playerId: id, requests: 0, drops: 0, crafts: 0, refusals: 0, tokens: 0, images: 0, lastAt: at };
+      this.players.set(id, p);
+    }
+    if (at > p.lastAt) p.lastAt = at;
+    return p;
+  }
+
+  /** Writes what was recorded since the last write (one write at a time); resolves when it is stored. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      const batch = this.take();
+      if (!batch) return;
+      try {
+        await this.store.recordActivity(batch);
+      } catch (err) {
+        // Figures are best effort: a store that is down loses this second's, never the requests.
+        this.dropped += batch.requests.length + batch.provenance.length;
+        this.options.log?.('the console could not record activity', err);
+      }
+    });
+    return this.writing;
+  }
+
+  private take(): ActivityBatch | undefined {
+    if (
+      !this.routes.size &&
+      !this.backends.size &&
+      !this.counters.size &&
+      !this.players.size &&
+      !this.provenance.length
+    )
+      return undefined;
+    const batch: ActivityBatch = {
+      routes: [...this.routes.values()],
+      backends: [...this.backends.values()],
+      counters: [...this.counters.values()],
+      players: [...this.players.values()],
+      requests: this.requests,
+      provenance: this.provenance,
+      keepRequests: MAX_REQUESTS,
+    };
+    this.routes = new Map();
+    this.backends = new Map();
+    this.counters = new Map();
+    this.players = new Map();
+    this.requests = [];
+    this.provenance = [];
+    return batch;
+  }
+
+  private async sweep() {
+    const now = Date.now();
+    await this.store
+      .sweep({ statsBefore: now - STATS_DAYS * 86_400_000, maxModeration: MAX_MODERATION }, now)
+      .catch((err) => this.options.log?.('the console could not sweep old figures', err));
+  }
+
+  /** Stops the timers and writes what is left. */
+  async close() {
+    clearInterval(this.timer);
+    clearInterval(this.sweeper);
+    await this.flush();
+  }
+}

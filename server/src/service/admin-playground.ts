@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  ApiError,
+  type GameCheckResult,
+  GameDefinition,
+  type GameState,
+  ITEM_TYPES,
+  type Item,
+  type PlaygroundCombine,
+  type PlaygroundCombineResult,
+  type PlaygroundDrop,
+  type PlaygroundDropResult,
+  RARITIES,
+} from '@lootsmith/protocol';
+import type { ZodError } from 'zod';
+import type { Coordination } from '../coordination/coordination.ts';
+import { dropLimits, knownEnemy } from '../game/loot-authority.ts';
+import { materialItems } from '../game/materials.ts';
+import { clampLevel, rarityWeights } from '../game/rules.ts';
+import type { IconService } from '../icons.ts';
+import { CombinePlanner } from '../pipeline/crafting.ts';
+import { generateLoot, type LootDeps } from '../pipeline/loot.ts';
+import type { Store } from '../store/store.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+
+/** The client id of the playground's model calls: no player's. */
+export const PLAYGROUND_CLIENT = 'lootsmith-console';
+const SHIPPED_GAME = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+
+const issuesOf = (error: ZodError) =>
+  error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+
+export interface PlaygroundDeps {
+  game: GameDefinition;
+  /** Where the game definition was loaded from; undefined for the shipped one. */
+  gameFile?: string;
+  store: Store;
+  coordination: Coordination;
+  upstream: UpstreamClient;
+  icons: IconService;
+  materials: Map<string, Item>;
+  textModel?: string;
+}
+
+/**
+ * The console's playground: a drop or a combine as a player would get it, granting nothing and
+ * counting against no one (no reservation, no inventory, no provenance), with the loaded game
+ * definition or one the developer is trying out.
+ */
+export class Playground {
+  constructor(private readonly deps: PlaygroundDeps) {}
+
+  /** The definition in use, and whether the file on disk still says the same (or is now broken). */
+  gameState(): GameState {
+    const file = this.deps.gameFile ?? SHIPPED_GAME;
+    const state = (file_state: GameState['file_state'], issues: GameState['issues'] = []): GameState => ({
+      file: this.deps.gameFile ?? null,
+      definition: this.deps.game,
+      file_state,
+      issues,
+      rarities: [...RARITIES],
+      item_types: [...ITEM_TYPES],
+    });
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      return state('unreadable', [{ path: '(file)', message: (err as Error).message }]);
+    }
+    const parsed = GameDefinition.safeParse(raw);
+    if (!parsed.success) return state('invalid', issuesOf(parsed.error));
+    return state(JSON.stringify(parsed.data) === JSON.stringify(this.deps.game) ? 'loaded' : 'changed');
+  }
+
+  check(definition: unknown): GameCheckResult {
+    const parsed = GameDefinition.safeParse(definition);
+    return parsed.success ? { valid: true, issues: [] } : { valid: false, issues: issuesOf(parsed.error) };
+  }
+
+  /** The loaded game, or a candidate definition (refused with its issues when invalid). */
+  private game(candidate: unknown): { game: GameDefinition; materials: Map<string, Item> } {
+    if (candidate === undefined) return { game: this.deps.game, materials: this.deps.materials };
+    const parsed = GameDefinition.safeParse(candidate);
+    if (!parsed.success)
+      throw new ApiError(400, 'invalid_request', 'body.definition is not a valid game definition', {
+        details: issuesOf(parsed.error),
+      });
+    return { game: parsed.data, materials: materialItems(parsed.data, this.deps.icons) };
+  }
+
+  private loot(game: GameDefinition, materials: Map<string, Item>): LootDeps {
+    const { upstream, icons, textModel } = this.deps;
+    // No `activity`: nothing is recorded; icons are painted before the answer, as the console shows them.
+    return { game, materials, upstream, icons, textModel, iconsAfterItem: false };
+  }
+
+  async drop(req: PlaygroundDrop, signal?: AbortSignal): Promise<PlaygroundDropResult> {
+    const { game, materials } = this.game(req.definition);
+    const enemy = knownEnemy(game, req.enemy);
+    const tier = enemy?.tier ?? 1;
+    const playerLevel = clampLevel(game, req.player_level);
+    const loot = await generateLoot(this.loot(game, materials), {
+      body: {
+        client_id: PLAYGROUND_CLIENT,
+        generation_context: {
+          enemy: req.enemy,
+          location: req.location || undefined,
+          player_level: playerLevel,
+        },
+        items: Array.from({ length: req.count }, () => (req.type ? { type: req.type } : {})),
+      },
+      site: { enemy, tier, playerLevel, limits: dropLimits(game, tier) },
+      trusted: false,
+      takenNames: [],
+      signal,
+    });
+    const weights = rarityWeights(game, tier, playerLevel);
+    const total = weights.reduce((a, w) => a + w, 0) || 1;
+    return {
+      site: { enemy: enemy?.id ?? null, tier, player_level: playerLevel },
+      odds: Object.fromEntries(RARITIES.map((r, i) => [r, (weights[i] ?? 0) / total])),
+      items: [...loot.items, ...loot.materials],
+    };
+  }
+
+  async combine(req: PlaygroundCombine, signal?: AbortSignal): Promise<PlaygroundCombineResult> {
+    const { game, materials } = this.game(req.definition);
+    const { store, coordination } = this.deps;
+    const planner = new CombinePlanner({
+      ...this.loot(game, materials),
+      coordination,
+      recipe: (key) => store.recipe(key),
+      async resolve(ids) {
+        const found = new Map<string, Item>();
+        for (const id of ids) {
+          const material = materials.get(id);
+          if (material) found.set(id, material);
+        }
+        for (const item of await store.getItems(ids.filter((id) => !found.has(id)))) found.set(item.id, item);
+        return found;
+      },
+    });
+    const setup = await planner.setup(
+      {
+        player_id: PLAYGROUND_CLIENT,
+        ingredients: req.ingredients,
+        crafting_station: req.crafting_station,
+        crafting_tool: req.crafting_tool,
+        description: req.description,
+      },
+      { xp: req.crafting_level * game.xp_per_level, level: req.player_level ?? null },
+    );
+    const plan = await planner.plan(setup, signal);
+    return plan.kind === 'craft'
+      ? { success: true, item: plan.item, message: `Would craft ${plan.item.name}.`, suggestions: [] }
+      : { success: false, item: null, message: plan.message, suggestions: plan.suggestions };
+  }
+}

@@ -1,0 +1,489 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import type { ActivityRecorder } from '../src/service/admin-activity.ts';
+import { SESSION_IDLE_MS } from '../src/service/admin-sessions.ts';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
+import { startFakeUpstream } from './support/fake-upstream.ts';
+
+const PASSWORD = 'console-password-0123456789';
+let t: Booted | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await t?.close();
+  t = undefined;
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A signed-in console: its cookie and CSRF token, and requests made with them. */
+async function signIn(b: Booted, credential = PASSWORD) {
+  const res = await b.server.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/session',
+    payload: { credential },
+  });
+  expect(res.statusCode).toBe(200);
+  const cookie = String(res.headers['set-cookie']).split(';')[0] as string;
+  const csrf = res.json().csrf_token as string;
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    b.server.app.inject({
+      method,
+      url,
+      headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }) },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  return { cookie, csrf, call, res };
+}
+
+const flush = (b: Booted) => (b.server.core.deps.activity as ActivityRecorder).flush();
+
+async function drop(b: Booted, token: string, player: string, items = 1): Promise<LightMyRequestResponse> {
+  return b.server.app.inject({
+    method: 'POST',
+    url: '/v1/generate/items',
+    headers: bearer(token),
+    payload: {
+      client_id: player,
+      generation_context: { enemy: 'slime', player_level: 2 },
+      items: Array(items).fill({ type: 'WEAPON' }),
+    },
+  });
+}
+
+describe('console access', () => {
+  it('signs in with the console password or the server key into an HttpOnly, SameSite=Strict cookie that expires', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const app = t.server.app;
+    expect((await app.inject({ url: '/api/v1/admin/session' })).json()).toEqual({
+      mode: 'credential',
+      signed_in: false,
+    });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/session',
+      payload: { credential: 'guess' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const { cookie, csrf, res, call } = await signIn(t);
+    const set = String(res.headers['set-cookie']);
+    expect(set).toMatch(/^lootsmith_console=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    // The credential is in neither the answer nor the cookie.
+    expect(res.body).not.toContain(PASSWORD);
+    expect(cookie).not.toContain(PASSWORD);
+    expect((await app.inject({ url: '/api/v1/admin/session', headers: { cookie } })).json()).toMatchObject({
+      signed_in: true,
+      csrf_token: csrf,
+    });
+    expect((await call('GET', '/api/v1/admin/players')).statusCode).toBe(200);
+    // Over https the cookie is Secure.
+    const https = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/session',
+      headers: { 'x-forwarded-proto': 'https' },
+      payload: { credential: SERVER_KEY },
+    });
+    expect(String(https.headers['set-cookie'])).toContain('; Secure');
+
+    // Idle past the limit: the session is over.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SESSION_IDLE_MS + 1000 });
+    expect((await call('GET', '/api/v1/admin/players')).statusCode).toBe(401);
+    vi.useRealTimers();
+
+    const again = await signIn(t, SERVER_KEY);
+    expect((await again.call('DELETE', '/api/v1/admin/session')).json()).toEqual({
+      mode: 'credential',
+      signed_in: false,
+    });
+    expect((await again.call('GET', '/api/v1/admin/players')).statusCode).toBe(401);
+  });
+
+  it('needs the CSRF token for every change, and refuses a cookie without a session', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    await t.token('ana');
+    const { cookie } = await signIn(t);
+    const patch = (headers: Record<string, string>) =>
+      t?.server.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/admin/players/ana',
+        headers: { cookie, ...headers },
+        payload: { blocked: true },
+      });
+    expect((await patch({}))?.statusCode).toBe(403);
+    expect((await patch({ 'x-csrf-token': 'forged' }))?.statusCode).toBe(403);
+    expect((await t.server.core.deps.store.getPlayer('ana'))?.blocked).toBe(false);
+    const forged = await t.server.app.inject({
+      url: '/api/v1/admin/players',
+      headers: { cookie: 'lootsmith_console=not-a-session' },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('limits sign-in attempts per address', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++)
+      codes.push(
+        (
+          await t.server.app.inject({
+            method: 'POST',
+            url: '/api/v1/admin/session',
+            payload: { credential: `guess-${i}` },
+          })
+        ).statusCode,
+      );
+    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(10)).toEqual([429, 429]);
+    // Even the right password waits out the minute.
+    const right = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/session',
+      payload: { credential: PASSWORD },
+    });
+    expect(right.statusCode).toBe(429);
+  });
+
+  it('answers no console route to a player token, a wrong bearer or no credential at all', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    const doc = (await t.server.app.inject({ url: '/docs/json' })).json() as {
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => op.tags?.includes('admin'))
+        .map(([method]) => ({
+          method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE',
+          url: path.replace('{player_id}', 'ana').replace('{item_id}', 'itm_x'),
+        })),
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(14);
+    let checked = 0;
+    for (const route of routes) {
+      // Asking whether one is signed in, and signing in, are for anyone.
+      if (route.url === '/api/v1/admin/session' && route.method !== 'DELETE') continue;
+      for (const headers of [bearer(token), bearer(PLAYER_SECRET), bearer(PASSWORD), {}]) {
+        const res = await t.server.app.inject({ ...route, headers, payload: {} });
+        expect([401, 403], `${route.method} ${route.url}`).toContain(res.statusCode);
+        expect(Object.keys(res.json())).toEqual(['error']);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(13 * 4);
+    // The server credential, as a bearer token, is the console's API for scripts.
+    const players = await t.server.app.inject({ url: '/api/v1/admin/players', headers: bearer(SERVER_KEY) });
+    expect(players.statusCode).toBe(200);
+  });
+
+  it('is refused in production without a credential, page and API alike', async () => {
+    t = await bootWithFake({ NODE_ENV: 'production', LOOTSMITH_SERVER_KEY: '' });
+    for (const [method, url] of [
+      ['GET', '/console/'],
+      ['GET', '/api/v1/admin/session'],
+      ['POST', '/api/v1/admin/session'],
+      ['GET', '/api/v1/admin/players'],
+    ] as const) {
+      const res = await t.server.app.inject({
+        method,
+        url,
+        payload: method === 'POST' ? { credential: '' } : undefined,
+      });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().error.code).toBe('console_disabled');
+    }
+  });
+
+  it('lets a development server without a credential be used from this machine only', async () => {
+    t = await bootWithFake({ LOOTSMITH_SERVER_KEY: '' });
+    const session = (remoteAddress: string) =>
+      t?.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/session',
+        remoteAddress,
+        payload: { credential: '' },
+      });
+    expect((await session('10.1.2.3'))?.statusCode).toBe(403);
+    const local = await session('127.0.0.1');
+    expect(local?.json()).toMatchObject({ mode: 'open', signed_in: true });
+  });
+
+  it('takes a console password only apart from the metrics token and the player secret', () => {
+    const password = { LOOTSMITH_CONSOLE_PASSWORD: PASSWORD, LOOTSMITH_DATA_DIR: '/tmp/unused' };
+    expect(() => loadConfig({ ...password, LOOTSMITH_METRICS_TOKEN: PASSWORD })).toThrow(
+      'LOOTSMITH_CONSOLE_PASSWORD: must differ from LOOTSMITH_METRICS_TOKEN',
+    );
+    expect(() => loadConfig({ ...password, LOOTSMITH_PLAYER_SECRET: PASSWORD })).toThrow(
+      'LOOTSMITH_CONSOLE_PASSWORD: must differ from LOOTSMITH_PLAYER_SECRET',
+    );
+    expect(() => loadConfig({ ...password, LOOTSMITH_CONSOLE_PASSWORD: 'short' })).toThrow(
+      /LOOTSMITH_CONSOLE_PASSWORD/,
+    );
+    expect(loadConfig(password).consolePassword).toBe(PASSWORD);
+  });
+});
+
+describe('console actions', () => {
+  it('blocks a player so the next drop is refused at once, unblocks, and sets a daily budget', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    const { call } = await signIn(t);
+    expect((await drop(t, token, 'ana')).statusCode).toBe(200);
+    const blocked = await call('PATCH', '/api/v1/admin/players/ana', { blocked: true });
+    expect(blocked.json().player).toMatchObject({ id: 'ana', blocked: true });
+    const refused = await drop(t, token, 'ana');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('player_blocked');
+    const inventory = await t.server.app.inject({
+      url: '/api/v1/player/ana/inventory',
+      headers: bearer(token),
+    });
+    expect(inventory.statusCode).toBe(403);
+    await call('PATCH', '/api/v1/admin/players/ana', { blocked: false });
+    expect((await drop(t, token, 'ana')).statusCode).toBe(200);
+
+    const budget = await call('PATCH', '/api/v1/admin/players/ana', { daily_items: 3 });
+    expect(budget.json().player).toMatchObject({ daily_items: 3 });
+    expect((await drop(t, token, 'ana')).statusCode).toBe(200);
+    const over = await drop(t, token, 'ana');
+    expect(over.json().error.code).toBe('budget_exceeded');
+    await call('PATCH', '/api/v1/admin/players/ana', { daily_items: null });
+    expect((await drop(t, token, 'ana')).statusCode).toBe(200);
+    // A bad patch changes nothing; an unknown player is not created.
+    expect((await call('PATCH', '/api/v1/admin/players/ana', { daily_items: -1 })).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/v1/admin/players/nobody', { blocked: true })).statusCode).toBe(404);
+    expect(await t.server.core.deps.store.getPlayer('nobody')).toBeNull();
+  });
+
+  it('shows every request and model call in the overview, the players list and the player page', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    await t.token('bob');
+    const { call } = await signIn(t);
+    expect((await drop(t, token, 'ana', 2)).statusCode).toBe(200);
+    expect((await drop(t, token, 'ana', 4)).statusCode).toBe(400);
+    await flush(t);
+    const overview = (await call('GET', '/api/v1/admin/overview?window=hour')).json();
+    // Guest logins carry no token: they count as requests, not as a player's.
+    expect(overview.totals).toMatchObject({
+      requests: 4,
+      errors: 1,
+      generated_items: 2,
+      players: 2,
+      active_players: 1,
+    });
+    const drops = overview.routes.find((r: { route: string }) => r.route === 'POST /v1/generate/items');
+    expect(drops).toMatchObject({ requests: 2, errors: 1, errors_by_code: { too_many_items: 1 } });
+    expect(drops.latency.p50_ms).toBeGreaterThan(0);
+    const chat = overview.backends.find((b: { kind: string }) => b.kind === 'chat');
+    expect(chat).toMatchObject({
+      backend: 'chat:v1',
+      calls: 1,
+      failures: 0,
+      prompt_tokens: expect.any(Number),
+    });
+    expect(overview.series).toHaveLength(60);
+    expect(overview.series.at(-1).requests).toBe(4);
+    expect((await call('GET', '/api/v1/admin/overview?window=day')).json().series).toHaveLength(24);
+
+    const list = (await call('GET', '/api/v1/admin/players?sort=recent')).json();
+    expect(list.total).toBe(2);
+    expect(list.players.map((p: { id: string }) => p.id)).toEqual(['ana']);
+    expect((await call('GET', '/api/v1/admin/players?sort=id')).json().players).toHaveLength(2);
+    expect(list.players.find((p: { id: string }) => p.id === 'ana')).toMatchObject({
+      drops: 1,
+      refusals: 1,
+      images: 2,
+    });
+    const ana = (await call('GET', '/api/v1/admin/players/ana')).json();
+    const generated = ana.inventory.filter((e: { item: { id: string } }) => e.item.id.startsWith('itm_'));
+    expect(generated).toHaveLength(2);
+    expect(generated[0].item.icon.url).toMatch(/^\/api\/v1\/icons\/[0-9a-f]{32}\.png$/);
+    expect(ana.requests.map((r: { status: number }) => r.status)).toEqual([400, 200]);
+    expect(ana.usage_today).toEqual({ items: 2, images: 0 });
+    expect((await call('GET', '/api/v1/admin/players/nobody')).statusCode).toBe(404);
+  });
+
+  it('names the backend of every call and item: the fallback when the primary is down', async () => {
+    const fallback = await startFakeUpstream();
+    try {
+      t = await bootWithFake({
+        LOOTSMITH_CONSOLE_PASSWORD: PASSWORD,
+        LOOTSMITH_FALLBACK_URL: fallback.url,
+        LOOTSMITH_FALLBACK_KEY: 'fallback-key-0123',
+      });
+      t.fake.mode = 'down';
+      const token = await t.token('ana');
+      const { call } = await signIn(t);
+      const [item] = (await drop(t, token, 'ana')).json().items;
+      await flush(t);
+      const overview = (await call('GET', '/api/v1/admin/overview?window=hour')).json();
+      const figures = overview.backends.map(
+        (b: { backend: string; kind: string; calls: number; failures_by_code: object }) => [
+          b.backend,
+          b.kind,
+          b.calls,
+          b.failures_by_code,
+        ],
+      );
+      expect(figures).toEqual([
+        ['chat:v1', 'chat', 1, { network: 1 }],
+        ['fallback', 'chat', 1, {}],
+        ['fallback', 'image', 1, {}],
+        ['image:v1', 'image', 1, { network: 1 }],
+      ]);
+      const detail = (await call('GET', `/api/v1/admin/items/${item.id}`)).json();
+      expect(detail.provenance.backend).toBe('fallback');
+    } finally {
+      await fallback.close();
+    }
+  });
+
+  it('shows how an item was made, and removes it from the game with a record of why', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    const { call } = await signIn(t);
+    t.fake.script = ['invalid'];
+    const [item] = (await drop(t, token, 'ana')).json().items;
+    await flush(t);
+    const gallery = (await call('GET', '/api/v1/admin/items?enemy=slime')).json();
+    expect(gallery.items.map((i: { id: string }) => i.id)).toEqual([item.id]);
+    expect((await call('GET', `/api/v1/admin/items?rarity=MYTHIC`)).json().items).toEqual([]);
+    const detail = (await call('GET', `/api/v1/admin/items/${item.id}`)).json();
+    expect(detail.item).toEqual(item);
+    expect(detail.holders).toEqual([{ player_id: 'ana', quantity: 1 }]);
+    expect(detail.provenance).toMatchObject({
+      source: 'loot',
+      backend: 'chat:v1',
+      model: 'fake',
+      enemy: 'slime',
+    });
+    expect(detail.provenance.prompt).toContain('Item 1: type');
+    expect(detail.provenance.seed).toEqual(expect.any(Number));
+    // The model's first answer was refused by the schema and re-asked.
+    expect(detail.provenance.rules.rejected).toHaveLength(1);
+    expect(detail.provenance.rules.stat_budget).toBeGreaterThan(0);
+    // What the player receives carries none of it.
+    expect(JSON.stringify(item)).not.toContain('provenance');
+
+    expect((await call('POST', `/api/v1/admin/items/${item.id}/remove`, { reason: '' })).statusCode).toBe(
+      400,
+    );
+    const removed = (
+      await call('POST', `/api/v1/admin/items/${item.id}/remove`, { reason: 'a name we do not want' })
+    ).json();
+    expect(removed.removal).toMatchObject({
+      reason: 'a name we do not want',
+      removed_by: 'console',
+      holders: [{ player_id: 'ana', quantity: 1 }],
+    });
+    const inventory = (
+      await t.server.app.inject({ url: '/api/v1/player/ana/inventory', headers: bearer(token) })
+    ).json();
+    expect(inventory.items.map((e: { item: { id: string } }) => e.item.id)).not.toContain(item.id);
+    expect(
+      (await call('POST', '/api/v1/admin/items/itm_none/remove', { reason: 'no such item' })).statusCode,
+    ).toBe(404);
+  });
+
+  it('runs a playground drop and combine with icons, granting nothing and counting against no one', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const { call } = await signIn(t);
+    const store = t.server.core.deps.store;
+    const players = await store.admin.countPlayers();
+    const result = await call('POST', '/api/v1/admin/playground/drop', {
+      enemy: 'frost_giant',
+      player_level: 20,
+      count: 3,
+    });
+    expect(result.statusCode).toBe(200);
+    const body = result.json();
+    expect(body.site).toEqual({ enemy: 'frost_giant', tier: 5, player_level: 20 });
+    expect(body.items).toHaveLength(3);
+    for (const i of body.items) expect(i.icon.url).toMatch(/^\/api\/v1\/icons\//);
+    const icon = await t.server.app.inject({ url: body.items[0].icon.url });
+    expect(icon.headers['content-type']).toBe('image/png');
+    expect(Object.values(body.odds).reduce((a: number, b) => a + (b as number), 0)).toBeCloseTo(1);
+    await flush(t);
+    expect(await store.admin.countPlayers()).toBe(players);
+    expect(await store.getItems(body.items.map((i: { id: string }) => i.id))).toEqual([]);
+    expect((await call('GET', '/api/v1/admin/items')).json().items).toEqual([]);
+    expect(
+      (
+        await call('POST', '/api/v1/admin/playground/drop', { enemy: 'dragon', player_level: 1, count: 1 })
+      ).json().error.code,
+    ).toBe('unknown_enemy');
+
+    const combine = await call('POST', '/api/v1/admin/playground/combine', {
+      ingredients: [{ item_id: 'iron_ore', quantity: 2 }],
+      crafting_station: 'forge',
+      crafting_level: 1,
+    });
+    expect(combine.json()).toMatchObject({ success: true, item: { icon: { url: expect.any(String) } } });
+    const tooLow = await call('POST', '/api/v1/admin/playground/combine', {
+      ingredients: [{ item_id: 'iron_ore', quantity: 2 }],
+      crafting_station: 'enchanting_altar',
+      crafting_level: 0,
+    });
+    expect(tooLow.json().error.code).toBe('skill_too_low');
+  });
+
+  it('shows the loaded game definition and checks a candidate without loading it', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const { call } = await signIn(t);
+    const state = (await call('GET', '/api/v1/admin/game')).json();
+    expect(state).toMatchObject({ file: null, file_state: 'loaded', issues: [] });
+    const definition = { ...state.definition, level_luck: 5, enemies: 'many' };
+    const check = (await call('POST', '/api/v1/admin/game/check', { definition })).json();
+    expect(check.valid).toBe(false);
+    expect(check.issues.map((i: { path: string }) => i.path)).toEqual(
+      expect.arrayContaining(['level_luck', 'enemies']),
+    );
+    const tried = await call('POST', '/api/v1/admin/playground/drop', {
+      player_level: 1,
+      count: 1,
+      definition,
+    });
+    expect(tried.statusCode).toBe(400);
+    // A valid candidate drives the playground: here one where only MYTHIC drops.
+    const mythic = { ...state.definition, loot_tables: [{ MYTHIC: 1 }], loot_types: ['WEAPON'] };
+    const drop = (
+      await call('POST', '/api/v1/admin/playground/drop', { player_level: 1, count: 2, definition: mythic })
+    ).json();
+    expect(drop.items.map((i: { rarity: string }) => i.rarity)).toEqual(['MYTHIC', 'MYTHIC']);
+  });
+
+  it('lists moderation events recorded through the store, newest first, by kind and player', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const { call } = await signIn(t);
+    const admin = t.server.core.deps.store.admin;
+    for (let i = 0; i < 3; i++)
+      await admin.recordModeration({
+        playerId: 'mallory',
+        kind: 'player_text',
+        field: 'description',
+        excerpt: `bad words ${i}`,
+        reason: 'profanity',
+        action: 'refused',
+      });
+    await admin.recordModeration({
+      playerId: null,
+      kind: 'generated_text',
+      field: 'items.0.name',
+      excerpt: 'a slur',
+      reason: 'slur',
+      action: 'regenerated',
+    });
+    const first = (await call('GET', '/api/v1/admin/moderation?player=mallory&limit=2')).json();
+    expect(first.events.map((e: { excerpt: string }) => e.excerpt)).toEqual(['bad words 2', 'bad words 1']);
+    const next = (
+      await call('GET', `/api/v1/admin/moderation?player=mallory&limit=2&after=${first.next}`)
+    ).json();
+    expect(next).toMatchObject({ events: [{ excerpt: 'bad words 0', kind: 'player_text' }], next: null });
+    const generated = (await call('GET', '/api/v1/admin/moderation?kind=generated_text')).json();
+    expect(generated.events).toEqual([
+      expect.objectContaining({ player_id: null, reason: 'slur', action: 'regenerated' }),
+    ]);
+    expect((await call('GET', '/api/v1/admin/moderation?after=garbage')).statusCode).toBe(400);
+  });
+});
