@@ -59,7 +59,7 @@ export class ContentGuard {
   async screenPlayer(playerId: string, fields: Texts): Promise<void> {
     const texts = fields.filter((f): f is [string, string] => !!f[1]);
     if (!texts.length) return;
-    await this.assertNotRestricted(playerId);
+    await this.assertNotRestricted(playerId, texts);
     const found = await this.findings(texts, (text) => this.deps.filter.check(text));
     if (!found.length) return;
     await this.record(playerId, 'player_text', 'refused', found);
@@ -91,17 +91,20 @@ export class ContentGuard {
   }
 
   /** Refused while the player's own texts were refused `refusals` times within the game's window. */
-  private async assertNotRestricted(playerId: string) {
+  private async assertNotRestricted(playerId: string, texts: Array<[string, string]>) {
     const { refusals, hours } = this.deps.rules.restrict_after;
     const since = Date.now() - hours * 3_600_000;
     // The newest `refusals` of the player's texts: restricted when all of them fall in the window.
     const recent = await this.deps.store.admin.moderation({ playerId, kind: 'player_text', limit: refusals });
-    if (recent.length >= refusals && recent.every((e) => e.at >= since))
-      throw refuse(
-        'player_restricted',
-        `Player ${playerId} had ${refusals} texts refused within ${hours} h: free text is off for now`,
-        { refusals, hours },
-      );
+    if (recent.length < refusals || recent.some((e) => e.at < since)) return;
+    // Recorded too: a player who keeps writing while restricted stays restricted.
+    const [[field, text]] = texts as [[string, string]];
+    await this.record(playerId, 'player_text', 'restricted', [{ field, text, reason: 'repeat_offender' }]);
+    throw refuse(
+      'player_restricted',
+      `Player ${playerId} had ${refusals} texts refused within ${hours} h: free text is off for now`,
+      { refusals, hours },
+    );
   }
 
   private async findings(
