@@ -127,7 +127,9 @@ describe('player text', () => {
 
   it('passes ordinary fantasy words: Assassin’s Blade, Scunthorpe, cockatrice, bastard sword', async () => {
     const res = await createItem('dan', {
-      description: "an Assassin's Blade from Scunthorpe, like a bastard sword, with a cockatrice feather",
+      // Numbers are numbers, not leetspeak: 455 and 717 are not words.
+      description:
+        "an Assassin's Blade from Scunthorpe, like a bastard sword, with a cockatrice feather, +455 attack, 717 gold",
     });
     expect(res.statusCode, res.body).toBe(200);
     const dropped = await drop('dan', {

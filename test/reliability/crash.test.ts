@@ -60,6 +60,7 @@ async function craftUntil(pool: Pool, tokens: string[], until: number, ack: Ackn
           ? { client_id: id, items: [{ type: 'WEAPON' }] }
           : {
               player_id: id,
+              crafting_station: 'workbench',
               ingredients: [
                 { item_id: 'iron_ore', quantity: 1 },
                 { item_id: 'oak_wood', quantity: 1 },
@@ -208,6 +209,7 @@ describe(`SIGKILL under load (${CYCLES} cycle${CYCLES > 1 ? 's' : ''})`, () => {
         headers: { ...auth(token), 'content-type': 'application/json' },
         body: JSON.stringify({
           player_id: 'crash-0',
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'iron_ore', quantity: 1 },
             { item_id: 'oak_wood', quantity: 1 },

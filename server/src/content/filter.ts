@@ -9,6 +9,8 @@ import {
 
 /** Letters spaced or dotted apart ("f u c k", "s.h.i.t"): read again joined, so spacing hides nothing. */
 const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[\s.\-_*·]+\p{L}(?![\p{L}\p{N}])){2,}/gu;
+/** A number standing alone ("+455 attack"): a number, not a word spelt in leetspeak. */
+const NUMBER = /(?<![\p{L}\d])\d+(?![\p{L}\d])/gu;
 /** A web address or e-mail: item text never needs one, and a planted one sends players elsewhere. */
 const ADDRESS = /\bhttps?:\/\/|\bwww\.|[\w.-]+@[\w-]+\.\w|\b[\p{L}\d-]{2,}\.(?:[a-z]{2,})(?:\/|\b)(?!['’])/iu;
 
@@ -23,7 +25,8 @@ export interface Finding {
 /**
  * The text filter: `obscenity`'s English profanity and slur list with its recommended transformers
  * (look-alike characters, leetspeak, repeated letters), letters spaced apart joined again, plus the
- * game's own allow and deny lists.
+ * game's own allow and deny lists. Numbers standing alone are left out (item text is full of them,
+ * and "455" is a number, not leetspeak).
  */
 export class TextFilter {
   private readonly matcher: RegExpMatcher;
@@ -45,8 +48,9 @@ export class TextFilter {
 
   /** The first thing wrong with a text a player or a model wrote, or undefined when it is clean. */
   check(text: string): Finding | undefined {
-    const joined = text.replace(SPACED, (run) => run.replace(/[\s.\-_*·]+/g, ''));
-    for (const candidate of joined === text ? [text] : [text, joined]) {
+    const words = text.replace(NUMBER, ' ');
+    const joined = words.replace(SPACED, (run) => run.replace(/[\s.\-_*·]+/g, ''));
+    for (const candidate of joined === words ? [words] : [words, joined]) {
       if (!this.matcher.hasMatch(candidate)) continue;
       const [match] = this.matcher.getAllMatches(candidate);
       const game = match && this.dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.game;
