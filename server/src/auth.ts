@@ -86,14 +86,18 @@ export function assertActsFor(principal: Principal, playerId: string) {
     throw refuse('forbidden', `This token belongs to player ${principal.playerId}, not ${playerId}`);
 }
 
+/** A token issued before the player's block: refused for good, whatever happened since. */
+export const tokenRevoked = () =>
+  new ApiError(
+    401,
+    'token_revoked',
+    'This player token was issued before the player was blocked; get a new one',
+  );
+
 /** Refused 401 when the player's tokens issued before `tokensAfter` (a block) no longer stand. */
 export function assertTokenCurrent(principal: Principal, tokensAfter: number | null) {
   if (principal.kind === 'player' && tokensAfter !== null && principal.issuedAt < tokensAfter)
-    throw new ApiError(
-      401,
-      'token_revoked',
-      'This player token was issued before the player was blocked; get a new one',
-    );
+    throw tokenRevoked();
 }
 
 /** When a player's token was issued; undefined for the server credential. */

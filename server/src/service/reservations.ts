@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { tokenRevoked } from '../auth.ts';
 import { playerBlocked, Refused, refuse } from '../refusal.ts';
 import { type Reservation, ReservationRefused, type ReservationRequest, type Store } from '../store/store.ts';
 import { type Spend, tracking } from '../upstream/spend.ts';
@@ -43,12 +43,7 @@ export async function reserve(
     if (!(err instanceof ReservationRefused)) throw err;
     const r = err.refusal;
     if (r.kind === 'blocked') throw playerBlocked(playerId);
-    if (r.kind === 'revoked')
-      throw new ApiError(
-        401,
-        'token_revoked',
-        'This player token was issued before the player was blocked; get a new one',
-      );
+    if (r.kind === 'revoked') throw tokenRevoked();
     if (r.kind === 'budget')
       throw refuse(
         'budget_exceeded',
