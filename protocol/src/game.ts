@@ -40,6 +40,48 @@ export const LootPools = z.strictObject({
 });
 export type LootPools = z.infer<typeof LootPools>;
 
+/** What a player may ask of the image forward (`POST /v1/image/generations`); the server credential is not bound by it. */
+export const ImageForward = z.strictObject({
+  /** Largest width and height a player's image may have. */
+  max_size: z.int().min(16).max(768),
+  /** Most steps a player's image may be painted with. */
+  max_steps: z.int().min(1).max(50),
+});
+export type ImageForward = z.infer<typeof ImageForward>;
+
+/** A word or phrase of a game's own allow or deny list: letters, digits, spaces, ' and -. */
+const FilterWord = z
+  .string()
+  .trim()
+  .min(2)
+  .max(64)
+  .regex(/^[\p{L}\p{N}' -]+$/u, "letters, digits, spaces, ' and - only");
+
+/**
+ * The game's own words for its text filter (a maintained profanity and slur list is always on):
+ * words of its world the list would refuse (`allow`, e.g. "bastard sword"), words it refuses on top
+ * (`deny`), and when a player whose text is refused again and again loses free text for a while.
+ */
+export const ContentFilter = z.strictObject({
+  allow: z.array(FilterWord).max(1000),
+  deny: z.array(FilterWord).max(1000),
+  /** `refusals` of a player's own text within `hours` restrict the player's free text for the rest of those hours. */
+  restrict_after: z.strictObject({
+    refusals: z.int().min(1).max(1000),
+    hours: z
+      .int()
+      .min(1)
+      .max(24 * 30),
+  }),
+});
+export type ContentFilter = z.infer<typeof ContentFilter>;
+
+export const DEFAULT_CONTENT_FILTER: ContentFilter = {
+  allow: [],
+  deny: [],
+  restrict_after: { refusals: 5, hours: 24 },
+};
+
 /** How crafting turns ingredients and skill into a result, on every crafting route. */
 export const CraftingRules = z.strictObject({
   /** A crafted item's level is its best ingredient's level plus this many per crafting level… */
@@ -135,14 +177,32 @@ export const GameDefinition = z.strictObject({
     .min(1),
   /** Crafting level is crafting XP ÷ xp_per_level, rounded down. */
   xp_per_level: z.int().positive(),
+  /** Rarity gates (crafting level per rarity) of every crafting route, create-item's XP and per-player limit. */
   create_item: z.strictObject({
     min_level_by_rarity: z.partialRecord(Rarity, z.int().min(0)),
     xp: z.int().min(0),
+    /** Create-items one player may ask for per hour (docs/SPEC.md 4.3.1: 5). */
+    per_hour: z.int().min(1).default(5),
   }),
-  combine: z.strictObject({ xp: z.int().min(0), discovery_xp: z.int().min(0) }),
+  combine: z.strictObject({
+    xp: z.int().min(0),
+    discovery_xp: z.int().min(0),
+    /** Combines one player may send to the model per minute and per hour. */
+    per_minute: z.int().min(1).default(10),
+    per_hour: z.int().min(1).default(120),
+  }),
   crafting: CraftingRules.default(DEFAULT_CRAFTING),
   starting_materials: z.array(z.strictObject({ id: Id, quantity: z.int().min(1) })),
   loot_authority: LootAuthority,
   loot_pools: LootPools.default({ locations: [] }),
+  image_forward: ImageForward.default({ max_size: 512, max_steps: 15 }),
+  content_filter: ContentFilter.default(DEFAULT_CONTENT_FILTER),
+  /**
+   * Daily budgets of a player the game server set none for, in production (a server that is not
+   * production leaves them unlimited); `PATCH /api/v1/player/{id}` sets a player's own.
+   */
+  default_budgets: z
+    .strictObject({ daily_items: z.int().min(0), daily_images: z.int().min(0) })
+    .default({ daily_items: 500, daily_images: 200 }),
 });
 export type GameDefinition = z.infer<typeof GameDefinition>;

@@ -4,11 +4,11 @@ import type {
   GenerateItemsRequest,
   GenerateItemsResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import { assertActsFor, issuedAt, type Principal } from '../auth.ts';
 import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
-import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import { dropTexts, generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
 import type { CoreDeps } from './deps.ts';
 import type { PlayerService } from './players.ts';
@@ -39,9 +39,11 @@ export class DropService {
     const trusted = principal.kind === 'server';
     if (!trusted && body.items.some((i) => i.rarity))
       throw refuse('forbidden', 'Only the game server may choose rarities; players get rolled ones');
-    const player = await this.players.player(body.client_id);
+    const player = await this.players.forCaller(principal, body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
     const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    // A player's words are screened before anything is reserved: a refusal consumes nothing.
+    if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
     const windows = trusted
       ? []
       : [
@@ -52,6 +54,8 @@ export class DropService {
     const release = await reserve(this.deps.store, player.id, 'items', body.items.length, {
       windows,
       grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
     });
     const loot = await withReservation(release, async () => {
       const takenNames = body.constraints?.ensure_uniqueness

@@ -6,7 +6,7 @@ import type {
   UseItemRequest,
   UseItemResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import type { Principal } from '../auth.ts';
 import { equipmentSlots, isConsumable, statTotals } from '../game/slots.ts';
 import { refuse } from '../refusal.ts';
 import { InsufficientError, type Store } from '../store/store.ts';
@@ -40,8 +40,7 @@ export class EquipmentService {
   }
 
   async view(principal: Principal, playerId: string): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const worn = await this.store.equipment(playerId);
     const items = await this.players.resolve(worn.map((w) => w.item_id));
     const bySlot = new Map(worn.map((w) => [w.slot, items.get(w.item_id)]));
@@ -54,8 +53,7 @@ export class EquipmentService {
   }
 
   async equip(principal: Principal, playerId: string, body: EquipRequest): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
     if (!this.slots.includes(item.type))
       throw refuse('not_equippable', `${item.name} (${item.type}) cannot be worn`, {
@@ -72,8 +70,7 @@ export class EquipmentService {
   }
 
   async unequip(principal: Principal, playerId: string, slot: ItemType): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     if (!this.slots.includes(slot))
       throw refuse('unknown_slot', `This game has no ${slot} slot`, { slots: this.slots });
     await this.store.unequip(playerId, slot);
@@ -82,8 +79,7 @@ export class EquipmentService {
 
   /** Spends one consumable; its stats are the effects the game applies. */
   async use(principal: Principal, playerId: string, body: UseItemRequest): Promise<UseItemResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
     if (!isConsumable(item))
       throw refuse('not_consumable', `${item.name} (${item.type}) cannot be used up`, { item_id: item.id });
