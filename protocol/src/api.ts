@@ -11,16 +11,40 @@ export type PlayerId = z.infer<typeof PlayerId>;
 
 export const ItemId = z.string().min(1).max(64);
 const Quantity = z.int().min(1).max(999);
-const ShortText = z.string().trim().min(1).max(64);
-const Intent = z.string().trim().max(300);
 
-export const SessionRequest = z.strictObject({ player_id: PlayerId });
+/**
+ * A player's words as they are kept and put in prompts: NFC, every run of control, format (bidi,
+ * zero-width), private-use characters and white space made one space, trimmed; then capped.
+ */
+export function cleanPlayerText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}\s]+/gu, ' ')
+    .trim();
+}
+/** Capped as sent and as cleaned: a text too long as it came is refused, not shortened into shape. */
+const PlayerText = (max: number) => z.string().max(max).overwrite(cleanPlayerText);
+const ShortText = PlayerText(64).min(1);
+const Intent = PlayerText(300);
+/** Most visual preferences a create-item may give: each is a line of the prompt. */
+export const MAX_VISUAL_PREFERENCES = 8;
+
+/** A guest's proof that it is the guest a player was made for: given by its first session. */
+export const GuestSecret = z.string().regex(/^[\w-]{16,128}$/, '16–128 letters, digits, _ and - only');
+
+/**
+ * Guest login (development): a new player id gets a token and a `guest_secret`; an id that exists
+ * gets a token only with the secret its first session gave.
+ */
+export const SessionRequest = z.strictObject({ player_id: PlayerId, guest_secret: GuestSecret.optional() });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
 export const SessionResponse = z.looseObject({
   token: z.string(),
   player_id: PlayerId,
   expires_at: z.string(),
+  /** Only when this session made the player: keep it to log in as the same guest again. */
+  guest_secret: GuestSecret.optional(),
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
@@ -116,7 +140,11 @@ export const CreateItemRequest = z.strictObject({
     type: ItemType,
     description: Intent,
     focus_attributes: z.array(ShortText).max(4),
-    visual_preferences: z.record(z.string().max(32), z.union([z.string().max(64), z.number(), z.boolean()])),
+    visual_preferences: z
+      .record(PlayerText(32).min(1), z.union([PlayerText(64), z.number(), z.boolean()]))
+      .refine((prefs) => Object.keys(prefs).length <= MAX_VISUAL_PREFERENCES, {
+        error: `at most ${MAX_VISUAL_PREFERENCES} visual preferences`,
+      }),
   }),
 });
 export type CreateItemRequest = z.infer<typeof CreateItemRequest>;

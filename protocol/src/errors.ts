@@ -21,6 +21,10 @@ export const ERROR_CODES = {
   // Who is calling, and what they may do.
   unauthorized: { status: 401 },
   token_expired: { status: 401 },
+  /** Issued before the player was blocked: every such token stays refused. */
+  token_revoked: { status: 401 },
+  /** Guest login for a player that exists, without its guest secret. */
+  guest_secret_required: { status: 403 },
   forbidden: { status: 403 },
   dev_login_disabled: { status: 403 },
   console_disabled: { status: 403 },
@@ -54,6 +58,10 @@ export const ERROR_CODES = {
   not_consumable: reason(400),
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),
+  /** A player's text the content filter (or the moderation endpoint) refuses; nothing was changed. */
+  content_refused: reason(400),
+  /** A player refused too often (`content_filter.restrict_after`): free text is off for a while. */
+  player_restricted: { status: 403 },
   // The work itself.
   aborted: { status: 499 },
   internal: { status: 500 },

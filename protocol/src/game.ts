@@ -214,6 +214,40 @@ const LootPoolsFile = z.strictObject({
 
 const Weights = z.record(WordId, z.number().min(0));
 
+const ImageForwardFile = z.strictObject({
+  max_size: z.int().min(16).max(768).default(512).describe("Largest width and height of a player's image"),
+  max_steps: z.int().min(1).max(50).default(15).describe("Most steps a player's image is painted with"),
+});
+
+/** A word or phrase of a game's own allow or deny list: letters, digits, spaces, ' and -. */
+const FilterWord = z
+  .string()
+  .trim()
+  .min(2)
+  .max(64)
+  .regex(/^[\p{L}\p{N}' -]+$/u, "letters, digits, spaces, ' and - only");
+
+const ContentFilterFile = z.strictObject({
+  allow: z
+    .array(FilterWord)
+    .max(1000)
+    .default([])
+    .describe('Words of the game\'s world the profanity list would refuse ("bastard sword")'),
+  deny: z.array(FilterWord).max(1000).default([]).describe('Words the game refuses on top of the list'),
+  restrict_after: z
+    .strictObject({
+      refusals: z.int().min(1).max(1000).default(5).describe("Refusals of a player's own text…"),
+      hours: z
+        .int()
+        .min(1)
+        .max(24 * 30)
+        .default(24)
+        .describe("…within this many hours restrict the player's free text for the rest of them"),
+    })
+    .prefault({})
+    .describe('When a player whose text is refused again and again loses free text for a while'),
+});
+
 const CraftingFile = z.strictObject({
   levels_per_crafting_level: z
     .number()
@@ -457,13 +491,26 @@ export const GameFile = z
           'Crafting level needed to create an item of each rarity; default: 0, 1, 2, 4, 6… from the most common up',
         ),
         xp: z.int().min(0).default(40).describe('Crafting XP for a created item (times its rarity factor)'),
+        per_hour: z
+          .int()
+          .min(1)
+          .default(5)
+          .describe('Create-items one player may ask for per hour (docs/SPEC.md 4.3.1: 5)'),
       })
       .prefault({})
-      .describe('Creating an item from materials (POST /api/v1/player/{id}/create-item)'),
+      .describe(
+        'Creating an item from materials (POST /api/v1/player/{id}/create-item); its rarity gates hold on every crafting route',
+      ),
     combine: z
       .strictObject({
         xp: z.int().min(0).default(15).describe('Crafting XP for a combination (times its rarity factor)'),
         discovery_xp: z.int().min(0).default(35).describe('Extra XP the first time a recipe is found'),
+        per_minute: z
+          .int()
+          .min(1)
+          .default(10)
+          .describe('Combines one player may send to the model per minute…'),
+        per_hour: z.int().min(1).default(120).describe('…and per hour'),
       })
       .prefault({})
       .describe('Combining items (POST /api/v1/crafting/combine)'),
@@ -483,6 +530,21 @@ export const GameFile = z
     loot_pools: LootPoolsFile.prefault({}).describe(
       'What loot pools (LOOTSMITH_POOLS=1) are split by beyond enemy, level band and item type',
     ),
+    image_forward: ImageForwardFile.prefault({}).describe(
+      'What a player may ask of the image forward (POST /v1/image/generations); the server credential is not bound by it',
+    ),
+    content_filter: ContentFilterFile.prefault({}).describe(
+      "The game's own words for its text filter (a maintained profanity and slur list is always on)",
+    ),
+    default_budgets: z
+      .strictObject({
+        daily_items: z.int().min(0).default(500).describe('Items a player may be given a day'),
+        daily_images: z.int().min(0).default(200).describe('Images a player may have painted a day'),
+      })
+      .prefault({})
+      .describe(
+        "Daily budgets of a player the game server set none for, in production (elsewhere unlimited); PATCH /api/v1/player/{id} sets a player's own",
+      ),
   })
   .describe('A Lootsmith game definition (docs/GAME-FILE.md)');
 export type GameFile = z.input<typeof GameFile>;
@@ -503,7 +565,11 @@ export const GameDefinition = GameFile.omit({ $schema: true })
     stat_budget: StatBudgetFile.required({ rarity_multiplier: true }),
     item_limits: ItemLimitsFile.required({ affixes_by_rarity: true }),
     stations: z.array(StationFile.required({ types: true })),
-    create_item: z.strictObject({ min_level_by_rarity: Weights, xp: z.int().min(0) }),
+    create_item: z.strictObject({
+      min_level_by_rarity: Weights,
+      xp: z.int().min(0),
+      per_hour: z.int().min(1),
+    }),
     crafting: CraftingFile.required({ max_rarity: true, xp_factor_by_rarity: true }),
     loot_authority: LootAuthorityFile.required({ drop_limits: true }),
   })
@@ -518,6 +584,8 @@ export type ItemFieldDefinition = GameDefinition['item_fields'][number];
 export type WriterWords = z.output<typeof WriterWords>;
 export type LootAuthority = GameDefinition['loot_authority'];
 export type CraftingRules = GameDefinition['crafting'];
+export type ImageForward = GameDefinition['image_forward'];
+export type ContentFilter = GameDefinition['content_filter'];
 
 /** Bounds z.int() writes for every integer; a reader of the schema learns nothing from them. */
 const SAFE = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);

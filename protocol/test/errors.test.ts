@@ -36,6 +36,7 @@ describe('one error model', () => {
       'not_consumable',
       'rate_limit_exceeded',
       'budget_exceeded',
+      'content_refused',
     ]);
   });
 

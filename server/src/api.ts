@@ -20,6 +20,9 @@ const LEAK_REPLACEMENT = JSON.stringify(
   errorBody('upstream_unavailable', 'The content service gave an answer that cannot be passed on'),
 );
 
+/** Routes a caller reaches without a token: the game definition, icons, /docs, /health, /metrics, static files. */
+const NEEDS_NO_TOKEN = (url: string) => !/^\/(v1\/|api\/v1\/(player|crafting|session))/.test(url);
+
 /** Largest request body any route accepts. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -34,7 +37,8 @@ export async function registerApi(
 ) {
   const { config, metrics, core } = services;
   services.useLogger(app.log);
-  const auth = new Authenticator(config.playerSecret, config.serverKey);
+  for (const warning of config.warnings) app.log.warn(`Weakened production server: ${warning}`);
+  const auth = new Authenticator(config.playerSecret, config.serverKey, config.tokenMaxTtlSeconds);
 
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= BODY_LIMIT;
@@ -105,12 +109,25 @@ export async function registerApi(
   registerActivityRecording(app, services.activity);
   registerSecurityHeaders(app);
   await registerCors(app, config);
-  await registerDocs(app);
+  // Every route a caller without a token reaches is limited per network address (set before the
+  // rate limiter reads the routes' limits, and before any such route is added).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateLimit || !NEEDS_NO_TOKEN(route.url)) return;
+    route.config = {
+      ...route.config,
+      rateLimit: {
+        max: config.guestRequestsPerAddress,
+        timeWindow: 60_000,
+        keyGenerator: (request: FastifyRequest) => `address:${request.ip}`,
+      },
+    };
+  });
   await registerRateLimit(
     app,
     core.deps.store,
     services.redis && { redis: services.redis, prefix: config.redisPrefix },
   );
+  await registerDocs(app);
   registerIdempotency(app, core.deps.coordination);
   registerPlayerRoutes(app, services, auth);
   registerItemRoutes(app, services);

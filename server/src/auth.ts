@@ -4,7 +4,8 @@ import { ApiError } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
 
-export type Principal = { kind: 'player'; playerId: string } | { kind: 'server' };
+/** Who calls: a player (with when its token was issued, in seconds) or the game server. */
+export type Principal = { kind: 'player'; playerId: string; issuedAt: number } | { kind: 'server' };
 
 /** A player token for game servers that log players in themselves (HS256, `sub` = player id). */
 export function signPlayerToken(secret: string, playerId: string, ttlSeconds: number): string {
@@ -24,8 +25,14 @@ export class Authenticator {
   constructor(
     private readonly secret: string,
     private readonly serverKey?: string,
+    /** Longest lifetime (exp − iat) a token may have, in seconds. */
+    private readonly maxTtlSeconds = Number.POSITIVE_INFINITY,
   ) {
-    this.verify = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+    this.verify = createVerifier({
+      key: secret,
+      algorithms: ['HS256'],
+      requiredClaims: ['sub', 'exp', 'iat'],
+    });
   }
 
   sign(playerId: string, ttlSeconds: number) {
@@ -40,12 +47,20 @@ export class Authenticator {
     const known = this.verified.get(token);
     if (known && known.expiresAt > Date.now()) return known.principal;
     try {
-      const claims = this.verify(token);
+      const claims = this.verify(token) as { sub?: unknown; exp?: unknown; iat?: unknown };
       if (typeof claims.sub !== 'string' || !claims.sub) throw new Error('no subject');
-      const principal: Principal = { kind: 'player', playerId: claims.sub };
+      const issuedAt = Number(claims.iat);
+      if (!(Number(claims.exp) - issuedAt <= this.maxTtlSeconds))
+        throw new ApiError(
+          401,
+          'unauthorized',
+          `The player token lives longer than this server allows (${this.maxTtlSeconds} s); issue a shorter one`,
+        );
+      const principal: Principal = { kind: 'player', playerId: claims.sub, issuedAt };
       this.verified.set(token, { principal, expiresAt: Number(claims.exp) * 1000 });
       return principal;
     } catch (err) {
+      if (err instanceof ApiError) throw err;
       const expired = (err as { code?: string }).code === 'FAST_JWT_EXPIRED';
       throw new ApiError(
         401,
@@ -70,6 +85,24 @@ export function assertActsFor(principal: Principal, playerId: string) {
   if (principal.kind === 'player' && principal.playerId !== playerId)
     throw refuse('forbidden', `This token belongs to player ${principal.playerId}, not ${playerId}`);
 }
+
+/** A token issued before the player's block: refused for good, whatever happened since. */
+export const tokenRevoked = () =>
+  new ApiError(
+    401,
+    'token_revoked',
+    'This player token was issued before the player was blocked; get a new one',
+  );
+
+/** Refused 401 when the player's tokens issued before `tokensAfter` (a block) no longer stand. */
+export function assertTokenCurrent(principal: Principal, tokensAfter: number | null) {
+  if (principal.kind === 'player' && tokensAfter !== null && principal.issuedAt < tokensAfter)
+    throw tokenRevoked();
+}
+
+/** When a player's token was issued; undefined for the server credential. */
+export const issuedAt = (principal: Principal) =>
+  principal.kind === 'player' ? principal.issuedAt : undefined;
 
 export function assertServer(principal: Principal) {
   if (principal.kind !== 'server')

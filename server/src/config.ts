@@ -184,6 +184,17 @@ export const SETTINGS = {
     whole(100, 900_000).optional(),
     'one image attempt, from its turn to the last byte (default 180000 for sdapi and comfyui, 120000 for openai, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
   ),
+  moderationUrl: setting(
+    'LOOTSMITH_MODERATION_URL',
+    url.optional(),
+    'an OpenAI-compatible moderation API, as an OpenAI SDK’s base URL (https://api.openai.com/v1): player text and generated text are also sent to its /moderations; a flagged text is refused (player) or written again (model)',
+  ),
+  moderationKey: setting('LOOTSMITH_MODERATION_KEY', z.string().min(1).optional(), 'its Bearer key'),
+  moderationModel: setting(
+    'LOOTSMITH_MODERATION_MODEL',
+    name.default('omni-moderation-latest'),
+    'its moderation model',
+  ),
   playerSecret: setting(
     'LOOTSMITH_PLAYER_SECRET',
     secret.optional(),
@@ -194,10 +205,25 @@ export const SETTINGS = {
     whole(60, 30 * 86_400).default(86_400),
     'lifetime of guest tokens in seconds',
   ),
+  tokenMaxTtlSeconds: setting(
+    'LOOTSMITH_TOKEN_MAX_TTL_S',
+    whole(60, 365 * 86_400).default(7 * 86_400),
+    'longest lifetime (exp − iat) a player token may have; a token living longer, or without iat, is refused',
+  ),
+  sessionsPerAddress: setting(
+    'LOOTSMITH_SESSIONS_PER_ADDRESS',
+    whole(1, 1_000_000).default(30),
+    'guest sessions (POST /api/v1/session) one network address may open per hour',
+  ),
+  guestRequestsPerAddress: setting(
+    'LOOTSMITH_GUEST_REQUESTS_PER_ADDRESS',
+    whole(1, 10_000_000).default(600),
+    'requests per minute one network address may send to the routes that need no token (game definition, icons, /docs, /health, /metrics, static files)',
+  ),
   serverKey: setting(
     'LOOTSMITH_SERVER_KEY',
     secret.optional(),
-    'credential of your game server (grant items, block players, budgets)',
+    'credential of your game server (grant items, block players, budgets); required in production',
   ),
   metricsToken: setting(
     'LOOTSMITH_METRICS_TOKEN',
@@ -212,7 +238,7 @@ export const SETTINGS = {
   devLogin: setting(
     'LOOTSMITH_DEV_LOGIN',
     flag.optional(),
-    '1: guest logins at POST /api/v1/session (on unless NODE_ENV=production)',
+    '1: guest logins at POST /api/v1/session (on unless in production; refused in production)',
   ),
   allowChat: setting(
     'LOOTSMITH_ALLOW_CHAT',
@@ -255,6 +281,11 @@ export const SETTINGS = {
     whole(1, 1_000_000).optional(),
     'items the pools may generate per hour, all instances together (default 600); the server’s own spend, not a player’s daily budget',
   ),
+  poolPlayerShare: setting(
+    'LOOTSMITH_POOL_PLAYER_SHARE',
+    whole(1, 1_000_000).optional(),
+    'items the draws of one player may make the pools generate per hour, out of LOOTSMITH_POOL_BUDGET_PER_HOUR (default a tenth of it), so no one player’s demand drains the pools for the others',
+  ),
   poolConcurrency: setting(
     'LOOTSMITH_POOL_CONCURRENCY',
     whole(1, 64).optional(),
@@ -267,8 +298,8 @@ export const SETTINGS = {
   ),
   production: setting(
     'NODE_ENV',
-    z.union([z.boolean(), z.string().transform((v) => v === 'production')]).default(false),
-    'production: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET required',
+    z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
+    'production (any spelling: prod, Production…), as is any LOOTSMITH_HOST that is not loopback: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET and LOOTSMITH_SERVER_KEY required, finite default daily budgets',
   ),
 };
 
@@ -294,9 +325,17 @@ export interface PoolSettings {
   budgetPerHour: number;
   /** Generation batches one instance runs at once. */
   concurrency: number;
+  /** Items one player's draws may make the pools generate per hour (a share of the budget). */
+  playerShare: number;
 }
 
-export const POOL_DEFAULTS: PoolSettings = { size: 12, total: 400, budgetPerHour: 600, concurrency: 8 };
+export const POOL_DEFAULTS: PoolSettings = {
+  size: 12,
+  total: 400,
+  budgetPerHour: 600,
+  concurrency: 8,
+  playerShare: 60,
+};
 
 /** Where one kind of generation goes: an API, its address and key, and how much of it one instance uses. */
 export interface BackendSpec {
@@ -327,6 +366,10 @@ export type Config = Omit<
   Settings,
   'playerSecret' | 'devLogin' | 'iconsAfterItem' | 'corsOrigins' | 'pools'
 > & {
+  /** Hardened: `NODE_ENV` is production, or the server listens beyond loopback. */
+  production: boolean;
+  /** What weakens a production server without stopping it, each naming its variable: logged at start-up. */
+  warnings: string[];
   playerSecret: string;
   devLogin: boolean;
   iconsAfterItem: boolean;
@@ -355,6 +398,12 @@ const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
 };
 
 export class ConfigError extends SettingsError {}
+
+/** Whether a bind address reaches only this machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
 
 /** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
 export function resolveConfig(
@@ -386,9 +435,10 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   requires('upstreamKey', 'upstreamUrl');
   requires('chatModel', 'chatUrl');
   onlyWith(['chatKey', 'chatModel'], 'chatUrl');
+  onlyWith(['moderationKey'], 'moderationUrl');
   onlyWith(['imageUrl', 'imageKey', 'imageModel', 'comfyuiWorkflow', 'imageSize'], 'imageApi');
   onlyWith(
-    ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency'],
+    ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency', 'poolPlayerShare'],
     'pools',
     `${name('pools')} is on`,
   );
@@ -401,17 +451,43 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
     fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
   if (o.staticDir && !existsSync(o.staticDir)) fail('staticDir', `${resolve(o.staticDir)} does not exist`);
+  const budgetPerHour = o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour;
   const pools: PoolSettings | undefined = o.pools
     ? {
         size: o.poolSize ?? POOL_DEFAULTS.size,
         total: o.poolTotal ?? Math.max(POOL_DEFAULTS.total, o.poolSize ?? 0),
-        budgetPerHour: o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour,
+        budgetPerHour,
         concurrency: o.poolConcurrency ?? POOL_DEFAULTS.concurrency,
+        playerShare: o.poolPlayerShare ?? Math.ceil(budgetPerHour / 10),
       }
     : undefined;
   if (pools && pools.size > pools.total)
     fail('poolSize', `must not be above ${name('poolTotal')} (${pools.total})`);
-  if (o.production && !o.playerSecret) fail('playerSecret', `required in production (${name('production')})`);
+  // Production is whatever NODE_ENV says in any spelling, or a bind address beyond this machine.
+  const exposed = !isLoopback(o.host);
+  const production = o.production || exposed;
+  const why = o.production ? name('production') : `${name('host')}=${o.host}, not a loopback address`;
+  const warnings: string[] = [];
+  if (production) {
+    if (!o.playerSecret) fail('playerSecret', `required in production (${why})`);
+    if (!o.serverKey)
+      fail(
+        'serverKey',
+        `required in production (${why}): without it no one can block a player or set a budget`,
+      );
+    if (o.devLogin)
+      fail('devLogin', `guest login is refused in production (${why}): your game server signs player tokens`);
+    if (o.allowChat)
+      warnings.push(
+        `${name('allowChat')}=1 in production: players may send raw chat on your key, within their budgets`,
+      );
+    if ((o.corsOrigins as string[]).includes('*'))
+      warnings.push(
+        `${name('corsOrigins')}=* in production: a page on any origin may call the API with a player's token`,
+      );
+  }
+  if (o.tokenTtlSeconds > o.tokenMaxTtlSeconds)
+    fail('tokenTtlSeconds', `must not be above ${name('tokenMaxTtlSeconds')} (${o.tokenMaxTtlSeconds})`);
   // Prometheus holds the metrics token; every player token's signature rests on the player secret:
   // neither may open the console.
   for (const other of ['metricsToken', 'playerSecret'] as const)
@@ -463,10 +539,12 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     ...o,
     dataDir: resolve(o.dataDir),
     // Without a configured secret tokens only live as long as this process: fine for development.
+    production,
+    warnings,
     playerSecret: o.playerSecret ?? randomBytes(32).toString('hex'),
-    devLogin: o.devLogin ?? !o.production,
+    devLogin: o.devLogin ?? !production,
     corsOrigins: o.corsOrigins as string[],
-    corsLoopback: !o.production,
+    corsLoopback: !production,
     staticDir: o.staticDir && resolve(o.staticDir),
     pools,
     iconsAfterItem: o.iconsAfterItem ?? o.pools,

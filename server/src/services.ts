@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { GameDefinition } from '@lootsmith/protocol';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
+import { TextFilter } from './content/filter.ts';
+import { ContentGuard } from './content/guard.ts';
+import { Moderation } from './content/moderation.ts';
 import type { Coordination } from './coordination/coordination.ts';
 import { LocalCoordination } from './coordination/local.ts';
 import { RedisCoordination } from './coordination/redis.ts';
@@ -65,6 +68,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     config.serverKey,
     config.metricsToken,
     config.playerSecret,
+    config.moderationKey,
     config.consolePassword,
   ]);
   // The logger exists once the app does: warnings before that have nowhere to go but are rare (start-up).
@@ -81,7 +85,21 @@ export async function startServices(config: Config, options: { store?: Store } =
     observe: (call) => activity.upstreamCall(call),
   });
   const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
-  const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity };
+  const moderation =
+    config.moderationUrl &&
+    new Moderation({
+      url: config.moderationUrl,
+      key: config.moderationKey,
+      model: config.moderationModel,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
+  const content = new ContentGuard({
+    store,
+    filter: new TextFilter(game.content_filter),
+    rules: game.content_filter,
+    moderation: moderation || undefined,
+  });
+  const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity, content };
   // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
   const refillIcons =
     config.pools && new IconService(store, coordination, upstream.at('refill'), game, metrics);
@@ -102,6 +120,8 @@ export async function startServices(config: Config, options: { store?: Store } =
     serverKey: config.serverKey,
     pools: pools || undefined,
     iconsAfterItem: config.iconsAfterItem,
+    // Production never leaves a player's spend unbounded: the game's defaults stand in for none set.
+    budgets: config.production ? game.default_budgets : undefined,
   });
   await core.init();
   return {
@@ -123,6 +143,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await refillIcons?.close();
       await icons.close();
       await upstream.close();
+      if (moderation) await moderation.close();
       await engine?.close();
       await coordination.close();
       await activity.close();

@@ -482,8 +482,14 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database one migration back: the console's tables gone, the version before them.
-  const undo = `DROP TABLE route_stats; DROP TABLE backend_stats; DROP TABLE activity_counters;
+  // A database from before the console: the security migration after it undone, then the console's
+  // tables gone, the version before them.
+  const undo = `DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
+    DROP INDEX IF EXISTS idempotency_age; ALTER TABLE discoveries DROP COLUMN discovery_key;
+    ALTER TABLE idempotency DROP COLUMN owner; ALTER TABLE idempotency DROP COLUMN saved_at;
+    ALTER TABLE players DROP COLUMN tokens_after; ALTER TABLE players DROP COLUMN guest_secret;
+    UPDATE schema_version SET version = version - 1;
+    DROP TABLE route_stats; DROP TABLE backend_stats; DROP TABLE activity_counters;
     DROP TABLE player_stats; DROP TABLE player_requests; DROP TABLE item_provenance; DROP TABLE item_removals;
     DROP TABLE moderation_events; DROP TABLE console_sessions; DROP INDEX IF EXISTS players_id_prefix;
     UPDATE schema_version SET version = version - 1`;

@@ -199,6 +199,9 @@ describe('a game far from fantasy, through the real server', () => {
   });
 
   it('combines at its own station, and a refusal names only what the game has', async () => {
+    // A SALVAGE result needs crafting level 1 on every route: the game server grants it.
+    const level = await call('PATCH', '/api/v1/player/welder', { crafting_level: 1 });
+    expect(level.statusCode, level.body).toBe(200);
     const made = await call('POST', '/api/v1/crafting/combine', {
       player_id: 'welder',
       ingredients: [

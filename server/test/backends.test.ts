@@ -35,6 +35,7 @@ const combine = (b: Booted, player: string) =>
     headers: auth(token(player)),
     payload: {
       player_id: player,
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },
@@ -119,7 +120,9 @@ describe('images from a painting backend', () => {
     const res = await drop(b, 'cy');
     expect(res.statusCode).toBe(502);
     expect(res.json().error.code).toBe('upstream_rejected');
-    expect(res.json().error.message).toContain("ckpt_name: 'missing.safetensors' not in");
+    expect(res.json().error.message).toContain("ckpt_name: 'missing.safetensors'");
+    // Issue 24: the player is told what failed, not the operator's catalogue of checkpoints.
+    expect(res.body).not.toContain('sd_xl_base_1.0');
   });
 });
 

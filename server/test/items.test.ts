@@ -203,6 +203,13 @@ describe('crafting', () => {
 
   it('consumes ingredients, grants the result, discovers the recipe once, and reuses the recipe book', async () => {
     const token = await t.token('cara');
+    // An UNCOMMON result needs crafting level 1, on this route as on create-item.
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/cara',
+      headers: auth(SERVER_KEY),
+      payload: { crafting_level: 1 },
+    });
     const body = {
       player_id: 'cara',
       ingredients: [
@@ -249,12 +256,19 @@ describe('crafting', () => {
 
   it('reports a senseless combination with suggestions and consumes nothing', async () => {
     const token = await t.token('cara');
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/cara',
+      headers: auth(SERVER_KEY),
+      payload: { crafting_level: 1 },
+    });
     const before = await inventory('cara', token);
     t.fake.mode = 'senseless';
     const res = CombineResponse.parse(
       (
         await combine(token, {
           player_id: 'cara',
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'ember_essence', quantity: 1 },
             { item_id: 'frost_shard', quantity: 1 },
@@ -272,6 +286,7 @@ describe('crafting', () => {
     const token = await t.token('dan');
     const body = {
       player_id: 'dan',
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_KEY } from './support/boot.ts';
 import type { FakeUpstream } from './support/fake-upstream.ts';
-import { CLUB_REQUEST } from './support/game-file.ts';
+import { CLUB_REQUEST, unlimitedCrafting, writeGameFile } from './support/game-file.ts';
 import type { ServerProcess } from './support/process.ts';
 import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
@@ -17,7 +17,8 @@ describe('two instances over PostgreSQL and Redis', () => {
   const run = `${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    const two = await startTwoInstances();
+    // 100 combines at once by one player: the combine limits out of reach, the rest as shipped.
+    const two = await startTwoInstances({ LOOTSMITH_GAME_FILE: writeGameFile(unlimitedCrafting) });
     if (two) ({ schema, fake, a, b, close } = two);
   }, 60_000);
 
@@ -60,6 +61,7 @@ describe('two instances over PostgreSQL and Redis', () => {
     // iron_ore 34, oak_wood 23: oak runs out first.
     const body = {
       player_id: player,
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },

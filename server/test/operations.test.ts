@@ -43,10 +43,15 @@ describe('configuration', () => {
     );
   });
 
-  it('turns dev login off in production unless asked', () => {
-    const secret = { LOOTSMITH_PLAYER_SECRET: 'a'.repeat(32), NODE_ENV: 'production' };
+  it('turns dev login off in production, and refuses to turn it on there', () => {
+    const secret = {
+      LOOTSMITH_PLAYER_SECRET: 'a'.repeat(32),
+      LOOTSMITH_SERVER_KEY: 'b'.repeat(32),
+      NODE_ENV: 'production',
+    };
     expect(loadConfig(secret).devLogin).toBe(false);
-    expect(loadConfig({ ...secret, LOOTSMITH_DEV_LOGIN: '1' }).devLogin).toBe(true);
+    // Issue 24: production with guest login on is refused at start-up (it was on before).
+    expect(() => loadConfig({ ...secret, LOOTSMITH_DEV_LOGIN: '1' })).toThrow(/LOOTSMITH_DEV_LOGIN/);
     expect(loadConfig({}).devLogin).toBe(true);
   });
 

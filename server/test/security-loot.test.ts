@@ -95,7 +95,8 @@ describe('open mode (the shipped game definition)', () => {
     expect(await h.usage('fay')).toEqual({ items: 0, images: 1 });
   });
 
-  it('counts MATERIAL drops against daily_items, and charges nothing for a failed drop', async () => {
+  // Issue 24: a failed drop whose call reached the model is charged now (it was given back before).
+  it('counts MATERIAL drops against daily_items, and charges a failed drop whose call reached the model', async () => {
     await h.settings('gus', { daily_items: 3 });
     const materials = (n: number) => ({
       generation_context: { enemy: 'skeleton' },
@@ -111,10 +112,9 @@ describe('open mode (the shipped game definition)', () => {
     const failed = await h.drop('gus', { items: [{ type: 'WEAPON' }] });
     t.fake.mode = 'ok';
     expect(failed.statusCode).toBe(502);
-    expect(await h.usage('gus')).toEqual({ items: 2, images: 0 });
-    expect((await h.drop('gus', materials(1))).statusCode).toBe(200);
+    expect(await h.usage('gus')).toEqual({ items: 3, images: 0 });
     expect((await h.drop('gus', materials(1))).statusCode).toBe(429);
-    expect(h.looted('gus')).toBe(3);
+    expect(h.looted('gus')).toBe(2);
   });
 
   it('refuses the frost giant farm: 8 items at player_level 100, then 3 drops a minute at a checked level', async () => {
@@ -177,12 +177,13 @@ describe('open mode (the shipped game definition)', () => {
     expect(byName.statusCode).toBe(200);
   });
 
-  it('limits drops per minute by enemy tier, each tier on its own; a failed drop uses no slot', async () => {
+  // Issue 24: a failed drop whose call reached the model uses its slot now (it did not before).
+  it('limits drops per minute by enemy tier, each tier on its own; a failed drop that reached the model uses a slot', async () => {
     const rat = { generation_context: { enemy: 'rat' }, items: [{ type: 'MATERIAL' }] };
     t.fake.mode = 'down';
     expect((await h.drop('kai', { ...rat, items: [{ type: 'WEAPON' }] })).statusCode).toBe(502);
     t.fake.mode = 'ok';
-    for (let i = 0; i < 20; i++) expect((await h.drop('kai', rat)).statusCode).toBe(200);
+    for (let i = 0; i < 19; i++) expect((await h.drop('kai', rat)).statusCode).toBe(200);
     const limited = await h.drop('kai', rat);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.message).toContain('20 drops of this enemy tier per minute');
@@ -293,13 +294,15 @@ describe('grant mode', () => {
     expect(h.looted('ann')).toBe(1);
   });
 
-  it('a drop that fails gives its grant back for the retry', async () => {
+  // Issue 24: a grant whose drop reached the model is spent, failed or not: no free retry against it.
+  it('a drop that fails after reaching the model spends its grant; one refused before gives it back', async () => {
     const grant = signDropGrant(SERVER_KEY, claims('cid'));
     t.fake.mode = 'down';
     expect((await h.drop('cid', { ...weapon, grant })).statusCode).toBe(502);
     t.fake.mode = 'ok';
-    expect((await h.drop('cid', { ...weapon, grant })).statusCode).toBe(200);
     expect((await h.drop('cid', { ...weapon, grant })).statusCode).toBe(409);
+    const fresh = signDropGrant(SERVER_KEY, claims('cid'));
+    expect((await h.drop('cid', { ...weapon, grant: fresh })).statusCode).toBe(200);
   });
 
   it('the game server mints grants at POST /api/v1/player/:id/drop-grant; a player cannot', async () => {
@@ -346,14 +349,15 @@ describe('the raw chat forward (LOOTSMITH_ALLOW_CHAT=1)', () => {
     await t?.close();
   });
 
-  it('counts against daily_items, exactly under concurrency, and a failed forward is not charged', async () => {
-    await h.settings('fin', { daily_items: 2 });
+  // Issue 24: a failed forward that reached the backend is charged now (it was not before).
+  it('counts against daily_items, exactly under concurrency, a failed forward that reached the backend too', async () => {
+    await h.settings('fin', { daily_items: 3 });
     t.fake.mode = 'down';
     expect((await chat('fin')).statusCode).toBe(502);
     t.fake.mode = 'ok';
     const results = await Promise.all(Array.from({ length: 8 }, () => chat('fin')));
     expect(statuses(results)).toEqual([200, 200, ...Array(6).fill(429)]);
-    expect(await h.usage('fin')).toEqual({ items: 2, images: 0 });
+    expect(await h.usage('fin')).toEqual({ items: 3, images: 0 });
   });
 
   it('has a per-player rate limit', async () => {

@@ -107,7 +107,7 @@ describe.each(ADAPTERS)(
         method: 'POST',
         url: '/api/v1/crafting/combine',
         headers: auth(playerToken(player)),
-        payload: { player_id: player, ingredients },
+        payload: { player_id: player, ingredients, crafting_station: 'workbench' },
       });
     const createItem = (player: string) =>
       app().inject({
@@ -248,6 +248,13 @@ describe.each(ADAPTERS)(
           })
         ).json().items[0];
       const crown = await grant('vic', 'LEGENDARY', 50);
+      // A LEGENDARY result needs crafting level 6, on every crafting route.
+      await app().inject({
+        method: 'PATCH',
+        url: '/api/v1/player/vic',
+        headers: auth(SERVER_KEY),
+        payload: { crafting_level: 6 },
+      });
       expect(crown.level).toBeGreaterThanOrEqual(49);
       const vics = await combine('vic', [
         { item_id: crown.id, quantity: 1 },
@@ -286,7 +293,11 @@ describe.each(ADAPTERS)(
         recipe: async () => tampered,
       });
       const chats = t.fake.calls.chat;
-      const plan = await planner.plan({ player_id: 'sam', ingredients }, { xp: 0, level: 1 });
+      const setup = await planner.setup(
+        { player_id: 'sam', ingredients, crafting_station: 'workbench' },
+        { xp: 0, level: 1 },
+      );
+      const plan = await planner.plan(setup);
       expect(plan.kind).toBe('craft');
       if (plan.kind !== 'craft') return;
       expect(plan.item.rarity).toBe('COMMON');
@@ -400,6 +411,7 @@ describe.each(ADAPTERS)(
       const body = (player: string) =>
         JSON.stringify({
           player_id: player,
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'copper_ore', quantity: 1 },
             { item_id: 'healing_herb', quantity: 1 },

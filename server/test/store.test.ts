@@ -6,7 +6,14 @@ import type { Item } from '@lootsmith/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
-import { InsufficientError, type Reservation, ReservationRefused, type Store } from '../src/store/store.ts';
+import {
+  IDEMPOTENCY_PER_OWNER,
+  IDEMPOTENCY_TTL_MS,
+  InsufficientError,
+  type Reservation,
+  ReservationRefused,
+  type Store,
+} from '../src/store/store.ts';
 import { createTestSchema } from './support/postgres.ts';
 
 const item = (id: string, name = `Item ${id}`): Item => ({
@@ -64,6 +71,7 @@ const METHODS = {
   claimPoolItems: true,
   returnPoolItems: true,
   poolStock: true,
+  guestSession: true,
   idempotent: true,
   saveIdempotent: true,
   hit: true,
@@ -236,6 +244,7 @@ describe.each(backends)('$name store', (backend) => {
       daily_images: 2,
       level: 3,
       claimed_level: null,
+      tokens_after: null,
     });
     expect(await store.inventoryVersion('up1')).toMatchObject({ blocked: true });
     const unblocked = await store.updatePlayer('up1', { blocked: false, daily_items: null });
@@ -558,5 +567,44 @@ describe.each(backends)('$name store', (backend) => {
     await Promise.all([3, 5, 4].map(grant));
     await grant(2);
     expect((await store.getPlayer('p7'))?.claimed_level).toBe(5);
+  });
+
+  run('makes a player first seen in a settings change with the starting stacks', async () => {
+    await store.updatePlayer('st1', { daily_items: 3 }, [{ item_id: 'iron_ore', quantity: 4 }]);
+    expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
+    await store.updatePlayer('st1', { daily_items: 5 }, [{ item_id: 'iron_ore', quantity: 4 }]);
+    expect(await store.stacks('st1')).toEqual([{ item_id: 'iron_ore', quantity: 4 }]);
+  });
+
+  run('makes a guest player once, with its starting stacks and its secret’s hash', async () => {
+    const starting = [{ item_id: 'oak_wood', quantity: 3 }];
+    expect(await store.guestSession('gs1', 'hash-a', starting)).toEqual({
+      created: true,
+      secretHash: 'hash-a',
+    });
+    expect(await store.guestSession('gs1', 'hash-b', starting)).toEqual({
+      created: false,
+      secretHash: 'hash-a',
+    });
+    expect(await store.stacks('gs1')).toEqual(starting);
+    await store.ensurePlayer('gs2', []);
+    expect(await store.guestSession('gs2', 'hash-c', starting)).toEqual({ created: false, secretHash: null });
+  });
+
+  run('forgets idempotency records after 24 h, and keeps an owner’s newest 500', async () => {
+    const t0 = 10_000_000;
+    const answer = { status: 200, body: '{}' };
+    await store.saveIdempotent('old', answer, 'owner-a', t0);
+    expect(await store.idempotent('old', t0 + IDEMPOTENCY_TTL_MS - 1)).toEqual(answer);
+    expect(await store.idempotent('old', t0 + IDEMPOTENCY_TTL_MS)).toBeNull();
+    for (let i = 0; i < IDEMPOTENCY_PER_OWNER + 20; i++)
+      await store.saveIdempotent(`k${i}`, answer, 'owner-b', t0 + i);
+    const later = t0 + IDEMPOTENCY_PER_OWNER + 20;
+    expect(await store.idempotent('k0', later)).toBeNull();
+    expect(await store.idempotent('k19', later)).toBeNull();
+    expect(await store.idempotent('k20', later)).toEqual(answer);
+    expect(await store.idempotent(`k${IDEMPOTENCY_PER_OWNER + 19}`, later)).toEqual(answer);
+    // Another owner's records are not counted against this one's.
+    expect(await store.idempotent('old', t0)).toEqual(answer);
   });
 });

@@ -4,6 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ONE_ADDRESS } from '../../server/test/support/process.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -31,7 +32,7 @@ export async function startChild(
   const child: ChildProcess = spawn(
     process.execPath,
     [...nodeArgs, '--conditions=@lootsmith/source', '--import', 'tsx', entry],
-    { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', fd, fd] },
+    { cwd: ROOT, env: { PATH: process.env.PATH, ...ONE_ADDRESS, ...env }, stdio: ['ignore', fd, fd] },
   );
   closeSync(fd);
   let exited: number | null | undefined;

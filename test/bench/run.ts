@@ -45,6 +45,14 @@ const SECTIONS: Section[] = [
       'Goals from the engine issue: median paint 512² ≤ 15 ms, 768² ≤ 30 ms; ≥ 2,000 JSON item completions/s.',
   },
   {
+    title: 'Content filter',
+    file: './content-filter.ts',
+    alone: true,
+    run: 'benchContentFilter',
+    about:
+      'From the security issue (24): what screening a generated item’s texts costs before it is stored (profanity and slurs through `obscenity` with its look-alike, leetspeak and repeat transformers, letters spaced apart joined again, the game’s allow and deny lists, web addresses). A model takes seconds per item; the filter must stay well under a millisecond.',
+  },
+  {
     title: 'Plugin',
     file: './plugin-size.ts',
     alone: true,

@@ -120,7 +120,9 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   expect(await page.$$('#forge-panel .result > *')).toHaveLength(0);
   await page.keyboard.press('Escape');
 
-  // Craft: the dropped item with both of a starting essence, and an intent in the player's words.
+  // Craft: the dropped item with both of a starting essence, and an intent in the player's words. An
+  // UNCOMMON or RARE result needs crafting level 1 or 2 on every route: the game server grants it.
+  await rig().server.core.players.update(playerId, { crafting_level: 2 });
   const essence = drop.itemId === 'ember_essence' ? 'frost_shard' : 'ember_essence';
   await page.keyboard.press('c');
   expect(await panel(page)).toBe('crafting-panel');

@@ -41,6 +41,7 @@ const ROUTES: Route[] = [
     url: '/api/v1/crafting/combine',
     body: {
       player_id: VICTIM,
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },

@@ -60,6 +60,7 @@ async function craftUntil(pool: Pool, tokens: string[], until: number, ack: Ackn
           ? { client_id: id, items: [{ type: 'WEAPON' }] }
           : {
               player_id: id,
+              crafting_station: 'workbench',
               ingredients: [
                 { item_id: 'iron_ore', quantity: 1 },
                 { item_id: 'oak_wood', quantity: 1 },
@@ -93,19 +94,24 @@ async function craftUntil(pool: Pool, tokens: string[], until: number, ack: Ackn
 describe(`SIGKILL under load (${CYCLES} cycle${CYCLES > 1 ? 's' : ''})`, () => {
   it('restarts on an intact database whose ledger balances and keeps every acknowledged craft', async () => {
     const ack: Acknowledged = { items: new Map(), requests: 0, refused: 0 };
+    const guestSecrets = new Map<number, string>();
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       running = await start();
       const server = running;
       const pool = new Pool(server.url, { connections: PLAYERS * 2 });
       const tokens: string[] = [];
       for (let i = 0; i < PLAYERS; i++) {
+        // A guest keeps the secret its first session gave, to log in as itself after each restart.
+        const guest_secret = guestSecrets.get(i);
         const session = await pool.request({
           method: 'POST',
           path: '/api/v1/session',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ player_id: `crash-${i}` }),
+          body: JSON.stringify({ player_id: `crash-${i}`, ...(guest_secret ? { guest_secret } : {}) }),
         });
-        tokens.push(((await session.body.json()) as { token: string }).token);
+        const answer = (await session.body.json()) as { token: string; guest_secret?: string };
+        if (answer.guest_secret) guestSecrets.set(i, answer.guest_secret);
+        tokens.push(answer.token);
         const grant = await pool.request({
           method: 'POST',
           path: `/api/v1/player/crash-${i}/inventory/grant`,
@@ -184,7 +190,7 @@ describe(`SIGKILL under load (${CYCLES} cycle${CYCLES > 1 ? 's' : ''})`, () => {
         method: 'POST',
         path: '/api/v1/session',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ player_id: 'crash-0' }),
+        body: JSON.stringify({ player_id: 'crash-0', guest_secret: guestSecrets.get(0) }),
       });
       const { token } = (await session.body.json()) as { token: string };
       const inv = await pool.request({
@@ -203,6 +209,7 @@ describe(`SIGKILL under load (${CYCLES} cycle${CYCLES > 1 ? 's' : ''})`, () => {
         headers: { ...auth(token), 'content-type': 'application/json' },
         body: JSON.stringify({
           player_id: 'crash-0',
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'iron_ore', quantity: 1 },
             { item_id: 'oak_wood', quantity: 1 },

@@ -1,19 +1,26 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDropGrant } from '../../server/src/drop-grants.ts';
+import { unlimitedCrafting, writeGameFile } from '../../server/test/support/game-file.ts';
 import { auth, boot, checkLedger, type Harness, SERVER_KEY } from './support/harness.ts';
 
 // Races over real loopback sockets: many requests in flight at once against one store.
 let t: Harness;
 let pool: Pool;
+let gameFile: string;
 
 beforeAll(async () => {
-  t = await boot({ listen: true });
+  // Combines race here far faster than any player crafts: the combine limits out of reach.
+  gameFile = writeGameFile(unlimitedCrafting);
+  t = await boot({ listen: true, env: { LOOTSMITH_GAME_FILE: gameFile } });
   pool = new Pool(t.server.url, { connections: 128, pipelining: 1 });
 });
 afterAll(async () => {
   await pool?.close();
   await t?.close();
+  rmSync(dirname(gameFile), { recursive: true, force: true });
 });
 
 async function post(path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
@@ -62,6 +69,7 @@ describe('concurrent spending', () => {
     await t.grant('race-a', { iron_ore: 33, oak_wood: 100 }); // iron 4 + 33 = 37 → 18 combines of 2
     const body = {
       player_id: 'race-a',
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 2 },
         { item_id: 'oak_wood', quantity: 1 },
@@ -96,6 +104,7 @@ describe('concurrent spending', () => {
     await t.grant('race-b', { iron_ore: 26, oak_wood: 100, leather_scraps: 100 }); // iron: 30
     const recipe = (other: string) => ({
       player_id: 'race-b',
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: other, quantity: 1 },
@@ -121,6 +130,7 @@ describe('concurrent spending', () => {
     await t.grant('race-c', { iron_ore: 16, oak_wood: 17 }); // 20 each
     const body = {
       player_id: 'race-c',
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },
@@ -295,8 +305,16 @@ describe('replays with one Idempotency-Key', () => {
 
   it('30 concurrent combines with one key: ingredients spent once', async () => {
     const token = await t.token('race-g');
+    // An UNCOMMON result needs crafting level 1 on every crafting route.
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/race-g',
+      headers: auth(SERVER_KEY),
+      payload: { crafting_level: 1 },
+    });
     const body = {
       player_id: 'race-g',
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'frost_shard', quantity: 1 },

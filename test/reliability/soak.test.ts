@@ -71,6 +71,7 @@ async function play(i: number, until: number) {
     for (const item of drop.items ?? []) if (item.icon) await send('icon', 'GET', item.icon.url, token);
     await send('combine', 'POST', '/api/v1/crafting/combine', token, {
       player_id: id,
+      crafting_station: 'workbench',
       ingredients: [
         { item_id: 'iron_ore', quantity: 1 },
         { item_id: 'oak_wood', quantity: 1 },

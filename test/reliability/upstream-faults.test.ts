@@ -16,9 +16,12 @@ import {
 
 // Every way a backend can fail, on every route that calls it, for every backend API (the spec's /v1,
 // OpenAI chat and images, sdapi, ComfyUI): the documented answer, and afterwards no material consumed,
-// no item stored, no credit (daily budget) charged, nothing remembered.
+// no item stored, nothing remembered; the daily budget charged for a call that reached the backend.
 
-/** Everything but the create-item rate-limit counter, which counts well-formed requests by design. */
+/**
+ * Everything but the rate-limit counters (which count requests by design) and the daily budgets: a
+ * call that reached a backend is charged, answered or not (issue 24), which `charged` checks.
+ */
 const UNTOUCHED: Table[] = [
   'players',
   'items',
@@ -27,16 +30,25 @@ const UNTOUCHED: Table[] = [
   'recipes',
   'discoveries',
   'icons',
-  'daily_usage',
   'idempotency',
 ];
+
+/** Items and images charged to a player today. */
+const charged = (h: Harness, player: string) =>
+  (
+    h.db
+      .prepare('SELECT COALESCE(SUM(items + images), 0) AS n FROM daily_usage WHERE player_id = ?')
+      .get(player) as { n: number }
+  ).n;
 
 type Reply = Awaited<ReturnType<Harness['server']['app']['inject']>>;
 type Call = (t: Harness, player: string, token: string, key?: string) => Promise<Reply>;
 
-const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
+/** Each route's call, whether it asks the model, and what one call of it is charged. */
+const ROUTES: Record<string, { call: Call; usesModel: boolean; charge: number }> = {
   'loot drop': {
     usesModel: true,
+    charge: 2,
     call: (t, player, token, key) =>
       t.server.app.inject({
         method: 'POST',
@@ -52,6 +64,7 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
   },
   combine: {
     usesModel: true,
+    charge: 1,
     call: (t, player, token, key) =>
       t.server.app.inject({
         method: 'POST',
@@ -59,6 +72,7 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
         headers: { ...auth(token), ...(key ? { 'idempotency-key': key } : {}) },
         payload: {
           player_id: player,
+          crafting_station: 'workbench',
           ingredients: [
             { item_id: 'iron_ore', quantity: 2 },
             { item_id: 'oak_wood', quantity: 1 },
@@ -71,6 +85,7 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
   },
   'create item': {
     usesModel: true,
+    charge: 1,
     call: (t, player, token, key) =>
       t.server.app.inject({
         method: 'POST',
@@ -90,6 +105,7 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
   },
   'image forward': {
     usesModel: false,
+    charge: 1,
     call: (t, _player, token, key) =>
       t.server.app.inject({
         method: 'POST',
@@ -100,6 +116,7 @@ const ROUTES: Record<string, { call: Call; usesModel: boolean }> = {
   },
   'chat forward': {
     usesModel: false,
+    charge: 1,
     call: (t, _player, token, key) =>
       t.server.app.inject({
         method: 'POST',
@@ -160,6 +177,8 @@ async function expectFault(route: string, set: () => void, status: number, code:
   expect(res.json().error.code).toBe(code);
   expect(res.body).not.toContain(UPSTREAM_KEY);
   expect(dumpStore(t.db, UNTOUCHED)).toBe(before);
+  // The failed call reached the backend: it is charged, as a drop the player abandoned would be.
+  expect(charged(t, player)).toBe(ROUTES[route]?.charge);
   // Recovery: the same request, same Idempotency-Key, once the service is back, succeeds exactly once.
   t.fake.mode = 'ok';
   t.fake.script = [];
@@ -205,13 +224,16 @@ const IMAGE_FAULTS: Array<[HttpFault, string]> = [
 describe.each(ADAPTERS)('chat $chat, images $image', (backends) => {
   bootBehindProxy(backends);
   describe.each(Object.keys(ROUTES))('%s when the upstream fails', (route) => {
-    it.each(FAKE_FAULTS)('%s → 502 %s, nothing consumed, stored or charged', async (mode, code) => {
+    it.each(FAKE_FAULTS)('%s → 502 %s, nothing consumed or stored, the call charged', async (mode, code) => {
       await expectFault(route, () => (t.fake.mode = mode), 502, code);
     });
 
-    it.each(HTTP_FAULTS)('HTTP %s → 502 %s, nothing consumed, stored or charged', async (fault, code) => {
-      await expectFault(route, () => (proxy.mode = fault), 502, code);
-    });
+    it.each(HTTP_FAULTS)(
+      'HTTP %s → 502 %s, nothing consumed or stored, the call charged',
+      async (fault, code) => {
+        await expectFault(route, () => (proxy.mode = fault), 502, code);
+      },
+    );
 
     if (route !== 'chat forward')
       it.each(IMAGE_FAULTS)('HTTP %s → 502 %s, nothing stored or served', async (fault, code) => {
@@ -317,6 +339,8 @@ describe('a fallback service', () => {
       }
       fallback.mode = 'pass';
       expect(dumpStore(f.db, UNTOUCHED)).toBe(before);
+      // Each call reached both services: each is charged once (a drop of two items, two).
+      expect(charged(f, `fb-${fault}`)).toBe(4);
     },
   );
 
@@ -356,9 +380,10 @@ describe('a player who hangs up mid-generation', () => {
         route === 'combine'
           ? {
               player_id: player,
+              crafting_station: 'workbench',
               ingredients: [
                 { item_id: 'iron_ore', quantity: 1 },
-                { item_id: 'frost_shard', quantity: 1 },
+                { item_id: 'oak_wood', quantity: 1 },
               ],
             }
           : { client_id: player, items: [{ type: 'WEAPON' }] };
@@ -378,6 +403,8 @@ describe('a player who hangs up mid-generation', () => {
       slow.mode = 'pass';
       expect(slow.abandoned).toBeGreaterThanOrEqual(1);
       expect(dumpStore(h.db, UNTOUCHED)).toBe(before);
+      // The call had left: the player who hung up is charged for it all the same.
+      expect(charged(h, player)).toBe(1);
       slow.abandoned = 0;
     },
   );

@@ -321,12 +321,35 @@ export class LootsmithClient {
   }
 
   async #guestToken(): Promise<string> {
+    // The server makes a guest once and gives it a secret; the same guest logs in again with it.
+    const key = `lootsmith:guest:${this.baseUrl}:${this.playerId}`;
+    const guest_secret = readStored(key);
     const call = {
       method: 'POST',
       path: '/api/v1/session',
-      body: { player_id: this.playerId },
+      body: { player_id: this.playerId, ...(guest_secret ? { guest_secret } : {}) },
       auth: false,
     } as const;
-    return (await this.#send<SessionResponse>(call, {})).token;
+    const session = await this.#send<SessionResponse>(call, {});
+    if (session.guest_secret) writeStored(key, session.guest_secret);
+    return session.token;
+  }
+}
+
+/** Guest secrets outlive the page in localStorage where there is one (a browser), else in memory. */
+const remembered = new Map<string, string>();
+function readStored(key: string): string | undefined {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? remembered.get(key);
+  } catch {
+    return remembered.get(key);
+  }
+}
+function writeStored(key: string, value: string) {
+  remembered.set(key, value);
+  try {
+    globalThis.localStorage?.setItem(key, value);
+  } catch {
+    // Storage refused (a sandboxed frame): the secret lasts as long as the page.
   }
 }

@@ -16,8 +16,9 @@ export interface Coordination {
   /**
    * Holds an idempotency scope (waiting while another request holds it) and gives its stored first
    * answer, if any. `finish` stores the answer (when given) and lets the scope go, in one step.
+   * Records last 24 hours, and an `owner` (the caller) keeps at most `IDEMPOTENCY_PER_OWNER`.
    */
-  claimIdempotent(scope: string): Promise<IdempotencyClaim>;
+  claimIdempotent(scope: string, owner: string): Promise<IdempotencyClaim>;
   /**
    * Runs `work` once for concurrent callers with the same key, across instances; results are JSON.
    * The work gets a signal of its own that fires only when every caller has hung up (see `Flights`).

@@ -1,22 +1,26 @@
+import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import type { Store, StoredResponse } from '../store/store.ts';
 import type { Coordination, IdempotencyClaim } from './coordination.ts';
 import { type FlightOptions, Flights } from './flights.ts';
+
+const ICON_PROMPTS = 100_000;
 
 /** One instance: locks and flights in memory, idempotency records in the store (they survive restarts). */
 export class LocalCoordination implements Coordination {
   private readonly held = new Map<string, Promise<void>>();
   private readonly flights = new Flights();
-  private readonly icons = new Map<string, string>();
+  /** Prompts of icons not painted yet, newest kept (a painted icon needs its prompt no more). */
+  private readonly icons = new BoundedMap<string, string>(ICON_PROMPTS);
 
   constructor(private readonly store: Store) {}
 
-  async claimIdempotent(scope: string): Promise<IdempotencyClaim> {
+  async claimIdempotent(scope: string, owner: string): Promise<IdempotencyClaim> {
     while (this.held.has(scope)) await this.held.get(scope);
     let release = () => {};
     this.held.set(scope, new Promise<void>((r) => (release = r)));
     const finish = async (answer?: StoredResponse) => {
       try {
-        if (answer) await this.store.saveIdempotent(scope, answer);
+        if (answer) await this.store.saveIdempotent(scope, answer, owner);
       } finally {
         this.held.delete(scope);
         release();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { StoredResponse } from '../store/store.ts';
+import { IDEMPOTENCY_PER_OWNER, IDEMPOTENCY_TTL_MS, type StoredResponse } from '../store/store.ts';
 import type { Coordination, IdempotencyClaim } from './coordination.ts';
 import { type FlightOptions, Flights } from './flights.ts';
 
-const IDEMPOTENCY_TTL_S = 24 * 3600;
+const IDEMPOTENCY_TTL_S = IDEMPOTENCY_TTL_MS / 1000;
 const LOCK_TTL_MS = 120_000;
 const RESULT_GRACE_MS = 2_000;
 const POLL_MS = 20;
@@ -18,9 +18,18 @@ const CLAIM = `local stored = redis.call('GET', KEYS[1])
 if stored then return {${CLAIM_STORED}, stored} end
 if redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {${CLAIM_HELD}, false} end
 return {${CLAIM_BUSY}, false}`;
-// KEYS: answer, lock; ARGV: token, answer ('' for none), answer ttl (s). Stores, then lets go of the lock
-// only if this holder still owns it.
-const FINISH = `if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') end
+// KEYS: answer, lock, the owner's records; ARGV: token, answer ('' for none), answer ttl (s), now (ms),
+// the owner's cap. Stores (noting the answer among the owner's, whose oldest past the cap go), then
+// lets go of the lock only if this holder still owns it.
+const FINISH = `if ARGV[2] ~= '' and redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3], 'NX') then
+  redis.call('ZADD', KEYS[3], ARGV[4], KEYS[1])
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
+  local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[5])
+  if over > 0 then
+    for _, old in ipairs(redis.call('ZRANGE', KEYS[3], 0, over - 1)) do redis.call('DEL', old) end
+    redis.call('ZREMRANGEBYRANK', KEYS[3], 0, over - 1)
+  end
+end
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 return 0`;
 // Deletes the lock only if this holder still owns it, so an expired lock is never released by mistake.
@@ -50,8 +59,9 @@ export class RedisCoordination implements Coordination {
     return this.redis.eval(RELEASE, 1, key, token).then(() => {});
   }
 
-  async claimIdempotent(scope: string): Promise<IdempotencyClaim> {
+  async claimIdempotent(scope: string, owner: string): Promise<IdempotencyClaim> {
     const answer = this.key('idem', scope);
+    const records = this.key('idem-owner', owner);
     const lock = this.key('lock', scope);
     const token = randomUUID();
     const deadline = Date.now() + LOCK_TTL_MS;
@@ -66,12 +76,15 @@ export class RedisCoordination implements Coordination {
           if (state === CLAIM_HELD)
             await this.redis.eval(
               FINISH,
-              2,
+              3,
               answer,
               lock,
+              records,
               token,
               response ? JSON.stringify(response) : '',
               IDEMPOTENCY_TTL_S,
+              Date.now(),
+              IDEMPOTENCY_PER_OWNER,
             );
         };
         return { stored: stored ? (JSON.parse(stored) as StoredResponse) : null, finish };

@@ -15,8 +15,9 @@ const KEY = /^[\w.:-]{8,128}$/;
 const remembered = (status: number) => status >= 200 && status < 300;
 
 /**
- * `Idempotency-Key` on state-changing POSTs: the first answer is stored per caller and key; a replay
- * gets it back unchanged, and a replay that arrives while the first is running waits for it.
+ * `Idempotency-Key` on state-changing POSTs: the first answer is stored per caller, route, path
+ * parameters and key for 24 hours (at most `IDEMPOTENCY_PER_OWNER` per caller); a replay gets it back
+ * unchanged, and a replay that arrives while the first is running waits for it.
  */
 export function registerIdempotency(app: FastifyInstance, coordination: Coordination) {
   const scopes = new WeakMap<object, IdempotencyClaim>();
@@ -41,14 +42,10 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
       return;
     }
     // Kind and id as separate fields: no player id, whatever it spells, shares the server's scope.
-    const scope = JSON.stringify([
-      who.kind,
-      who.kind === 'player' ? who.playerId : '',
-      request.routeOptions.url,
-      request.url,
-      key,
-    ]);
-    const claim = await coordination.claimIdempotent(scope);
+    // The route and its path parameters, never the raw URL: a query string adds nothing to a scope.
+    const owner = JSON.stringify([who.kind, who.kind === 'player' ? who.playerId : '']);
+    const scope = JSON.stringify([owner, request.routeOptions.url, request.params ?? {}, key]);
+    const claim = await coordination.claimIdempotent(scope, owner);
     if (claim.stored) {
       await claim.finish();
       reply.header('idempotent-replayed', 'true');

@@ -18,6 +18,8 @@ export interface AskJsonOptions<T> {
   schemaInText?: boolean;
   /** Game rules beyond the schema; each returned string is a problem the model must fix. */
   check?: (value: T) => string[];
+  /** Checks that need a call of their own (the content filter, a moderation endpoint), after `check` passed. */
+  review?: (value: T) => Promise<string[]>;
   model?: string;
   maxTokens?: number;
   /** Varies the answer between identical prompts (a model is deterministic per seed); random when absent. */
@@ -82,7 +84,8 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     const choice = answer.choices[0];
     const content = choice?.message.content ?? '';
     const result = parseAnswer(content, choice?.finish_reason ?? null, o);
-    if ('value' in result) {
+    const reviewed = 'value' in result ? ((await o.review?.(result.value)) ?? []) : result.problems;
+    if ('value' in result && !reviewed.length) {
       if (o.trace) {
         const [primary] = o.upstream.targets.chat;
         const backend = answer.served_by ?? (primary && backendLabel(primary));
@@ -90,7 +93,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
       }
       return result.value;
     }
-    problems = result.problems;
+    problems = reviewed;
     o.trace?.rejected.push(problems);
     messages.push(
       {

@@ -6,7 +6,9 @@ import {
   formatPrompt,
   type GeneratedItem,
   type Item,
+  type Rarity,
 } from '@lootsmith/protocol';
+import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import {
@@ -32,6 +34,29 @@ export interface CraftingDeps extends LootDeps {
   /** Resolves owned stacks to items; materials come from the game definition. */
   resolve(ids: string[]): Promise<Map<string, Item>>;
 }
+
+/** A combine's free text, by field: what the player wrote. */
+export const combineTexts = (body: CombineRequest): Texts => [
+  ['description', body.description],
+  ['crafting_tool', body.crafting_tool],
+  ['crafting_station', body.crafting_station],
+];
+
+/** A create-item's free text, by field: the description, focus attributes and visual preferences. */
+export function createItemTexts(body: CreateItemRequest): Texts {
+  const p = body.item_parameters;
+  return [
+    ['crafting_station', body.crafting_station],
+    ['item_parameters.description', p.description],
+    ...p.focus_attributes.map((f, i): [string, string] => [`item_parameters.focus_attributes.${i}`, f]),
+    ...Object.entries(p.visual_preferences).map(([k, v]): [string, string] => [
+      `item_parameters.visual_preferences.${k}`,
+      `${k} ${v}`,
+    ]),
+  ];
+}
+
+const wordsOf = (texts: Texts) => texts.flatMap(([, t]) => (t ? [t] : []));
 
 /** Sums repeated ids so `[{a,1},{a,1}]` spends two of `a`. */
 export function mergeStacks(stacks: Array<{ id: string; quantity: number }>): Stack[] {
@@ -84,29 +109,62 @@ export const crafterOf = (player: {
 });
 
 /**
- * Every crafting route asks the station's level of the crafter; refused before anything is spent, with
- * the stations this crafter may use.
+ * Every crafting route asks the station's level of the crafter, and a craft without a station the
+ * level of the strictest station (crafting by hand is no easier than at any bench); refused before
+ * anything is spent, with the stations this crafter may use.
  */
-function assertStationLevel(stations: Station[], st: Station, craftingLvl: number) {
-  if (craftingLvl < st.min_level) {
-    const usable = stations.filter((s) => s.min_level <= craftingLvl).map((s) => s.name);
+function assertStationLevel(stations: Station[], st: Station | null, craftingLvl: number) {
+  const gate = st ?? stations.reduce((a, b) => (b.min_level > a.min_level ? b : a));
+  if (craftingLvl >= gate.min_level) return;
+  const usable = stations.filter((s) => s.min_level <= craftingLvl).map((s) => s.name);
+  const where = st ? `at the ${st.name}` : 'to combine without a station (as at the strictest station)';
+  throw refuse(
+    'skill_too_low',
+    `Crafting level ${gate.min_level} is needed ${where}; you are level ${craftingLvl}, ` +
+      (usable.length ? `which can use the ${usable.join(', the ')}` : 'which can use no station'),
+    { required_level: gate.min_level, crafting_level: craftingLvl },
+  );
+}
+
+/** Every crafting route asks the crafting level the game sets for the result's rarity (`create_item.min_level_by_rarity`). */
+function assertRarityLevel(deps: LootDeps, rarity: Rarity, craftingLvl: number, where: string) {
+  const required = deps.game.create_item.min_level_by_rarity[rarity] ?? 0;
+  if (craftingLvl < required)
     throw refuse(
       'skill_too_low',
-      `Crafting level ${st.min_level} is needed at the ${st.name}; you are level ${craftingLvl}, ` +
-        (usable.length ? `which can use the ${usable.join(', the ')}` : 'which can use no station'),
-      { required_level: st.min_level, crafting_level: craftingLvl },
+      `Crafting level ${required} is needed to make a ${rarity} item ${where}; you are level ${craftingLvl}`,
+      { required_level: required, crafting_level: craftingLvl },
     );
-  }
 }
 
 export interface CraftPlan {
   item: Item;
-  recipe: { key: string; ingredients: Stack[]; station: string | null; tool: string | null };
+  recipe: {
+    key: string;
+    /** Ingredients, station and result: a recipe is discovered once per these, however it is worded. */
+    discovery: string;
+    ingredients: Stack[];
+    station: string | null;
+    tool: string | null;
+  };
 }
 
 export type CombinePlan =
   | ({ kind: 'craft' } & CraftPlan)
   | { kind: 'refused'; message: string; suggestions: string[] };
+
+/** A combination the rules allow, settled before anything is reserved or asked of the model. */
+export interface CombineSetup {
+  body: CombineRequest;
+  recipe: CraftPlan['recipe'];
+  rarity: Rarity;
+  level: number;
+  station: Station | null;
+  ingredients: Array<Stack & { item: Item }>;
+}
+
+const digest = (parts: unknown) =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
 
 /**
  * Plans a combination: from the recipe book when these ingredients, station and tool were crafted
@@ -120,14 +178,18 @@ export class CombinePlanner {
     },
   ) {}
 
-  async plan(body: CombineRequest, crafter: Crafter, signal?: AbortSignal): Promise<CombinePlan> {
+  /**
+   * The rules of every crafting route, before anything is spent: the station's level (the strictest
+   * station's without one), the crafting level the result's rarity needs, the ingredients known.
+   */
+  async setup(body: CombineRequest, crafter: Crafter): Promise<CombineSetup> {
     const deps = this.deps;
     const stacks = mergeStacks(body.ingredients.map((i) => ({ id: i.item_id, quantity: i.quantity })));
     if (stacks.reduce((a, s) => a + s.quantity, 0) < 2)
       throw refuse('invalid_request', 'body.ingredients: combine needs at least two items');
     const st = station(deps, body.crafting_station);
     const skill = craftingLevel(deps.game, crafter.xp);
-    if (st) assertStationLevel(deps.game.stations, st, skill);
+    assertStationLevel(deps.game.stations, st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
     const rarity = craftedRarity(
@@ -136,6 +198,7 @@ export class CombinePlanner {
       stacks.reduce((a, s) => a + s.quantity, 0),
       skill,
     );
+    assertRarityLevel(deps, rarity, skill, st ? `at the ${st.name}` : 'by combining');
     const level = craftedLevel(
       deps.game,
       Math.max(...ingredients.map((i) => i.item.level)),
@@ -149,11 +212,23 @@ export class CombinePlanner {
     const identities = ingredients
       .map((i) => `${i.item_id}:${i.item.rarity}:${i.item.level}×${i.quantity}`)
       .sort();
-    const key = createHash('sha256')
-      .update(JSON.stringify([identities, st?.id ?? null, tool, rarity, level, intent]))
-      .digest('hex')
-      .slice(0, 24);
-    const recipe = { key, ingredients: stacks, station: st?.id ?? null, tool };
+    const station_ = st?.id ?? null;
+    const recipe = {
+      key: digest([identities, station_, tool, rarity, level, intent]),
+      // Free words (the intent, the tool) do not make a new discovery: rewording earns no XP.
+      discovery: digest([identities, station_, rarity, level]),
+      ingredients: stacks,
+      station: station_,
+      tool,
+    };
+    return { body, recipe, rarity, level, station: st, ingredients };
+  }
+
+  async plan(setup: CombineSetup, signal?: AbortSignal): Promise<CombinePlan> {
+    const deps = this.deps;
+    const { body, recipe, rarity, level, ingredients } = setup;
+    const st = setup.station;
+    const { key } = recipe;
     const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level });
     // What this caller's flight asked; a caller that joined another's flight has no trace of it.
     const trace = newTrace();
@@ -173,7 +248,7 @@ export class CombinePlanner {
         const user = formatPrompt({
           combine: ingredients.map(ingredientLine),
           station: st ? stationLine(st) : undefined,
-          tool: tool ?? undefined,
+          tool: recipe.tool ?? undefined,
           otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
           intent: body.description || undefined,
           result: { rarity, level, budget },
@@ -198,6 +273,17 @@ export class CombinePlanner {
             if (!v.item) return ['item is required when sensible is true'];
             return check(v.item).map((p) => `item: ${p}`);
           },
+          // The verdict's words are shown to the player too, as the item's are.
+          review: async (v) =>
+            (await deps.content?.review(
+              body.player_id,
+              [
+                ['message', v.message],
+                ...v.suggestions.map((t, i): [string, string] => [`suggestions.${i}`, t]),
+                ...(v.item ? itemTexts(v.item, 'item.') : []),
+              ],
+              wordsOf(combineTexts(body)),
+            )) ?? [],
         });
       },
       { reuseMs: RECIPE_FLIGHT_REUSE_MS, signal },
@@ -250,13 +336,7 @@ export async function planCreateItem(
     stacks.reduce((a, s) => a + s.quantity, 0),
     level,
   );
-  const required = deps.game.create_item.min_level_by_rarity[rarity] ?? 0;
-  if (level < required)
-    throw refuse(
-      'skill_too_low',
-      `Crafting level ${required} is needed to make a ${rarity} item at the ${st.name}; you are level ${level}`,
-      { required_level: required, crafting_level: level },
-    );
+  assertRarityLevel(deps, rarity, level, `at the ${st.name}`);
   const itemLevel = craftedLevel(
     deps.game,
     Math.max(...ingredients.map((i) => i.item.level)),
@@ -270,14 +350,13 @@ export async function planCreateItem(
     budget: statBudget(deps.game, rarity, itemLevel),
     focus: params.focus_attributes.join(', ') || undefined,
   };
-  const visuals = Object.entries(params.visual_preferences).map(([k, v]) => `${k} ${v}`);
   const user = formatPrompt({
     count: 1,
     materials: ingredients.map(ingredientLine),
     station: { name: st.name },
     request: params.description || undefined,
     items: [spec],
-    look: visuals.length ? params.visual_preferences : undefined,
+    look: Object.keys(params.visual_preferences).length ? params.visual_preferences : undefined,
   });
   const trace = newTrace();
   const batch = await askJson({
@@ -296,10 +375,16 @@ export async function planCreateItem(
       b.items.length !== 1
         ? ['write exactly 1 item']
         : checkItem(deps.game, b.items[0] as Item, spec).map((p) => `items.0: ${p}`),
+    review: async (b) =>
+      (await deps.content?.review(
+        playerId,
+        b.items.flatMap((item, i) => itemTexts(item, `items.${i}.`)),
+        wordsOf(createItemTexts(body)),
+      )) ?? [],
   });
   const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
-  const prompt = [deps.icons.promptFor(generated), ...visuals].join(', ');
-  const icon = await deps.icons.ensure(prompt, playerId, signal);
+  // The icon is painted from the item as checked, never from the player's words.
+  const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };
   deps.activity?.record(provenanceRows(deps.game, [item], { source: 'create_item', playerId, trace }));
   return { item, stacks };

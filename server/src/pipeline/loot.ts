@@ -8,6 +8,7 @@ import {
   type ItemIcon,
   NO_ELEMENT,
 } from '@lootsmith/protocol';
+import { type ContentGuard, itemTexts } from '../content/guard.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
@@ -31,6 +32,8 @@ export interface LootDeps {
   textModel?: string;
   /** Answer before icons are painted: new items come back with their icons pending. */
   iconsAfterItem?: boolean;
+  /** Screens what players write and what models write for them. */
+  content?: ContentGuard;
   /** Records each generated item's provenance and the pools' hits (none in the console's playground). */
   activity?: ActivitySink;
 }
@@ -105,6 +108,8 @@ export interface WriteRequest {
   iconsAfterItem: boolean;
   /** Metrics label: a player's drop or a pool's refill. */
   kind: 'loot' | 'pool';
+  /** The player's own words in the request: a model's text may not copy them at length. */
+  playerWords?: string[];
   signal?: AbortSignal;
   /** Ids for the items (a pool's slots); fresh ones otherwise. */
   ids?: string[];
@@ -162,6 +167,13 @@ export async function writeItems(
       });
       return problems;
     },
+    review: async (answer) =>
+      (await deps.content?.review(
+        // A pool's refill is the server's own work: no player's record.
+        req.kind === 'pool' ? null : req.clientId,
+        answer.items.flatMap((item, i) => itemTexts(item, `items.${i}.`)),
+        req.playerWords,
+      )) ?? [],
   });
 
   const created_at = new Date().toISOString();
@@ -193,6 +205,26 @@ export async function writeItems(
   return { items, pendingIcons };
 }
 
+/** The free text of a drop request, by field: what a player wrote, to be screened and never copied. */
+export function dropTexts(body: GenerateItemsRequest): Array<[string, string | undefined]> {
+  const ctx = body.generation_context ?? {};
+  return [
+    ['generation_context.location', ctx.location],
+    ['generation_context.theme', ctx.theme],
+    ['generation_context.enemy', ctx.enemy],
+    ['constraints.naming_style', body.constraints?.naming_style],
+    ['constraints.power_budget', body.constraints?.power_budget],
+    ...body.items.flatMap(
+      (item, i): Array<[string, string | undefined]> => [
+        [`items.${i}.subtype`, item.subtype],
+        [`items.${i}.focus`, item.focus],
+      ],
+    ),
+  ];
+}
+
+const playerWords = (body: GenerateItemsRequest) =>
+  dropTexts(body).flatMap(([, text]) => (text ? [text] : []));
 /** A level claim the loot authority capped, in words for the item's provenance. */
 const claimClamp = (claimed: number | undefined, served: number) =>
   claimed !== undefined && claimed !== served
@@ -273,6 +305,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         random,
         iconsAfterItem: deps.iconsAfterItem ?? false,
         kind: 'loot',
+        playerWords: playerWords(req.body),
         signal: req.signal,
         enemyId: enemy?.id,
         clamps: claimClamp(ctx.player_level, playerLevel),

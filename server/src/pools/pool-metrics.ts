@@ -43,7 +43,7 @@ export function poolMetrics(registry: Registry, stock: () => Promise<PoolStock[]
     }),
     refused: new Counter({
       name: 'lootsmith_pool_refusals_total',
-      help: 'Refills cut short by a limit: bucket_full, total_full or budget (per hour)',
+      help: 'Refills cut short by a limit: bucket_full, total_full, budget (per hour) or player_share (the asking player’s share of it)',
       labelNames: ['reason'] as const,
       registers: [registry],
     }),

@@ -6,6 +6,7 @@ import { checkItem } from '../game/rules.ts';
 import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
+import { untracked } from '../upstream/spend.ts';
 import { type Bucket, bucketOf, gameKey, levelWindow, namedLocation } from './buckets.ts';
 import { DemandRates } from './demand.ts';
 import { poolMetrics } from './pool-metrics.ts';
@@ -91,10 +92,14 @@ export class LootPools implements LootSupply {
       const entry = drawn.get(bucket.key) ?? { bucket, n: 0 };
       drawn.set(bucket.key, { bucket, n: entry.n + 1 });
     }
-    for (const { bucket, n } of drawn.values()) {
-      this.rates.note(bucket.key, now, n);
-      this.refiller.want(bucket);
-    }
+    // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call), paid
+    // from the share of the hourly budget of the player whose draw asked for it.
+    untracked(() => {
+      for (const { bucket, n } of drawn.values()) {
+        this.rates.note(bucket.key, now, n);
+        this.refiller.want(bucket, req.body.client_id);
+      }
+    });
     return {
       items,
       giveBack: async () => {

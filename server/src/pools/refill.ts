@@ -32,8 +32,8 @@ export interface RefillDeps {
  * least one item of every rarity it can roll; at most `concurrency` batches at once.
  */
 export class Refiller {
-  /** Buckets to look at, with when each was first asked for since its last look. */
-  private readonly queue = new Map<string, { bucket: Bucket; since: number }>();
+  /** Buckets to look at, with when each was first asked for since its last look, and who pays. */
+  private readonly queue = new Map<string, { bucket: Bucket; since: number; payer?: string }>();
   private readonly active = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
@@ -45,10 +45,10 @@ export class Refiller {
 
   constructor(private readonly deps: RefillDeps) {}
 
-  /** Asks for a look at a bucket's stock. */
-  want(bucket: Bucket) {
+  /** Asks for a look at a bucket's stock, on behalf of the player whose draw asked (its share pays). */
+  want(bucket: Bucket, payer?: string) {
     if (this.stopping.signal.aborted) return;
-    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now() });
+    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now(), payer });
     this.pump();
   }
 
@@ -70,12 +70,12 @@ export class Refiller {
   }
 
   private pump() {
-    for (const [key, { bucket, since }] of this.queue) {
+    for (const [key, { bucket, since, payer }] of this.queue) {
       if (this.runs.size >= this.deps.settings.concurrency) return;
       if (this.active.has(key)) continue;
       this.queue.delete(key);
       this.active.add(key);
-      const run = this.refill(bucket, since, () => {
+      const run = this.refill(bucket, since, payer, () => {
         this.active.delete(key);
         this.pump();
       })
@@ -120,7 +120,7 @@ export class Refiller {
    * Reserves what the bucket lacks, then generates it. A bucket is looked at by one refill at a time
    * (`reserved` ends that), so two never count the same shortfall; their batches may overlap.
    */
-  private async refill(bucket: Bucket, since: number, reserved: () => void) {
+  private async refill(bucket: Bucket, since: number, payer: string | undefined, reserved: () => void) {
     const { store, settings, metrics } = this.deps;
     const wants = await this.shortfall(bucket, Date.now());
     if (!wants.length) return;
@@ -134,6 +134,7 @@ export class Refiller {
         totalMax: settings.total,
         hourlyMax: settings.budgetPerHour,
         leaseMs: LEASE_MS,
+        payer: payer === undefined ? undefined : { id: payer, max: settings.playerShare },
       },
       started,
     );
@@ -141,7 +142,7 @@ export class Refiller {
     if (!slots.length) return;
     metrics.spent.inc({ bucket: bucket.key }, slots.length);
     // More than one batch short: the next look reserves the rest while this one is written.
-    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket);
+    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket, payer);
     reserved();
     try {
       await this.generate(bucket, slots);

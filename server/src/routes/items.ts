@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
-import { CREATE_ITEM_LIMIT } from '../service/crafting.ts';
 import type { Services } from '../services.ts';
 import { imageType } from '../upstream/image.ts';
 import { docs } from './schemas.ts';
@@ -73,7 +72,9 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
         // Every authenticated, well-formed request counts, as a rate limiter does; unauthenticated and
         // malformed ones are refused first, since a bad request never changes state.
         rateLimit: {
-          ...CREATE_ITEM_LIMIT,
+          // The game's limit (docs/SPEC.md 4.3.1: 5 per hour).
+          max: game.create_item.per_hour,
+          timeWindow: 3_600_000,
           keyGenerator: (request: FastifyRequest) => {
             const { player_id } = parse(playerParams, request.params, 'params');
             assertActsFor(request.principal(), player_id);

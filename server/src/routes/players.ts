@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   DropGrantRequest,
   DropGrantResponse,
@@ -8,9 +9,9 @@ import {
   SessionRequest,
   SessionResponse,
 } from '@lootsmith/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type Authenticator, assertActsFor, assertServer } from '../auth.ts';
+import { type Authenticator, assertServer } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
@@ -24,11 +25,19 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
   app.post(
     '/api/v1/session',
     {
-      schema: docs('Guest login (while dev login is on)', {
+      schema: docs('Guest login (while dev login is on; a player that exists needs its guest_secret)', {
         body: SessionRequest,
         response: SessionResponse,
         tags: ['players'],
       }),
+      // Guests are free to make: one address may open only so many sessions an hour.
+      config: {
+        rateLimit: {
+          max: config.sessionsPerAddress,
+          timeWindow: 3_600_000,
+          keyGenerator: (request: FastifyRequest) => `session:${request.ip}`,
+        },
+      },
     },
     async (request) => {
       if (!config.devLogin)
@@ -37,13 +46,15 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
           'dev_login_disabled',
           'Guest login is off; your game server signs player tokens',
         );
-      const { player_id } = parse(SessionRequest, request.body);
-      await players.player(player_id);
+      const { player_id, guest_secret } = parse(SessionRequest, request.body);
+      const secret = guest_secret ?? randomBytes(24).toString('base64url');
+      const { created } = await players.guestSession(player_id, secret, guest_secret !== undefined);
       const token = auth.sign(player_id, config.tokenTtlSeconds);
       return {
         token,
         player_id,
         expires_at: new Date(Date.now() + config.tokenTtlSeconds * 1000).toISOString(),
+        ...(created ? { guest_secret: secret } : {}),
       } satisfies SessionResponse;
     },
   );
@@ -59,8 +70,7 @@ export function registerPlayerRoutes(app: FastifyInstance, { config, core }: Ser
     async (request, reply) => {
       const principal = request.principal();
       const { player_id } = parse(PlayerParams, request.params, 'params');
-      assertActsFor(principal, player_id);
-      return reply.type('application/json').send(await players.inventoryJson(player_id));
+      return reply.type('application/json').send(await players.inventoryJson(principal, player_id));
     },
   );
 

@@ -1,9 +1,12 @@
 import { ChatCompletionRequest, ImageGenerationRequest, ImageGenerationResponse } from '@lootsmith/protocol';
 import fastJson from 'fast-json-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { issuedAt } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientCancel, parse } from '../http/request.ts';
+import { refuse } from '../refusal.ts';
 import type { ForwardLimit } from '../service/forwarding.ts';
+import { withReservation } from '../service/reservations.ts';
 import type { Services } from '../services.ts';
 import { docs } from './schemas.ts';
 
@@ -14,7 +17,32 @@ const CHAT_LIMIT: ForwardLimit = { name: 'chat', max: 10, windowMs: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, core }: Services) {
-  const { upstream } = core.deps;
+  const { upstream, game } = core.deps;
+  const { max_size, max_steps } = game.image_forward;
+
+  /** A player paints on the operator's key within the game's image settings, with the configured model. */
+  const withinGame = (body: ImageGenerationRequest): ImageGenerationRequest => {
+    if (body.model !== undefined)
+      throw refuse('forbidden', 'body.model: only the game server chooses the image model');
+    for (const side of ['width', 'height'] as const)
+      if ((body[side] ?? 0) > max_size)
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `body.${side}: at most ${max_size} (the game's image_forward.max_size)`,
+        );
+    if ((body.steps ?? 0) > max_steps)
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `body.steps: at most ${max_steps} (the game's image_forward.max_steps)`,
+      );
+    return {
+      ...body,
+      width: body.width ?? Math.min(512, max_size),
+      height: body.height ?? Math.min(512, max_size),
+    };
+  };
 
   const clientId = (principal: ReturnType<FastifyRequest['principal']>, given: unknown) => {
     if (principal.kind === 'player') return principal.playerId;
@@ -37,14 +65,13 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
-      const body = parse(ImageGenerationRequest, { ...raw, client_id });
+      const parsed = parse(ImageGenerationRequest, { ...raw, client_id });
+      const body = principal.kind === 'player' ? withinGame(parsed) : parsed;
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
-      // only well-formed requests get this far, so a bad request changes nothing.
-      const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT);
-      const answer = await upstream.image(body, clientCancel(reply)).catch(async (err) => {
-        await release();
-        throw err;
-      });
+      // only well-formed requests get this far, so a bad request changes nothing. Once the call has
+      // gone it stays counted, whether the player waited for the image or not.
+      const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT, issuedAt(principal));
+      const answer = await withReservation(release, () => upstream.image(body, clientCancel(reply)));
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
       return answer;
     },
@@ -69,12 +96,9 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
-      // A raw completion counts against the player's daily items budget, given back if it fails.
-      const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT);
-      return upstream.chat(body, clientCancel(reply)).catch(async (err) => {
-        await release();
-        throw err;
-      });
+      // A raw completion counts against the player's daily items budget, given back only if it never left.
+      const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT, issuedAt(principal));
+      return withReservation(release, () => upstream.chat(body, clientCancel(reply)));
     },
   );
 }

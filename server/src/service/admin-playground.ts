@@ -148,7 +148,7 @@ export class Playground {
         return found;
       },
     });
-    const plan = await planner.plan(
+    const setup = await planner.setup(
       {
         player_id: PLAYGROUND_CLIENT,
         ingredients: req.ingredients,
@@ -157,8 +157,8 @@ export class Playground {
         description: req.description,
       },
       { xp: req.crafting_level * game.xp_per_level, level: req.player_level ?? null },
-      signal,
     );
+    const plan = await planner.plan(setup, signal);
     return plan.kind === 'craft'
       ? { success: true, item: plan.item, message: `Would craft ${plan.item.name}.`, suggestions: [] }
       : { success: false, item: null, message: plan.message, suggestions: plan.suggestions };

@@ -22,7 +22,7 @@ export class Core {
     this.drops = new DropService(deps, this.players);
     this.crafting = new CraftingService(deps, this.players);
     this.equipment = new EquipmentService(deps, this.players);
-    this.forwarding = new ForwardingService(deps.store, this.players);
+    this.forwarding = new ForwardingService(deps.store, this.players, deps.budgets);
   }
 
   /** Registers the materials' icons so any instance can paint them when first asked. */

@@ -4,16 +4,20 @@ import type {
   CreateItemRequest,
   CreateItemResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import { issuedAt, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
-import { CombinePlanner, type CraftingDeps, crafterOf, planCreateItem } from '../pipeline/crafting.ts';
+import {
+  CombinePlanner,
+  type CraftingDeps,
+  combineTexts,
+  crafterOf,
+  createItemTexts,
+  planCreateItem,
+} from '../pipeline/crafting.ts';
 import type { CraftInput } from '../store/store.ts';
 import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
 import { reserve, withReservation } from './reservations.ts';
-
-/** The create-item route's rate limit (docs/SPEC.md 4.3.1: 5 per hour). */
-export const CREATE_ITEM_LIMIT = { max: 5, timeWindow: 3_600_000 };
 
 /**
  * Crafting: combining items and creating one from materials. Ownership is checked and a daily
@@ -36,31 +40,44 @@ export class CraftingService {
   }
 
   async combine(principal: Principal, body: CombineRequest, signal?: AbortSignal): Promise<CombineResponse> {
-    assertActsFor(principal, body.player_id);
     const { game } = this.deps;
-    const player = await this.players.player(body.player_id);
+    const player = await this.players.forCaller(principal, body.player_id);
     await this.players.assertOwns(
       player.id,
       body.ingredients.map((i) => ({ item_id: i.item_id, quantity: i.quantity })),
     );
-    const release = await reserve(this.deps.store, player.id, 'items', 1);
-    const crafted = await withReservation(release, async () => {
-      const plan = await this.planner.plan(body, crafterOf(player), signal);
-      if (plan.kind === 'refused') return plan;
-      const craft = await this.craft({
-        playerId: player.id,
-        consume: plan.recipe.ingredients,
-        item: plan.item,
-        recipe: plan.recipe,
-        xp: craftingXp(game, game.combine.xp, plan.item.rarity),
-        discoveryXp: game.combine.discovery_xp,
-        reason: 'combine',
-      });
-      return { ...plan, craft };
+    // Every rule that can refuse without the model is settled before anything is reserved.
+    const setup = await this.planner.setup(body, crafterOf(player));
+    await this.deps.content?.screenPlayer(player.id, combineTexts(body));
+    const { per_minute, per_hour } = game.combine;
+    const release = await reserve(this.deps.store, player.id, 'items', 1, {
+      windows: [
+        { key: `combine:m:${player.id}`, windowMs: 60_000, max: per_minute, counts: 'requests' },
+        { key: `combine:h:${player.id}`, windowMs: 3_600_000, max: per_hour, counts: 'requests' },
+      ],
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
     });
+    // A verdict the model gave costs what any answer costs: only one that never reached it is free.
+    const crafted = await withReservation(
+      release,
+      async () => {
+        const plan = await this.planner.plan(setup, signal);
+        if (plan.kind === 'refused') return plan;
+        const craft = await this.craft({
+          playerId: player.id,
+          consume: plan.recipe.ingredients,
+          item: plan.item,
+          recipe: plan.recipe,
+          xp: craftingXp(game, game.combine.xp, plan.item.rarity),
+          discoveryXp: game.combine.discovery_xp,
+          reason: 'combine',
+        });
+        return { ...plan, craft };
+      },
+      (result) => result.kind === 'refused',
+    );
     if (crafted.kind === 'refused') {
-      // Nothing was made: the budget goes back.
-      await release();
       return {
         success: false,
         message: crafted.message,
@@ -88,14 +105,17 @@ export class CraftingService {
     cooldownUntil: Date,
     signal?: AbortSignal,
   ): Promise<CreateItemResponse> {
-    assertActsFor(principal, playerId);
     const { game } = this.deps;
-    const player = await this.players.player(playerId);
+    const player = await this.players.forCaller(principal, playerId);
     await this.players.assertOwns(
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
-    const release = await reserve(this.deps.store, player.id, 'items', 1);
+    await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
+    const release = await reserve(this.deps.store, player.id, 'items', 1, {
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
+    });
     const { item, stacks, craft } = await withReservation(release, async () => {
       const { item, stacks } = await planCreateItem(
         this.crafting,

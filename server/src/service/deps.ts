@@ -1,4 +1,5 @@
 import type { GameDefinition } from '@lootsmith/protocol';
+import type { ContentGuard } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
@@ -6,6 +7,7 @@ import type { LootSupply } from '../pipeline/loot.ts';
 import type { ActivitySink } from '../pipeline/provenance.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import type { DefaultBudgets } from './reservations.ts';
 
 /** What the services are built from: one server instance's game, store, upstream and settings. */
 export interface CoreDeps {
@@ -22,6 +24,10 @@ export interface CoreDeps {
   pools?: LootSupply;
   /** Drops answer before their icons are painted (`icon.status: "pending"`). */
   iconsAfterItem?: boolean;
+  /** Screens player text before anything is spent, and model text before it is stored. */
+  content?: ContentGuard;
+  /** Daily budgets of players the game server set none for (production); unlimited when absent. */
+  budgets?: DefaultBudgets;
   /** Records each generated item's provenance for the developer console. */
   activity?: ActivitySink;
 }

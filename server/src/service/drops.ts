@@ -4,12 +4,12 @@ import type {
   GenerateItemsRequest,
   GenerateItemsResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import { assertActsFor, issuedAt, type Principal } from '../auth.ts';
 import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { knownRarity, knownType } from '../game/rules.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
-import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import { dropTexts, generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
 import type { CoreDeps } from './deps.ts';
 import type { PlayerService } from './players.ts';
@@ -44,9 +44,11 @@ export class DropService {
       if (item.type !== undefined) knownType(this.deps.game, item.type, `body.items.${i}.type`);
       if (item.rarity !== undefined) knownRarity(this.deps.game, item.rarity, `body.items.${i}.rarity`);
     });
-    const player = await this.players.player(body.client_id);
+    const player = await this.players.forCaller(principal, body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
     const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    // A player's words are screened before anything is reserved: a refusal consumes nothing.
+    if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
     const windows = trusted
       ? []
       : [
@@ -57,6 +59,8 @@ export class DropService {
     const release = await reserve(this.deps.store, player.id, 'items', body.items.length, {
       windows,
       grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
+      budgets: this.deps.budgets,
+      issuedAt: issuedAt(principal),
     });
     const loot = await withReservation(release, async () => {
       const takenNames = body.constraints?.ensure_uniqueness

@@ -6,7 +6,7 @@ import type {
   UseItemRequest,
   UseItemResponse,
 } from '@lootsmith/protocol';
-import { assertActsFor, type Principal } from '../auth.ts';
+import type { Principal } from '../auth.ts';
 import { equipmentSlots, isConsumable, slotOf, statTotals } from '../game/slots.ts';
 import { refuse } from '../refusal.ts';
 import { InsufficientError, type Store } from '../store/store.ts';
@@ -42,8 +42,7 @@ export class EquipmentService {
   }
 
   async view(principal: Principal, playerId: string): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const worn = await this.store.equipment(playerId);
     const items = await this.players.resolve(worn.map((w) => w.item_id));
     const bySlot = new Map(worn.map((w) => [w.slot, items.get(w.item_id)]));
@@ -56,14 +55,13 @@ export class EquipmentService {
   }
 
   async equip(principal: Principal, playerId: string, body: EquipRequest): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
     // A slot the game lacks is a malformed request, as a value outside an enum is.
     if (body.slot !== undefined && !this.slots.includes(body.slot))
       throw refuse(
         'invalid_request',
         `body.slot: the game has no ${body.slot} slot; its slots: ${this.slots.join(', ')}`,
       );
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
     const slot = slotOf(this.game, item.type);
     if (!slot)
@@ -81,8 +79,7 @@ export class EquipmentService {
   }
 
   async unequip(principal: Principal, playerId: string, slot: string): Promise<EquipmentResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     if (!this.slots.includes(slot))
       throw refuse('unknown_slot', `This game has no ${slot} slot; its slots: ${this.slots.join(', ')}`, {
         slots: this.slots,
@@ -93,8 +90,7 @@ export class EquipmentService {
 
   /** Spends one consumable; its stats are the effects the game applies. */
   async use(principal: Principal, playerId: string, body: UseItemRequest): Promise<UseItemResponse> {
-    assertActsFor(principal, playerId);
-    await this.players.player(playerId);
+    await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
     if (!isConsumable(this.game, item))
       throw refuse('not_consumable', `${item.name} (${item.type}) cannot be used up`, { item_id: item.id });

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { PlayerService } from './players.ts';
-import { type Release, reserve } from './reservations.ts';
+import { type DefaultBudgets, type Release, reserve } from './reservations.ts';
 
 /** A per-player limit on forwarded calls, e.g. 30 images a minute. */
 export interface ForwardLimit {
@@ -14,17 +14,26 @@ export class ForwardingService {
   constructor(
     private readonly store: Store,
     private readonly players: PlayerService,
+    private readonly budgets?: DefaultBudgets,
   ) {}
 
   /**
    * Reserves one of the player's daily budget of `kind` for a forwarded call, and counts the call
-   * against the per-player `limit`; refused when either is used up. Call the result if the forward
-   * fails: the budget is given back (the call still counts against the limit).
+   * against the per-player `limit`; refused when either is used up. Run the forward under
+   * `withReservation`: a call that never left gives the budget back (it still counts against the limit).
    */
-  async reserve(playerId: string, kind: 'items' | 'images', limit: ForwardLimit): Promise<Release> {
+  async reserve(
+    playerId: string,
+    kind: 'items' | 'images',
+    limit: ForwardLimit,
+    issuedAt?: number,
+  ): Promise<Release> {
     await this.players.ensureKnown(playerId);
+    // The reservation itself refuses a blocked player, and a token issued before a block.
     return reserve(this.store, playerId, kind, 1, {
       windows: [{ key: `${limit.name}:${playerId}`, windowMs: limit.windowMs, max: limit.max, kept: true }],
+      budgets: this.budgets,
+      issuedAt,
     });
   }
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { GameDefinition, InventoryResponse, Item, PlayerSettingsRequest } from '@lootsmith/protocol';
+import { assertActsFor, assertTokenCurrent, type Principal, safeEqual } from '../auth.ts';
 import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
@@ -38,14 +40,47 @@ export class PlayerService {
     );
   }
 
+  /** What a new player starts with: the game's starting materials. */
+  private get starting(): Stack[] {
+    return this.deps.game.starting_materials.map((m) => ({ item_id: m.id, quantity: m.quantity }));
+  }
+
   /** The player, created with the game's starting materials on first sight; refused when blocked. */
   async player(id: string): Promise<PlayerRecord> {
-    const starting = this.deps.game.starting_materials.map((m) => ({ item_id: m.id, quantity: m.quantity }));
-    const player = await this.deps.store.ensurePlayer(id, starting);
+    const player = await this.deps.store.ensurePlayer(id, this.starting);
     if (this.known.size >= KNOWN_PLAYERS) this.known.clear();
     this.known.add(id);
     if (player.blocked) throw playerBlocked(id);
     return player;
+  }
+
+  /**
+   * The player a caller acts for: refused when the caller may not act for it, when it is blocked, or
+   * when the caller's token was issued before the player's tokens were revoked (a block).
+   */
+  async forCaller(principal: Principal, id: string): Promise<PlayerRecord> {
+    assertActsFor(principal, id);
+    const player = await this.player(id);
+    assertTokenCurrent(principal, player.tokens_after);
+    return player;
+  }
+
+  /**
+   * A guest session for `id`: a new player is made with its starting materials and the guest secret
+   * (kept as a hash); a player that exists needs the secret its first session gave, so guest login
+   * never takes over a player. Returns whether the player was made.
+   */
+  async guestSession(id: string, secret: string, given: boolean): Promise<{ created: boolean }> {
+    const hash = createHash('sha256').update(secret).digest('hex');
+    const found = await this.deps.store.guestSession(id, hash, this.starting);
+    if (!found.created && !(given && found.secretHash && safeEqual(hash, found.secretHash)))
+      throw refuse(
+        'guest_secret_required',
+        `Player ${id} exists: a guest session for it needs the guest_secret its first session gave`,
+      );
+    const player = await this.player(id);
+    if (player.blocked) throw playerBlocked(id);
+    return { created: found.created };
   }
 
   /** Makes sure the player exists, reading the store only for a player this instance has not seen. */
@@ -53,18 +88,27 @@ export class PlayerService {
     if (!this.known.has(id)) await this.player(id);
   }
 
-  /** Server credential: block a player, set its level, crafting level or daily budgets. */
+  /**
+   * Server credential: block a player (every token issued before the block is refused from then on,
+   * even after an unblock), set its level, crafting level or daily budgets; a player first seen here
+   * keeps its starting materials.
+   */
   update(id: string, settings: PlayerSettingsRequest): Promise<PlayerRecord> {
-    return this.deps.store.updatePlayer(id, {
-      blocked: settings.blocked,
-      crafting_xp:
-        settings.crafting_level === undefined
-          ? undefined
-          : settings.crafting_level * this.deps.game.xp_per_level,
-      daily_items: settings.daily_items,
-      daily_images: settings.daily_images,
-      level: settings.level,
-    });
+    return this.deps.store.updatePlayer(
+      id,
+      {
+        blocked: settings.blocked,
+        tokens_after: settings.blocked ? Math.floor(Date.now() / 1000) : undefined,
+        crafting_xp:
+          settings.crafting_level === undefined
+            ? undefined
+            : settings.crafting_level * this.deps.game.xp_per_level,
+        daily_items: settings.daily_items,
+        daily_images: settings.daily_images,
+        level: settings.level,
+      },
+      this.starting,
+    );
   }
 
   /** Items by id: materials from the game definition, the rest from the store; unknown ids are left out. */
@@ -81,7 +125,7 @@ export class PlayerService {
   }
 
   async inventory(playerId: string): Promise<InventoryResponse> {
-    return JSON.parse(await this.inventoryJson(playerId));
+    return JSON.parse(await this.inventoryJson({ kind: 'server' }, playerId));
   }
 
   /**
@@ -89,10 +133,12 @@ export class PlayerService {
    * version it was made from; each call reads that version (one indexed read), so a change made on any
    * instance is seen at once, and only a changed inventory is read and assembled again.
    */
-  async inventoryJson(playerId: string): Promise<string> {
+  async inventoryJson(principal: Principal, playerId: string): Promise<string> {
+    assertActsFor(principal, playerId);
     const { store } = this.deps;
     const current = await store.inventoryVersion(playerId);
     if (current?.blocked) throw playerBlocked(playerId);
+    if (current) assertTokenCurrent(principal, current.tokensAfter);
     const kept = this.inventories.get(playerId);
     if (kept && current && kept.version === current.version) return kept.json;
     let read = await store.inventory(playerId);

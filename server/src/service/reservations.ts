@@ -1,10 +1,23 @@
+import { tokenRevoked } from '../auth.ts';
 import { playerBlocked, Refused, refuse } from '../refusal.ts';
 import { type Reservation, ReservationRefused, type ReservationRequest, type Store } from '../store/store.ts';
+import { type Spend, tracking } from '../upstream/spend.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Gives a reservation back: call it when the work it paid for failed. */
+/** Gives a reservation back: call it when the work it paid for sent nothing to a backend. */
 export type Release = () => Promise<void>;
+
+/** The daily budgets of a player whose record sets none (production's defaults); none: unlimited. */
+export interface DefaultBudgets {
+  daily_items: number;
+  daily_images: number;
+}
+
+/** What a reservation takes beyond the daily budget, and whose request it is for. */
+export interface ReserveOptions extends Pick<ReservationRequest, 'windows' | 'grant' | 'issuedAt'> {
+  budgets?: DefaultBudgets;
+}
 
 /**
  * Reserves the player's daily budget (and drop or call windows, a grant) before any model call;
@@ -15,19 +28,22 @@ export async function reserve(
   playerId: string,
   kind: 'items' | 'images',
   n: number,
-  extra: Pick<ReservationRequest, 'windows' | 'grant'> = {},
+  options: ReserveOptions = {},
 ): Promise<Release> {
+  const { budgets, ...extra } = options;
+  const fallback = budgets ? (kind === 'items' ? budgets.daily_items : budgets.daily_images) : null;
   let reservation: Reservation;
   try {
     // The limit is read from the player's record inside the reservation, so a change to it is never missed.
     reservation = await store.reserve(
-      { playerId, day: today(), usage: { kind, n, limit: 'recorded' }, ...extra },
+      { playerId, day: today(), usage: { kind, n, limit: 'recorded', fallback }, ...extra },
       Date.now(),
     );
   } catch (err) {
     if (!(err instanceof ReservationRefused)) throw err;
     const r = err.refusal;
     if (r.kind === 'blocked') throw playerBlocked(playerId);
+    if (r.kind === 'revoked') throw tokenRevoked();
     if (r.kind === 'budget')
       throw refuse(
         'budget_exceeded',
@@ -35,11 +51,12 @@ export async function reserve(
       );
     if (r.kind === 'grant_used')
       throw refuse('grant_used', 'This drop grant has been spent; each grant gives one drop');
-    // A window kept when the work fails counts calls (the forwards); the others count drops.
-    const kept = extra.windows?.find((w) => w.key === r.key)?.kept;
+    if (r.kind !== 'window') throw err;
+    // A window kept when the work fails counts calls (the forwards); the others say what they count.
+    const window = extra.windows?.find((w) => w.key === r.key);
     throw new Refused({
       code: 'rate_limit_exceeded',
-      counts: kept ? 'requests' : 'drops',
+      counts: window?.kept ? 'requests' : (window?.counts ?? 'drops'),
       max: r.max,
       windowMs: r.windowMs,
       resetAt: r.resetAt,
@@ -48,12 +65,25 @@ export async function reserve(
   return () => store.release(reservation);
 }
 
-/** Runs `work` under a reservation; when it fails, the reservation is given back. */
-export async function withReservation<T>(release: Release, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` under a reservation. Spend is charged when it is spent: the reservation is given back
+ * only when the work sent nothing to a backend and failed (or made nothing, as `unused` says of its
+ * result); whatever reached a backend stays counted, answered or not, refused or not, whether the
+ * client waited for it or hung up.
+ */
+export async function withReservation<T>(
+  release: Release,
+  work: () => Promise<T>,
+  unused?: (result: T) => boolean,
+): Promise<T> {
+  const spend: Spend = { sent: false };
+  let result: T;
   try {
-    return await work();
+    result = await tracking(spend, work);
   } catch (err) {
-    await release();
+    if (!spend.sent) await release();
     throw err;
   }
+  if (!spend.sent && unused?.(result)) await release();
+  return result;
 }

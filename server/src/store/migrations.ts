@@ -195,6 +195,20 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
   `;
   },
+  // Security (issue 24): a recipe is discovered once per ingredients, station and result, however
+  // worded; idempotency records carry their owner and time, so they expire and are capped per caller;
+  // a block refuses the tokens issued before it; a guest proves it is the same guest with the secret
+  // its first session gave it (stored hashed). Refusals of text go to the console's moderation_events.
+  (d) => `
+    ALTER TABLE discoveries ADD COLUMN discovery_key TEXT;
+    CREATE UNIQUE INDEX discoveries_once ON discoveries (player_id, discovery_key);
+    ALTER TABLE idempotency ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    ALTER TABLE idempotency ADD COLUMN saved_at ${d.bigint} NOT NULL DEFAULT 0;
+    CREATE INDEX idempotency_owner ON idempotency (owner, saved_at);
+    CREATE INDEX idempotency_age ON idempotency (saved_at);
+    ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
+    ALTER TABLE players ADD COLUMN guest_secret TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

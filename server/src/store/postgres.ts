@@ -31,6 +31,8 @@ const DEADLOCK = '40P01';
 const TYPES: Record<string, string> = {
   n: 'integer',
   lim: 'integer',
+  dflt: 'integer',
+  iat: 'bigint',
   hits: 'integer',
   max: 'integer',
   reset: 'bigint',

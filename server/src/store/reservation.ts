@@ -24,7 +24,11 @@ export interface TakeKind {
 
 export const TAKES = {
   /** The player's recorded limit, unless blocked or unknown; its row sets `$lim` of the takes after it. */
-  player: { statement: 'playerLimit', refusal: () => ({ kind: 'blocked' }) },
+  player: {
+    statement: 'playerLimit',
+    why: 'playerState',
+    refusal: (why) => ({ kind: why && why.blocked === 0 ? 'revoked' : 'blocked' }),
+  },
   items: { statement: 'takeItems', why: 'usedItems', refusal: budget },
   images: { statement: 'takeImages', why: 'usedImages', refusal: budget },
   window: {
@@ -60,6 +64,8 @@ interface Own {
   kind: string;
   n: number;
   lim: number | null;
+  dflt: number | null;
+  iat: number | null;
   at: number;
 }
 
@@ -79,6 +85,8 @@ function step(
     kind: own.kind,
     n: own.n,
     lim: own.lim,
+    dflt: own.dflt,
+    iat: own.iat,
     at: own.at,
     key: set.key ?? null,
     hits: 1,
@@ -110,6 +118,8 @@ export function plan(request: ReservationRequest, at: number): Plan {
     kind: usage.kind,
     n: usage.n,
     lim: usage.limit === 'recorded' ? null : usage.limit,
+    dflt: usage.fallback ?? null,
+    iat: request.issuedAt ?? null,
     at,
   };
   const steps: Step[] = recorded ? [step('player', own)] : [];

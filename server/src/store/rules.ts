@@ -1,9 +1,11 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
-import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom } from './pool-limits.ts';
+import { POOL_BUDGET_WINDOW_MS, poolBudgetKey, poolRoom, poolShareKey } from './pool-limits.ts';
 import type { PlayerRow, RecipeRow, RowOf, StatementName } from './sql.ts';
 import {
   type CraftInput,
   type CraftResult,
+  IDEMPOTENCY_PER_OWNER,
+  IDEMPOTENCY_TTL_MS,
   InsufficientError,
   type InventoryRead,
   PLAYER_SETTINGS,
@@ -63,6 +65,7 @@ const toPlayer = (row: PlayerRow): PlayerRecord => ({
   daily_images: row.daily_images,
   level: row.level,
   claimed_level: row.claimed_level,
+  tokens_after: row.tokens_after,
 });
 
 const toRecipe = (r: RecipeRow): Recipe => ({
@@ -94,8 +97,30 @@ export function* ensurePlayer(id: string, starting: Stack[]): Rule<PlayerRecord>
   return must(yield* player(id), `player ${id}`);
 }
 
-export function* updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Rule<PlayerRecord> {
-  yield* run('insertPlayer', { id, now: now() });
+/** Changes a player's settings; a player first seen here is made with the starting stacks all the same. */
+/**
+ * A guest session: a player first seen here is made with the starting stacks and the guest secret's
+ * hash; for one that exists, the hash it was made with (null when no guest session made it).
+ */
+export function* guestSession(
+  id: string,
+  hash: string,
+  starting: Stack[],
+): Rule<{ created: boolean; secretHash: string | null }> {
+  if ((yield* run('insertPlayer', { id, now: now() })) === 1) {
+    for (const s of starting) yield* receive(id, s.item_id, s.quantity, 'starting');
+    yield* run('setGuestSecret', { id, hash });
+    return { created: true, secretHash: hash };
+  }
+  return { created: false, secretHash: (yield* get('guestSecret', { id }))?.guest_secret ?? null };
+}
+
+export function* updatePlayer(
+  id: string,
+  patch: Partial<Omit<PlayerRecord, 'id'>>,
+  starting: Stack[],
+): Rule<PlayerRecord> {
+  yield* ensurePlayer(id, starting);
   yield* run('bumpVersion', { id });
   for (const column of PLAYER_SETTINGS) {
     const value = patch[column];
@@ -107,7 +132,12 @@ export function* updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'
 
 export function* inventoryVersions(ids: string[]) {
   const rows = yield* all('inventoryVersions', { ids });
-  return new Map(rows.map((r) => [r.id, { version: r.inventory_version, blocked: r.blocked === 1 }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { version: r.inventory_version, blocked: r.blocked === 1, tokensAfter: r.tokens_after },
+    ]),
+  );
 }
 
 export function* inventory(playerId: string): Rule<InventoryRead | null> {
@@ -195,7 +225,8 @@ export function* craft(input: CraftInput): Rule<CraftResult> {
     const at = now();
     const ingredients = JSON.stringify(recipe.ingredients);
     yield* run('insertRecipe', { key, template: JSON.stringify(item), ingredients, station, tool, now: at });
-    discovered = (yield* run('discover', { player, key, now: at })) === 1;
+    const discovery = recipe.discovery ?? key;
+    discovered = (yield* run('discover', { player, key, discovery, now: at })) === 1;
   }
   const xpEarned = input.xp + (discovered ? input.discoveryXp : 0);
   yield* run('addXp', { id: player, xp: xpEarned });
@@ -261,14 +292,20 @@ export function* reservePoolSlots(request: PoolSlotRequest, at: number) {
   const counts = must(yield* get('poolCounts', { game, bucket, at }), 'pool counts');
   const key = poolBudgetKey(game);
   const budget = yield* get('window', { key });
+  const shareKey = request.payer && poolShareKey(game, request.payer.id);
+  const share = shareKey ? yield* get('window', { key: shareKey }) : undefined;
+  const inWindow = (w: { count: number; reset_at: number } | undefined) =>
+    w && w.reset_at > at ? w.count : 0;
   const { n, refused } = poolRoom(request, {
     bucket: counts.bucket,
     total: counts.total,
-    spent: budget && budget.reset_at > at ? budget.count : 0,
+    spent: inWindow(budget),
+    share: inWindow(share),
   });
   const slots = request.wants.slice(0, n);
   if (!n) return { slots, refused };
   yield* hitWindow(key, POOL_BUDGET_WINDOW_MS, at, n);
+  if (shareKey) yield* hitWindow(shareKey, POOL_BUDGET_WINDOW_MS, at, n);
   for (const { id, rarity, level } of slots)
     yield* run('insertSlot', { id, game, bucket, rarity, level, lease_until: at + request.leaseMs, at });
   return { slots, refused };
@@ -320,10 +357,19 @@ export function* dailyUsage(player: string, day: string) {
   return (yield* get('usage', { player, day })) ?? { items: 0, images: 0 };
 }
 
-export function* idempotent(scope: string) {
-  return (yield* get('idempotent', { scope })) ?? null;
+export function* idempotent(scope: string, at: number) {
+  return (yield* get('idempotent', { scope, expired: at - IDEMPOTENCY_TTL_MS })) ?? null;
 }
 
-export function* saveIdempotent(scope: string, status: number, body: string): Rule<void> {
-  yield* run('saveIdempotent', { scope, status, body, now: now() });
+/** Stores a record; expired ones go, and the owner's beyond its cap (the oldest first). */
+export function* saveIdempotent(
+  scope: string,
+  owner: string,
+  status: number,
+  body: string,
+  at: number,
+): Rule<void> {
+  yield* run('expireIdempotent', { expired: at - IDEMPOTENCY_TTL_MS });
+  yield* run('saveIdempotent', { scope, owner, status, body, now: new Date(at).toISOString(), at });
+  yield* run('capIdempotent', { owner, cap: IDEMPOTENCY_PER_OWNER });
 }

@@ -60,12 +60,16 @@ export abstract class SqlStore implements Store {
     return (await this.getPlayer(id)) ?? this.transaction(rules.ensurePlayer(id, starting));
   }
 
+  guestSession(id: string, secretHash: string, starting: Stack[]) {
+    return this.transaction(rules.guestSession(id, secretHash, starting));
+  }
+
   getPlayer(id: string) {
     return this.autocommit(rules.player(id));
   }
 
-  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>) {
-    return this.transaction(rules.updatePlayer(id, patch));
+  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>, starting: Stack[] = []) {
+    return this.transaction(rules.updatePlayer(id, patch, starting));
   }
 
   stacks(playerId: string) {
@@ -166,12 +170,12 @@ export abstract class SqlStore implements Store {
     return this.autocommit(all('poolStock', { game, at }));
   }
 
-  idempotent(scope: string): Promise<StoredResponse | null> {
-    return this.autocommit(rules.idempotent(scope));
+  idempotent(scope: string, now = Date.now()): Promise<StoredResponse | null> {
+    return this.autocommit(rules.idempotent(scope, now));
   }
 
-  saveIdempotent(scope: string, response: StoredResponse) {
-    return this.autocommit(rules.saveIdempotent(scope, response.status, response.body));
+  saveIdempotent(scope: string, response: StoredResponse, owner = '', now = Date.now()) {
+    return this.transaction(rules.saveIdempotent(scope, owner, response.status, response.body, now));
   }
 
   /** Counts a hit in its window with no max (the rate-limit plugin compares the count itself). */

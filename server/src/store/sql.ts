@@ -65,6 +65,7 @@ export interface PlayerRow {
   daily_images: number | null;
   level: number | null;
   claimed_level: number | null;
+  tokens_after: number | null;
   inventory_version: number;
 }
 
@@ -89,9 +90,14 @@ export function statements(d: SqlDialect) {
     // Players
     player: sql<PlayerRow>('SELECT * FROM players WHERE id = $id'),
     insertPlayer: sql('INSERT INTO players (id, created_at) VALUES ($id, $now) ON CONFLICT DO NOTHING'),
-    inventoryVersions: sql<{ id: string; inventory_version: number; blocked: number }>(
-      `SELECT id, inventory_version, blocked FROM players WHERE id ${d.inList('$ids')}`,
-    ),
+    inventoryVersions: sql<{
+      id: string;
+      inventory_version: number;
+      blocked: number;
+      tokens_after: number | null;
+    }>(`SELECT id, inventory_version, blocked, tokens_after FROM players WHERE id ${d.inList('$ids')}`),
+    setGuestSecret: sql('UPDATE players SET guest_secret = $hash WHERE id = $id'),
+    guestSecret: sql<{ guest_secret: string | null }>('SELECT guest_secret FROM players WHERE id = $id'),
     bumpVersion: sql('UPDATE players SET inventory_version = inventory_version + 1 WHERE id = $id'),
     ...(Object.fromEntries(
       PLAYER_SETTINGS.map((c) => [`set_${c}`, sql(`UPDATE players SET ${c} = $value WHERE id = $id`)]),
@@ -159,8 +165,10 @@ export function statements(d: SqlDialect) {
       `INSERT INTO recipes (key, template, ingredients, station, tool, created_at)
        VALUES ($key, $template, $ingredients, $station, $tool, $now) ON CONFLICT DO NOTHING`,
     ),
+    /** A player discovers a recipe once per discovery key: another wording of it is no discovery. */
     discover: sql(
-      'INSERT INTO discoveries (player_id, recipe_key, created_at) VALUES ($player, $key, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO discoveries (player_id, recipe_key, discovery_key, created_at) VALUES ($player, $key, $discovery, $now)
+       ON CONFLICT DO NOTHING`,
     ),
 
     // Icons and idempotency records: the first one written stays
@@ -169,10 +177,17 @@ export function statements(d: SqlDialect) {
       'INSERT INTO icons (id, prompt, png, created_at) VALUES ($id, $prompt, $png, $now) ON CONFLICT DO NOTHING',
     ),
     idempotent: sql<{ status: number; body: string }>(
-      'SELECT status, body FROM idempotency WHERE scope = $scope',
+      'SELECT status, body FROM idempotency WHERE scope = $scope AND saved_at > $expired',
     ),
     saveIdempotent: sql(
-      'INSERT INTO idempotency (scope, status, body, created_at) VALUES ($scope, $status, $body, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO idempotency (scope, owner, status, body, created_at, saved_at)
+       VALUES ($scope, $owner, $status, $body, $now, $at) ON CONFLICT DO NOTHING`,
+    ),
+    expireIdempotent: sql('DELETE FROM idempotency WHERE saved_at <= $expired'),
+    /** An owner's records past the newest `$cap` go. */
+    capIdempotent: sql(
+      `DELETE FROM idempotency WHERE owner = $owner AND scope NOT IN
+       (SELECT scope FROM idempotency WHERE owner = $owner ORDER BY saved_at DESC, scope LIMIT $cap)`,
     ),
 
     // Reservations: daily budgets, fixed windows, drop grants
@@ -188,11 +203,15 @@ export function statements(d: SqlDialect) {
     dropEmptyUsage: sql(
       'DELETE FROM daily_usage WHERE player_id = $player AND day = $day AND items = 0 AND images = 0',
     ),
-    /** The limit of a player who is not blocked (no row for one who is, or is unknown). */
+    /**
+     * The limit of a player who is not blocked and whose tokens issued at `$iat` still stand, or
+     * `$dflt` when the record sets none (no row for a blocked, revoked or unknown player).
+     */
     playerLimit: sql<{ lim: number | null }>(
-      `SELECT CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END AS lim
-       FROM players WHERE id = $player AND blocked = 0`,
+      `SELECT COALESCE(CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END, $dflt) AS lim
+       FROM players WHERE id = $player AND blocked = 0 AND ($iat IS NULL OR COALESCE(tokens_after, 0) <= $iat)`,
     ),
+    playerState: sql<{ blocked: number }>('SELECT blocked FROM players WHERE id = $player'),
     /**
      * Every fixed window: opened, reopened when it has run out, or counted up by `$hits` within its
      * `$max` (no row back when that would pass it; a null max only counts).

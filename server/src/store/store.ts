@@ -11,9 +11,18 @@ export interface PlayerRecord {
   level: number | null;
   /** The highest level a drop was served at on the player's own claim; null before the first. */
   claimed_level: number | null;
+  /** Tokens issued (`iat`, seconds) before this are refused: set when the player is blocked. */
+  tokens_after: number | null;
 }
 
-export const PLAYER_SETTINGS = ['crafting_xp', 'blocked', 'daily_items', 'daily_images', 'level'] as const;
+export const PLAYER_SETTINGS = [
+  'crafting_xp',
+  'blocked',
+  'daily_items',
+  'daily_images',
+  'level',
+  'tokens_after',
+] as const;
 
 export interface Stack {
   item_id: string;
@@ -24,7 +33,14 @@ export interface CraftInput {
   playerId: string;
   consume: Stack[];
   item: Item;
-  recipe: { key: string; ingredients: Stack[]; station: string | null; tool: string | null } | null;
+  /** `discovery` names what counts as one recipe for discovery XP (ingredients, station, result). */
+  recipe: {
+    key: string;
+    discovery?: string;
+    ingredients: Stack[];
+    station: string | null;
+    tool: string | null;
+  } | null;
   xp: number;
   discoveryXp: number;
   reason: 'combine' | 'create_item';
@@ -43,6 +59,11 @@ export interface InventoryRead {
   recipes: Recipe[];
 }
 
+/** How long an idempotency record answers a replay (as long as Redis keeps one). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Most idempotency records one caller keeps; the oldest go first. */
+export const IDEMPOTENCY_PER_OWNER = 500;
+
 export interface StoredResponse {
   status: number;
   body: string;
@@ -55,6 +76,8 @@ export interface LimitWindow {
   max: number;
   /** A limit on calls rather than on results: the count stays when the work fails. */
   kept?: boolean;
+  /** What its refusal says it counts: drops (the default) or requests. */
+  counts?: 'requests' | 'drops';
 }
 
 /** What a grant of loot records besides the loot. */
@@ -73,7 +96,15 @@ export interface ReservationRequest {
    * reads the limit from the player's record inside the same transaction, and refuses a blocked
    * (or unknown) player.
    */
-  usage: { kind: 'items' | 'images'; n: number; limit: number | null | 'recorded' };
+  usage: {
+    kind: 'items' | 'images';
+    n: number;
+    limit: number | null | 'recorded';
+    /** With `recorded`: the limit of a player whose record sets none (production's default budget). */
+    fallback?: number | null;
+  };
+  /** The caller's token was issued at this second: refused when the player's tokens were revoked after it. */
+  issuedAt?: number;
   /** Fixed-window counters (drop limits, call rate limits). */
   windows?: LimitWindow[];
   /** A single-use drop grant: refused when its id was spent before. */
@@ -87,6 +118,7 @@ export interface Reservation extends ReservationRequest {
 
 export type Refusal =
   | { kind: 'blocked' }
+  | { kind: 'revoked' }
   | { kind: 'budget'; used: number; limit: number }
   | { kind: 'window'; key: string; max: number; windowMs: number; resetAt: number }
   | { kind: 'grant_used' };
@@ -121,6 +153,8 @@ export interface PoolSlotRequest {
   hourlyMax: number;
   /** How long an unfilled slot holds its place, so a crashed generator's slots lapse. */
   leaseMs: number;
+  /** The player whose draw asked for the refill: its share of the hourly budget is charged too. */
+  payer?: { id: string; max: number };
 }
 
 export interface PoolSlot {
@@ -129,7 +163,7 @@ export interface PoolSlot {
   level: number;
 }
 
-export type PoolRefusal = 'bucket_full' | 'total_full' | 'budget';
+export type PoolRefusal = 'bucket_full' | 'total_full' | 'budget' | 'player_share';
 
 export interface PoolStock {
   bucket: string;
@@ -156,7 +190,21 @@ export interface Store {
   readonly admin: AdminStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
-  updatePlayer(id: string, patch: Partial<Omit<PlayerRecord, 'id'>>): Promise<PlayerRecord>;
+  /**
+   * Guest login: makes a player never seen with `starting` and the hash of its guest secret; for a
+   * player that exists, the hash it has (null when it was not made by a guest session).
+   */
+  guestSession(
+    id: string,
+    secretHash: string,
+    starting: Stack[],
+  ): Promise<{ created: boolean; secretHash: string | null }>;
+  /** Changes settings; a player first seen here gets `starting` like any new player. */
+  updatePlayer(
+    id: string,
+    patch: Partial<Omit<PlayerRecord, 'id'>>,
+    starting?: Stack[],
+  ): Promise<PlayerRecord>;
   /**
    * A player's stacks in the order received: a new stack goes last, a stack that grows or shrinks
    * keeps its place, one used up and received again goes last.
@@ -169,8 +217,10 @@ export interface Store {
    * for a player never seen.
    */
   inventory(playerId: string): Promise<InventoryRead | null>;
-  /** The player's inventory version and whether it is blocked; null for a player never seen. */
-  inventoryVersion(playerId: string): Promise<{ version: number; blocked: boolean } | null>;
+  /** The player's inventory version, whether it is blocked and since when its tokens stand; null for a player never seen. */
+  inventoryVersion(
+    playerId: string,
+  ): Promise<{ version: number; blocked: boolean; tokensAfter: number | null } | null>;
   playerItemNames(playerId: string): Promise<string[]>;
   /**
    * Stores new items and grants one of each, plus stacks of existing ones (materials), in one
@@ -230,8 +280,13 @@ export interface Store {
   returnPoolItems(game: string, items: Array<{ bucket: string; item: Item }>, now: number): Promise<void>;
   /** Ready and pending items per bucket and rarity. */
   poolStock(game: string, now: number): Promise<PoolStock[]>;
-  idempotent(scope: string): Promise<StoredResponse | null>;
-  saveIdempotent(scope: string, response: StoredResponse): Promise<void>;
+  /** The answer stored under a scope within the last `IDEMPOTENCY_TTL_MS`, if any. */
+  idempotent(scope: string, now?: number): Promise<StoredResponse | null>;
+  /**
+   * Stores an answer under a scope for its `owner` (the caller), the first one written staying;
+   * records older than `IDEMPOTENCY_TTL_MS` go, and an owner keeps at most `IDEMPOTENCY_PER_OWNER`.
+   */
+  saveIdempotent(scope: string, response: StoredResponse, owner?: string, now?: number): Promise<void>;
   /** Rate-limit counter for a fixed window; survives restarts. */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   close(): Promise<void>;

@@ -381,16 +381,17 @@ export class UpstreamClient {
     return this.core.secrets.scrub(text.replace(/[^\P{C}]+/gu, ' ').trim()).slice(0, MESSAGE_LIMIT);
   }
 
-  /** What a player is told of a 4xx: the backend's own message, cleaned. */
+  /** What a player is told of a 4xx: the backend's own message, cleaned, without its catalogue (the log has it whole). */
   private rejected(target: Target<unknown>, err: Rejected, attempting: Attempting): ApiError {
     const said = err.said ? this.clean(err.said) : '';
+    const told = withoutCatalogue(said);
     this.count(target, 'rejected', attempting, { status: err.status, detail: said });
     this.core.log?.warn(
       { backend: `${target.kind}:${target.api}`, target: target.role, status: err.status, reason: said },
       'backend rejected the request',
     );
     const message = `The content service rejected the request (status ${err.status})`;
-    return new ApiError(502, 'upstream_rejected', said ? `${message}: ${said}` : message);
+    return new ApiError(502, 'upstream_rejected', told ? `${message}: ${told}` : message);
   }
 
   private failed(target: Target<unknown>, failure: AttemptFailed, attempting: Attempting) {
@@ -441,6 +442,17 @@ export class UpstreamClient {
       ...said,
     });
   }
+}
+
+/**
+ * A backend's words about a request without the lists it may add of what it has (models, checkpoints,
+ * values): "unknown model "x"; known: a, b" and "'x' not in ['a', 'b']" name the operator's catalogue.
+ */
+export function withoutCatalogue(text: string): string {
+  return text
+    .replace(/\s*\[[^\]]*[,'"][^\]]*\]/g, '')
+    .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed)\b[\w\s]{0,20}:.*$/i, '')
+    .trim();
 }
 
 /** The backends' credentials as they travel: keys, and sdapi's user:password as its Basic header carries it. */

@@ -1,5 +1,6 @@
 import { type Dispatcher, Pool } from 'undici';
 import type { Cancel } from '../cancel.ts';
+import { mayHaveSent, noteSent } from './spend.ts';
 
 /** A failed attempt: retried (when `retryable`) on the same backend, then the next backend is tried. */
 export class AttemptFailed extends Error {
@@ -120,8 +121,11 @@ export class Endpoint {
         signal: attempt.signal,
       });
     } catch (err) {
+      // A request that may have reached the backend counts as spent, answered or not.
+      if (mayHaveSent(err)) noteSent();
       throw failure(err, attempt, 'network');
     }
+    noteSent();
     const limit = res.statusCode >= 400 ? ERROR_BODY_LIMIT : maxBytes;
     const declared = Number(res.headers['content-length']);
     if (declared > limit) {

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signPlayerToken } from '../../src/auth.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import { type Backends, backendEnv } from './backends.ts';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.ts';
+import { ONE_ADDRESS } from './process.ts';
 
 export const UPSTREAM_KEY = 'upstream-secret-key-do-not-leak';
 export const SERVER_KEY = 'server-credential-0123456789';
@@ -36,21 +38,28 @@ export async function bootWithFake(
       LOOTSMITH_LOG_LEVEL: 'silent',
       LOOTSMITH_UPSTREAM_RETRIES: '0',
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
+      ...ONE_ADDRESS,
       ...backendEnv(fake, backends, UPSTREAM_KEY, { timeoutMs: env.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000' }),
       ...env,
     }),
     { listen: false, logStream },
   );
+  const guestSecrets = new Map<string, string>();
   const booted: Booted = {
     server,
     fake,
     dataDir,
     async token(playerId) {
+      // As a guest, keeping the secret its first session gave; a player the game server made
+      // first gets a token signed as a game server signs one.
+      const guest_secret = guestSecrets.get(playerId);
       const res = await booted.server.app.inject({
         method: 'POST',
         url: '/api/v1/session',
-        payload: { player_id: playerId },
+        payload: { player_id: playerId, ...(guest_secret ? { guest_secret } : {}) },
       });
+      if (res.statusCode !== 200) return signPlayerToken(PLAYER_SECRET, playerId, 600);
+      if (res.json().guest_secret) guestSecrets.set(playerId, res.json().guest_secret);
       return res.json().token;
     },
     async close() {

@@ -27,11 +27,17 @@ export function writeGameFile(
   return file;
 }
 
+/** For suites that craft far faster than any player (races of ingredients): the combine limits out of reach. */
+export const unlimitedCrafting = (game: GameDefinition): Partial<GameDefinition> => ({
+  combine: { ...game.combine, per_minute: 1_000_000, per_hour: 1_000_000 },
+});
+
 /**
- * For suites that drop loot far faster than any player (soak, memory, crash, benchmarks): every drop
- * limit raised out of reach; the level rules and everything else as shipped.
+ * For suites that drop loot and craft far faster than any player (soak, memory, crash, benchmarks):
+ * every drop and combine limit raised out of reach; the level rules and everything else as shipped.
  */
 export const unlimitedDrops = (game: GameDefinition): Partial<GameDefinition> => ({
+  ...unlimitedCrafting(game),
   loot_authority: {
     ...game.loot_authority,
     drop_limits: [{ max_items: 8, drops_per_minute: 1_000_000, drops_per_hour: 1_000_000 }],

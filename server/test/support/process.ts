@@ -12,13 +12,26 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Per-address limits out of reach: a suite's or benchmark's players all come from loopback. */
+export const ONE_ADDRESS = {
+  LOOTSMITH_SESSIONS_PER_ADDRESS: '1000000',
+  LOOTSMITH_GUEST_REQUESTS_PER_ADDRESS: '10000000',
+};
+
 /** Starts `lootsmith` as a child process on a free loopback port and waits for its URL. */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--conditions=@lootsmith/source', '--import', 'tsx', CLI], {
-    env: { PATH: process.env.PATH, LOOTSMITH_PORT: '0', LOOTSMITH_LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      LOOTSMITH_PORT: '0',
+      LOOTSMITH_LOG_LEVEL: 'info',
+      // Every test and benchmark player comes from this one address.
+      ...ONE_ADDRESS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,6 +9,7 @@ import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
 import { type Backends, backendEnv } from '../../../server/test/support/backends.ts';
 import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
 import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
+import { ONE_ADDRESS } from '../../../server/test/support/process.ts';
 
 /** `npm run test:reliability` sets this; `npm test` runs the bounded form. */
 export const FULL = process.env.LOOTSMITH_RELIABILITY === 'full';
@@ -84,6 +85,7 @@ export async function boot(
       LOOTSMITH_UPSTREAM_RETRIES: '0',
       LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
       LOOTSMITH_PORT: '0',
+      ...ONE_ADDRESS,
       ...(options.unlimitedDrops ? { LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir) } : {}),
       ...backendEnv(fake, options.backends ?? {}, UPSTREAM_KEY, {
         url: options.upstreamUrl,
@@ -93,6 +95,7 @@ export async function boot(
     }),
     { listen: options.listen ?? false, logStream: logs },
   );
+  const guestSecrets = new Map<string, string>();
   const h: Harness = {
     server,
     fake,
@@ -100,12 +103,15 @@ export async function boot(
     logs,
     db: (server.core.deps.store as SqliteStore).db,
     async token(playerId) {
+      // As a guest, keeping the secret its first session gave.
+      const guest_secret = guestSecrets.get(playerId);
       const res = await server.app.inject({
         method: 'POST',
         url: '/api/v1/session',
-        payload: { player_id: playerId },
+        payload: { player_id: playerId, ...(guest_secret ? { guest_secret } : {}) },
       });
       if (res.statusCode !== 200) throw new Error(`session ${playerId}: ${res.statusCode} ${res.body}`);
+      if (res.json().guest_secret) guestSecrets.set(playerId, res.json().guest_secret);
       return res.json().token;
     },
     async grant(playerId, items) {

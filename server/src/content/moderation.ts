@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { Cancel } from '../cancel.ts';
+import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';
+
+/** An OpenAI-compatible moderation endpoint (`POST {url}/moderations`), as `LOOTSMITH_MODERATION_*` set it. */
+export interface ModerationSettings {
+  url: string;
+  key?: string;
+  model: string;
+  timeoutMs: number;
+}
+
+const Answer = z.looseObject({
+  results: z.array(
+    z.looseObject({ flagged: z.boolean(), categories: z.record(z.string(), z.boolean().nullable()) }),
+  ),
+});
+
+/** A moderation endpoint that could not be asked: what it would have said is unknown, so nothing passes. */
+export class ModerationUnavailable extends Error {}
+
+/**
+ * Asks an OpenAI-compatible `/moderations` (OpenAI's, or any server speaking it) about texts, one
+ * result per text in order: the categories it flagged, none for a clean text.
+ */
+export class Moderation {
+  private readonly endpoint: Endpoint;
+
+  constructor(private readonly settings: ModerationSettings) {
+    this.endpoint = new Endpoint(settings.url, settings.key ? `Bearer ${settings.key}` : undefined, 16);
+  }
+
+  async flagged(texts: string[]): Promise<string[][]> {
+    if (!texts.length) return [];
+    const stop = new Cancel();
+    const timer = setTimeout(() => stop.abort(new Error('deadline exceeded')), this.settings.timeoutMs);
+    const attempt: Attempt = {
+      deadlineMs: this.settings.timeoutMs,
+      deadline: Date.now() + this.settings.timeoutMs,
+      signal: stop,
+    };
+    try {
+      const body = { model: this.settings.model, input: texts };
+      const parsed = Answer.safeParse(
+        jsonOf(await this.endpoint.request(attempt, 'POST', '/moderations', 1024 * 1024, body)),
+      );
+      if (!parsed.success || parsed.data.results.length !== texts.length)
+        throw new AttemptFailed('the answer is not a moderation of every text', false);
+      return parsed.data.results.map((r) => {
+        if (!r.flagged) return [];
+        const categories = Object.entries(r.categories).flatMap(([c, on]) => (on ? [c] : []));
+        return categories.length ? categories : ['flagged'];
+      });
+    } catch (err) {
+      throw new ModerationUnavailable(`the moderation endpoint failed: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close() {
+    return this.endpoint.close();
+  }
+}
