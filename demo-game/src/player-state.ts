@@ -58,19 +58,33 @@ export class PlayerState extends EventTarget {
     return this.slots.some((s) => s.item?.id === id);
   }
 
+  /** The game definition's word on an item's type: its slot, whether it is used up or stacks. */
+  typeOf(item: Item) {
+    return this.game?.item_types.find((t) => t.id === item.type);
+  }
+
+  /** The slot an item is worn in, if its type is worn at all. */
+  slotOf(item: Item): string | undefined {
+    return this.typeOf(item)?.slot;
+  }
+
   /** What is worn in an item's slot, to compare with. */
   wornInSlotOf(item: Item): Item | undefined {
-    return this.slots.find((s) => s.slot === item.type)?.item ?? undefined;
+    const slot = this.slotOf(item);
+    return this.slots.find((s) => s.slot === slot)?.item ?? undefined;
   }
 
   canWear(item: Item): boolean {
-    return this.slots.some((s) => s.slot === item.type);
+    const slot = this.slotOf(item);
+    return this.slots.some((s) => s.slot === slot);
   }
 
   /** Consumables in the bag, the one that heals most first. */
   get consumables(): InventoryEntry[] {
     const healing = (e: InventoryEntry) => e.item.stats.find((s) => s.name === 'health')?.value ?? 0;
-    return this.items.filter((e) => e.item.type === 'CONSUMABLE').toSorted((a, b) => healing(b) - healing(a));
+    return this.items
+      .filter((e) => this.typeOf(e.item)?.consumable)
+      .toSorted((a, b) => healing(b) - healing(a));
   }
 
   /** An owned item, or one seen earlier this session. */

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GeneratedItemBatch, ITEM_TYPES, jsonSchemaOf } from '@lootsmith/protocol';
+import { GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
 import { paintImage } from '../src/painter/index.ts';
 import type { ItemKind } from '../src/painter/kinds.ts';
 import { encodeRgbaPng } from '../src/painter/png.ts';
@@ -89,6 +89,7 @@ const KIND_PROMPTS: Record<ItemKind, string> = {
   horn: 'War Horn, horn, rare',
   bag: 'Leather Pouch, leather pouch, common',
   chest: 'Treasure Chest, chest, rare',
+  emblem: 'Neural Jack, titanium neural jack, rare, emblem icon',
 };
 
 /** Rows that show variety: one kind under many names, one element over many palettes, styles, portraits, skills. */
@@ -149,7 +150,18 @@ function writtenLoot(count: number): Array<[string, string]> {
     'Shadow Cultist (tier 3, shadow)',
     'Frost Giant (tier 5, frost)',
   ];
-  const types = ITEM_TYPES.filter((t) => t !== 'MATERIAL' && t !== 'CONTAINER');
+  const types = [
+    'WEAPON',
+    'EQUIPMENT',
+    'HELMET',
+    'CHEST',
+    'LEGS',
+    'BOOTS',
+    'GLOVES',
+    'SHIELD',
+    'ACCESSORY',
+    'CONSUMABLE',
+  ];
   return Array.from({ length: count }, (_, i) => {
     const user = `Generate 1 item.\nContext: location: Frozen Crypt; enemy: ${enemies[i % enemies.length]}; theme: dark fantasy dungeon; player level: 8\nItem 1: type ${types[i % types.length]}; rarity ${['COMMON', 'RARE', 'EPIC'][i % 3]}; level 8`;
     const { content } = writeCompletion({

@@ -87,6 +87,7 @@ const PROMPTS: Record<ItemKind, string> = {
   horn: 'War Horn of the North, horn, rare',
   bag: 'Grim Pouch, shadow leather pouch, uncommon',
   chest: "Smuggler's Coffer, wood chest, rare",
+  emblem: 'Neural Jack, titanium neural jack, rare, emblem icon',
 };
 
 const SIZE = 64;

@@ -2,11 +2,10 @@ import {
   CombineVerdict,
   formatPrompt,
   GeneratedItemBatch,
-  ITEM_TYPES,
   type ItemPrompt,
   jsonSchemaOf,
   QUOTED_TEXT_RULE,
-  RARITIES,
+  SPEC_RARITIES,
   schemaInstruction,
 } from '@lootsmith/protocol';
 import fc from 'fast-check';
@@ -16,6 +15,20 @@ import { writeCompletion } from '../src/writer/index.ts';
 // The engine reads what the server writes: these go through protocol's formatPrompt, so a reworded
 // line that the writer no longer understands fails here.
 
+const FANTASY_TYPES = [
+  'WEAPON',
+  'EQUIPMENT',
+  'CONTAINER',
+  'HELMET',
+  'CHEST',
+  'LEGS',
+  'BOOTS',
+  'GLOVES',
+  'SHIELD',
+  'ACCESSORY',
+  'CONSUMABLE',
+  'MATERIAL',
+];
 const batchSchema = jsonSchemaOf(GeneratedItemBatch);
 const verdictSchema = jsonSchemaOf(CombineVerdict);
 const SYSTEM = `You are the item designer of "Test Crawl".\n${QUOTED_TEXT_RULE}\nAnswer with one JSON object only, no prose.`;
@@ -42,8 +55,8 @@ const hostile = fc.constantFrom(
 describe('the writer reads the prompt lines the server writes', () => {
   it('gives each item its type, rarity and level, within its budget, whatever the player wrote', () => {
     const item = fc.record({
-      type: fc.constantFrom(...ITEM_TYPES),
-      rarity: fc.constantFrom(...RARITIES),
+      type: fc.constantFrom(...FANTASY_TYPES),
+      rarity: fc.constantFrom(...SPEC_RARITIES),
       level: fc.integer({ min: 1, max: 100 }),
       budget: fc.integer({ min: 5, max: 400 }),
       subtype: fc.option(fc.oneof(fc.constantFrom('axe', 'kite shield', 'potion'), hostile), {

@@ -1,19 +1,4 @@
-export type {
-  CombineResponse,
-  CreateItemResponse,
-  EquipmentResponse,
-  EquipmentSlot,
-  GameDefinition,
-  InventoryEntry,
-  InventoryResponse,
-  Item,
-  ItemIcon,
-  ItemType,
-  Rarity,
-  Recipe,
-  StatName,
-  UseItemResponse,
-} from '@lootsmith/protocol';
+export type { GameDefinition, ItemIcon, Recipe } from '@lootsmith/protocol';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
 export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';
 export {
@@ -24,6 +9,25 @@ export {
   type Progress,
 } from './core/client.ts';
 export { type ClientErrorCode, LootsmithError } from './core/errors.ts';
+export type {
+  CombineResponse,
+  CreateItemResponse,
+  Element,
+  EquipmentResponse,
+  EquipmentSlot,
+  GameTypes,
+  InventoryEntry,
+  InventoryResponse,
+  Item,
+  ItemStat,
+  ItemType,
+  Rarity,
+  Register,
+  RegisteredGame,
+  SlotName,
+  StatName,
+  UseItemResponse,
+} from './core/game-types.ts';
 export { RARITY_COLORS } from './core/rarity-colors.ts';
 export type {
   CombineParams,

@@ -1,7 +1,17 @@
 // Checked by `tsc -p plugin`: `this.lootsmith` is typed in any scene once the package is imported.
 // Each @ts-expect-error fails the check if the plugin's types ever loosen to `any`.
 import Phaser from 'phaser';
-import type { LootSprite } from '../src/index.ts';
+import type { GameTypes, Item, LootSprite } from '../src/index.ts';
+
+/** A game's types as `lootsmith types` writes them. */
+interface Crawl extends GameTypes {
+  type: 'WEAPON' | 'HELMET' | 'CONSUMABLE';
+  slot: 'WEAPON' | 'HELMET';
+  stat: 'attack' | 'defense' | 'crit_chance';
+  element: 'none' | 'fire';
+  rarity: 'COMMON' | 'RARE';
+  fields: { durability?: number };
+}
 
 export class TypedScene extends Phaser.Scene {
   async create() {
@@ -30,12 +40,12 @@ export class TypedScene extends Phaser.Scene {
     await this.lootsmith.loot.drop({ rarity: 'MYTHIC' });
     // @ts-expect-error events are typed by name
     this.lootsmith.on('lot', () => {});
-    await this.lootsmith.crafting.createItem({
-      station: 'forge',
-      materials: [],
-      // @ts-expect-error item types come from the protocol
-      type: 'SPOON',
-      description: '',
-    });
+    const sword = items[0] as Item<Crawl> | undefined;
+    sword?.stats.find((s) => s.name === 'crit_chance');
+    sword?.durability satisfies number | undefined;
+    // @ts-expect-error a game's stats are its own ids: a misspelt one is a compile error
+    sword?.stats.find((s) => s.name === 'crit_chanse');
+    // @ts-expect-error and so are its types
+    sword?.type === 'SPOON';
   }
 }

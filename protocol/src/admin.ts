@@ -316,7 +316,7 @@ export const GameState = z.object({
   /** The file on disk now: as loaded, changed since (restart to load it), invalid, or unreadable. */
   file_state: z.enum(['loaded', 'changed', 'invalid', 'unreadable']),
   issues: z.array(DefinitionIssue),
-  /** The protocol's rarities and item types, for the console's filters. */
+  /** The loaded game's rarities (most common first) and item types, for the console's filters. */
   rarities: z.array(z.string()),
   item_types: z.array(z.string()),
 });

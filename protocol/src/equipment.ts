@@ -1,23 +1,23 @@
 import { z } from 'zod';
 import { ItemId, PlayerId } from './api.ts';
-import { Item, ItemStat, ItemType, StatName } from './items.ts';
+import { Item, ItemStat, SlotName, StatName } from './items.ts';
 
 /**
- * Wear an owned item. Slots are the game definition's wearable item types (every type its loot or
- * stations make, except CONSUMABLE, MATERIAL and CONTAINER); an item goes in the slot of its type.
+ * Wear an owned item. Slots are the game definition's: an item goes in the `slot` of its item type,
+ * and a type without one is not worn.
  */
 export const EquipRequest = z.strictObject({
   item_id: ItemId,
-  /** Optional: must be the item's own type when given. */
-  slot: ItemType.optional(),
+  /** Optional: must be the slot of the item's type when given. */
+  slot: SlotName.optional(),
 });
 export type EquipRequest = z.infer<typeof EquipRequest>;
 
-export const UnequipRequest = z.strictObject({ slot: ItemType });
+export const UnequipRequest = z.strictObject({ slot: SlotName });
 export type UnequipRequest = z.infer<typeof UnequipRequest>;
 
 export const EquipmentSlot = z.looseObject({
-  slot: ItemType,
+  slot: SlotName,
   /** Null while the slot is empty. */
   item: Item.nullable(),
 });
@@ -27,7 +27,7 @@ export type EquipmentSlot = z.infer<typeof EquipmentSlot>;
 export const EquipmentResponse = z.looseObject({
   player_id: PlayerId,
   slots: z.array(EquipmentSlot),
-  stats: z.partialRecord(StatName, z.int()),
+  stats: z.record(StatName, z.int()),
 });
 export type EquipmentResponse = z.infer<typeof EquipmentResponse>;
 

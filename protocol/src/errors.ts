@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   unknown_station: { status: 400 },
   unknown_item: { status: 400 },
   unknown_slot: { status: 400 },
+  unknown_type: { status: 400 },
   too_many_items: { status: 400 },
   // Game rules.
   insufficient_materials: reason(400),

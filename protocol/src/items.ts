@@ -1,51 +1,26 @@
 import { z } from 'zod';
+import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
 
-export const ITEM_TYPES = [
-  'WEAPON',
-  'EQUIPMENT',
-  'CONTAINER',
-  'HELMET',
-  'CHEST',
-  'LEGS',
-  'BOOTS',
-  'GLOVES',
-  'SHIELD',
-  'ACCESSORY',
-  'CONSUMABLE',
-  'MATERIAL',
-] as const;
-export const ItemType = z.enum(ITEM_TYPES);
+/** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
+const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;
+const Word = z.string().min(1).max(32);
+
+export const ItemType = Word.describe(fromGame('item_types[].id'));
 export type ItemType = z.infer<typeof ItemType>;
-
-export const RARITIES = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'] as const;
-export const Rarity = z.enum(RARITIES);
+export const Rarity = Word.describe(fromGame('rarities[].id'));
 export type Rarity = z.infer<typeof Rarity>;
-
-export const ELEMENTS = ['none', 'fire', 'frost', 'poison', 'shadow', 'holy', 'lightning'] as const;
-export const Element = z.enum(ELEMENTS);
+export const Element = Word.describe(
+  `"${NO_ELEMENT}", or one of the game definition's elements[].id (GET /api/v1/game)`,
+);
 export type Element = z.infer<typeof Element>;
-
-export const STAT_NAMES = [
-  'attack',
-  'defense',
-  'magic',
-  'speed',
-  'health',
-  'mana',
-  'crit_chance',
-  'luck',
-  'fire_resist',
-  'frost_resist',
-  'poison_resist',
-  'shadow_resist',
-] as const;
-export const StatName = z.enum(STAT_NAMES);
+export const StatName = Word.describe(fromGame('stats[].id'));
 export type StatName = z.infer<typeof StatName>;
+export const SlotName = Word.describe(fromGame('item_types[].slot'));
+export type SlotName = z.infer<typeof SlotName>;
 
-export const ItemStat = z.object({
-  name: StatName,
-  value: z.int().min(-999).max(9999),
-});
+const StatValue = z.int().min(-999).max(9999);
+
+export const ItemStat = z.object({ name: StatName, value: StatValue });
 export type ItemStat = z.infer<typeof ItemStat>;
 
 export const ItemAffix = z.object({
@@ -54,8 +29,7 @@ export const ItemAffix = z.object({
 });
 export type ItemAffix = z.infer<typeof ItemAffix>;
 
-/** What a model writes for one item: the `response_format` JSON Schema is derived from this. */
-export const GeneratedItem = z.object({
+const generatedFields = {
   name: z.string().min(2).max(48),
   type: ItemType,
   subtype: z.string().min(2).max(32),
@@ -68,8 +42,90 @@ export const GeneratedItem = z.object({
   stats: z.array(ItemStat).max(6),
   affixes: z.array(ItemAffix).max(4),
   value: z.int().min(0).max(10_000_000),
-});
+};
+
+/**
+ * What a model writes for one item, in any game: the game's own fields (its `item_fields`) ride
+ * along beside these. The `response_format` sent to a model is the game's own, from `itemSchemasFor`.
+ */
+export const GeneratedItem = z.looseObject(generatedFields);
 export type GeneratedItem = z.infer<typeof GeneratedItem>;
+
+/** Keys an item has in every game: no game's own field may take one. */
+export const ITEM_KEYS = [...Object.keys(generatedFields), 'id', 'icon', 'created_at', 'quantity'];
+
+function fieldSchema(field: ItemVocabulary['item_fields'][number]): z.ZodType {
+  const carriers = field.types.join(', ');
+  const about = `${field.description} (only on items of type ${carriers})`;
+  const bounded = (n: z.ZodNumber) => {
+    let out = n;
+    if (field.minimum !== undefined) out = out.min(field.minimum);
+    if (field.maximum !== undefined) out = out.max(field.maximum);
+    return out;
+  };
+  switch (field.type) {
+    case 'integer':
+      return bounded(z.int()).describe(about);
+    case 'number':
+      return bounded(z.number()).describe(about);
+    case 'boolean':
+      return z.boolean().describe(about);
+    case 'string':
+      return (
+        field.values
+          ? z.enum(field.values as [string, ...string[]])
+          : z
+              .string()
+              .min(1)
+              .max(field.max_length ?? 64)
+      ).describe(about);
+  }
+}
+
+type Ids = ReadonlyArray<{ id: string }>;
+/** What an item schema needs of a game: the ids of its vocabulary, and its own fields. */
+export interface ItemVocabulary {
+  item_types: Ids;
+  rarities: Ids;
+  elements: Ids;
+  stats: Ids;
+  item_fields: ReadonlyArray<
+    Pick<ItemFieldDefinition, 'id' | 'type' | 'description' | 'minimum' | 'maximum' | 'values' | 'types'> & {
+      max_length?: number;
+    }
+  >;
+  max_item_level: number;
+}
+
+const ids = (list: Ids) => list.map((x) => x.id) as [string, ...string[]];
+
+/**
+ * The item a model writes for one game: enums of the game's own types, rarities, elements and
+ * stats, and the game's own fields (optional here: `checkItem` asks them of the types that carry them).
+ */
+export function itemSchemasFor(game: ItemVocabulary) {
+  const item = z.object({
+    ...generatedFields,
+    type: z.enum(ids(game.item_types)).describe('The item type'),
+    rarity: z.enum(ids(game.rarities)).describe('The rarity'),
+    level: z.int().min(1).max(game.max_item_level),
+    element: z.enum([NO_ELEMENT, ...ids(game.elements)]).describe('The element'),
+    stats: z.array(z.object({ name: z.enum(ids(game.stats)), value: StatValue })).max(6),
+    // Null as well as absent: a strict structured-output mode writes every field, null where it has none.
+    ...Object.fromEntries(game.item_fields.map((f) => [f.id, fieldSchema(f).nullish()])),
+  }) as unknown as z.ZodType<GeneratedItem>;
+  return {
+    item,
+    batch: z.object({ items: z.array(item).min(1).max(8) }),
+    verdict: z.object({
+      sensible: z.boolean(),
+      message: z.string().min(4).max(300),
+      suggestions: z.array(z.string().min(2).max(120)).max(4),
+      item: item.nullable(),
+    }),
+  };
+}
+export type ItemSchemas = ReturnType<typeof itemSchemasFor>;
 
 export const ItemIcon = z.looseObject({
   /** Content hash of the icon prompt; also its cache key. */
@@ -94,7 +150,7 @@ export type IconPending = z.infer<typeof IconPending>;
 
 /** An item as the server stores and returns it. */
 export const Item = z.looseObject({
-  ...GeneratedItem.shape,
+  ...generatedFields,
   id: z.string(),
   icon: ItemIcon.nullable(),
   created_at: z.string(),

@@ -1,4 +1,4 @@
-import { ELEMENTS, type Element, ITEM_TYPES, type ItemType, RARITIES, type Rarity } from './items.ts';
+import type { Element, ItemType, Rarity } from './items.ts';
 
 /**
  * The lines of an item prompt, as the server writes them and the engine reads them back. Every free
@@ -42,6 +42,74 @@ export interface StationLine {
   makes?: ItemType[];
 }
 
+/** A game material, as the writer may suggest it: what it is, like an ingredient without a count. */
+export type MaterialLine = Omit<IngredientLine, 'quantity'>;
+
+/** One item type of the game, with what the writer needs to write it. */
+export interface TypeLine {
+  id: string;
+  name?: string;
+  /** Where it is worn; none: carried. */
+  slot?: string;
+  consumable?: boolean;
+  stackable?: boolean;
+  strikes?: boolean;
+  subtypes?: string[];
+  /** The stats it leans to, first most. */
+  stats?: string[];
+}
+
+export interface StatLine {
+  id: string;
+  name?: string;
+  kind?: 'flat' | 'percent';
+  /** The item types that may carry it; none: every type. */
+  types?: string[];
+}
+
+export interface ElementLine {
+  id: string;
+  name?: string;
+  resist?: string;
+  opposes?: string[];
+  words?: string[];
+}
+
+/** A field of the game's own that items carry. */
+export interface FieldLine {
+  id: string;
+  type: 'integer' | 'number' | 'string' | 'boolean';
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  values?: string[];
+  types?: string[];
+}
+
+/** Words for names and text, for a game whose theme the writer does not know. */
+export interface WordsLine {
+  tone?: string;
+  prefixes?: string[];
+  suffixes?: string[];
+  materials?: string[];
+  adjectives?: string[];
+  lore?: string[];
+}
+
+/** The game the items are for: told once, in the system message, so the writer names only what it has. */
+export interface GameLines {
+  name?: string;
+  theme?: string;
+  rarities?: string[];
+  types?: TypeLine[];
+  stats?: StatLine[];
+  elements?: ElementLine[];
+  fields?: FieldLine[];
+  stations?: StationLine[];
+  materials?: MaterialLine[];
+  words?: WordsLine;
+}
+
 /** What a craft must come out as. */
 export interface ResultLine {
   rarity?: Rarity;
@@ -51,6 +119,7 @@ export interface ResultLine {
 
 /** Everything an item prompt can say; each field is one line. */
 export interface ItemPrompt {
+  game?: GameLines;
   count?: number;
   context?: DropContext;
   /** A combine's ingredients. */
@@ -83,12 +152,14 @@ export function schemaInstruction(schema: Record<string, unknown>): string {
 
 // ---- reading values back
 
-/** A JSON string literal, with the characters some readers take for a line break escaped too. */
-const quote = (text: string) =>
-  JSON.stringify(text).replace(
+/** JSON on one line, with the characters some readers take for a line break escaped too. */
+const json = (value: unknown) =>
+  JSON.stringify(value).replace(
     /[\u0085\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+/** A JSON string literal. */
+const quote = (text: string) => json(text);
 
 /** A quoted string back to its text; a value written by hand without quotes is taken as it stands. */
 function unquote(value: string): string {
@@ -104,15 +175,11 @@ function unquote(value: string): string {
 }
 
 const integer = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : undefined);
-const oneOf =
-  <T extends string>(words: readonly T[]) =>
-  (value: string): T | undefined => {
-    const upper = value.toUpperCase();
-    return words.find((w) => w.toUpperCase() === upper);
-  };
-const itemType = oneOf(ITEM_TYPES);
-const rarity = oneOf(RARITIES);
-const element = oneOf(ELEMENTS);
+/** A word of the game's vocabulary (a type, rarity or element id), as written. */
+const vocabWord = (value: string) => (/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(value) ? value : undefined);
+const itemType = vocabWord;
+const rarity = vocabWord;
+const element = vocabWord;
 
 /** Splits `text` at `separator` outside JSON strings. */
 function splitOutsideQuotes(text: string, separator: string): string[] {
@@ -230,29 +297,37 @@ function parseContext(text: string): DropContext {
   });
 }
 
-/** `2 × "Iron Ore" (MATERIAL, "ore", "iron", none)`. */
-function formatIngredient(i: IngredientLine): string {
+/** `"Iron Ore" (MATERIAL, "ore", "iron", none)`: what a material or an ingredient is. */
+function formatMaterial(i: MaterialLine): string {
   const q = (v: string | undefined) => (v ? quote(v) : '-');
-  return `${i.quantity} × ${quote(i.name)} (${i.type ?? '-'}, ${q(i.subtype)}, ${q(i.material)}, ${i.element ?? '-'})`;
+  return `${quote(i.name)} (${i.type ?? '-'}, ${q(i.subtype)}, ${q(i.material)}, ${i.element ?? '-'})`;
 }
 
-function parseIngredient(text: string): IngredientLine | undefined {
-  const m = /^(\d{1,9})\s*[×x*]\s*("(?:[^"\\]|\\.)*"|[^(]+?)\s*(?:\((.*)\))?$/is.exec(text);
+function parseMaterial(text: string): MaterialLine | undefined {
+  const m = /^("(?:[^"\\]|\\.)*"|[^(]+?)\s*(?:\((.*)\))?$/is.exec(text);
   if (!m) return undefined;
-  const name = unquote((m[2] as string).trim());
-  const fields = m[3] === undefined ? [] : splitOutsideQuotes(m[3], ',');
+  const name = unquote((m[1] as string).trim());
+  const fields = m[2] === undefined ? [] : splitOutsideQuotes(m[2], ',');
   // Hand-written with three fields: type, material, element.
   const [type, subtype, material, elementWord] =
     fields.length >= 4 ? fields : [fields[0], undefined, fields[1], fields[2]];
   const optional = (v: string | undefined) => (v === undefined || v === '-' ? undefined : unquote(v));
   return defined({
-    quantity: Number(m[1]),
     name,
     type: type && itemType(type),
     subtype: optional(subtype),
     material: optional(material),
     element: elementWord && element(elementWord),
-  }) as IngredientLine;
+  }) as MaterialLine;
+}
+
+/** `2 × "Iron Ore" (MATERIAL, "ore", "iron", none)`. */
+const formatIngredient = ({ quantity, ...what }: IngredientLine) => `${quantity} × ${formatMaterial(what)}`;
+
+function parseIngredient(text: string): IngredientLine | undefined {
+  const m = /^(\d{1,9})\s*[×x*]\s*([\s\S]*)$/.exec(text);
+  const what = m && parseMaterial(m[2] as string);
+  return what ? { quantity: Number((m as RegExpExecArray)[1]), ...what } : undefined;
 }
 
 const formatIngredients = (list: IngredientLine[]) => list.map(formatIngredient).join('; ');
@@ -276,10 +351,102 @@ function parseStation(text: string): StationLine | undefined {
   return station;
 }
 
+const formatStations = (list: StationLine[]) => list.map(formatStation).join('; ');
 const parseStations = (text: string) =>
   splitOutsideQuotes(text, ';')
     .map(parseStation)
     .filter((s): s is StationLine => s !== undefined);
+
+/** How each key of a JSON-written game line is read back: anything else, or of another kind, is left out. */
+type Shape = Record<string, 'string' | 'number' | 'boolean' | 'strings'>;
+
+function shaped<T>(value: unknown, shape: Shape): T | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, kind] of Object.entries(shape)) {
+    const v = (value as Record<string, unknown>)[key];
+    const ok =
+      kind === 'strings'
+        ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+        : typeof v === kind && (kind !== 'number' || Number.isFinite(v));
+    if (ok) out[key] = v;
+  }
+  return out as T;
+}
+
+/** A JSON list of objects, each kept to its shape; an entry without a string `id` is left out. */
+function jsonList<T extends { id: string }>(shape: Shape) {
+  return (body: string): T[] | undefined => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(value)) return undefined;
+    const list = value
+      .map((v) => shaped<T>(v, { id: 'string', ...shape }))
+      .filter((v): v is T => typeof v?.id === 'string');
+    return nonEmpty(list);
+  };
+}
+
+const parseTypes = jsonList<TypeLine>({
+  name: 'string',
+  slot: 'string',
+  consumable: 'boolean',
+  stackable: 'boolean',
+  strikes: 'boolean',
+  subtypes: 'strings',
+  stats: 'strings',
+});
+const parseStats = jsonList<StatLine>({ name: 'string', kind: 'string', types: 'strings' });
+const parseElements = jsonList<ElementLine>({
+  name: 'string',
+  resist: 'string',
+  opposes: 'strings',
+  words: 'strings',
+});
+const parseFields = jsonList<FieldLine>({
+  type: 'string',
+  description: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  values: 'strings',
+  types: 'strings',
+});
+
+function parseWords(body: string): WordsLine | undefined {
+  try {
+    const shape: Shape = {
+      tone: 'string',
+      prefixes: 'strings',
+      suffixes: 'strings',
+      materials: 'strings',
+      adjectives: 'strings',
+      lore: 'strings',
+    };
+    const words = shaped<WordsLine>(JSON.parse(body), shape);
+    return words && Object.keys(words).length ? words : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `"Salvage Run"; theme: "hard science fiction"`. */
+const formatGameName = (g: GameLines) =>
+  fieldsText([
+    ['', g.name === undefined ? undefined : quote(g.name)],
+    ['theme', g.theme === undefined ? undefined : quote(g.theme)],
+  ]).replace(/^: /, '');
+
+function parseGameName(body: string): GameLines | undefined {
+  const [head = '', ...more] = splitOutsideQuotes(body, ';');
+  const named = !/^theme\b/i.test(head);
+  const theme = readFields((named ? more : [head, ...more]).join(';'), ['theme'] as const).theme;
+  const out = defined<GameLines>({ name: named ? unquote(head) : undefined, theme: theme && unquote(theme) });
+  return Object.keys(out).length ? out : undefined;
+}
 
 function parseQuoted(text: string): string | undefined {
   const value = unquote(text.trim());
@@ -327,6 +494,68 @@ function line<K extends keyof ItemPrompt>(
 const quoted = (label: string, field: 'tool' | 'request' | 'intent' | 'namingStyle' | 'powerBudget') =>
   line(label, field, quote, parseQuoted);
 
+/** A line holding one field of the game's lines. */
+function gameLine<K extends keyof GameLines>(
+  label: string,
+  key: K,
+  format: (value: NonNullable<GameLines[K]>) => string,
+  parse: (body: string) => GameLines[K] | undefined,
+): Line {
+  return {
+    label,
+    format: (prompt) => {
+      const value = prompt.game?.[key];
+      return value === undefined ? undefined : format(value as NonNullable<GameLines[K]>) || undefined;
+    },
+    read: (body) => {
+      const value = parse(body);
+      return value === undefined ? undefined : { game: { [key]: value } };
+    },
+  };
+}
+
+/** A JSON list, left out when empty. */
+const jsonOf = (list: readonly unknown[]) => (list.length ? json(list) : '');
+
+const GAME_LINES: Line[] = [
+  {
+    label: 'Game',
+    format: (prompt) => (prompt.game ? formatGameName(prompt.game) || undefined : undefined),
+    read: (body) => {
+      const game = parseGameName(body);
+      return game && { game };
+    },
+  },
+  gameLine(
+    'Rarities',
+    'rarities',
+    (list) => list.join(', '),
+    (b) =>
+      nonEmpty(
+        splitOutsideQuotes(b, ',')
+          .map(rarity)
+          .filter((r): r is string => r !== undefined),
+      ),
+  ),
+  gameLine('Item types', 'types', jsonOf, parseTypes),
+  gameLine('Stats', 'stats', jsonOf, parseStats),
+  gameLine('Elements', 'elements', jsonOf, parseElements),
+  gameLine('Item fields', 'fields', jsonOf, parseFields),
+  gameLine('Stations', 'stations', formatStations, (b) => nonEmpty(parseStations(b))),
+  gameLine(
+    'Game materials',
+    'materials',
+    (list) => list.map(formatMaterial).join('; '),
+    (b) =>
+      nonEmpty(
+        splitOutsideQuotes(b, ';')
+          .map(parseMaterial)
+          .filter((m): m is MaterialLine => m !== undefined),
+      ),
+  ),
+  gameLine('Words', 'words', (words) => (Object.keys(words).length ? json(words) : ''), parseWords),
+];
+
 /** "Station: Forge; tool: hammer", as prompts were written before the tool had a line of its own. */
 function readStation(body: string): ItemPrompt | undefined {
   const [head, ...more] = splitOutsideQuotes(body, ';');
@@ -350,16 +579,12 @@ function readContext(body: string): ItemPrompt | undefined {
 const ITEMS = 'items';
 
 const LINES: Array<Line | typeof ITEMS> = [
+  ...GAME_LINES,
   line('Combine', 'combine', formatIngredients, (b) => nonEmpty(parseIngredients(b))),
   line('Materials', 'materials', formatIngredients, (b) => nonEmpty(parseIngredients(b))),
   { ...line('Station', 'station', formatStation, parseStation), read: readStation },
   quoted('Tool', 'tool'),
-  line(
-    'Other stations',
-    'otherStations',
-    (list) => list.map(formatStation).join('; '),
-    (b) => nonEmpty(parseStations(b)),
-  ),
+  line('Other stations', 'otherStations', formatStations, (b) => nonEmpty(parseStations(b))),
   { ...line('Context', 'context', formatContext, parseContext), read: readContext },
   quoted('Player request', 'request'),
   quoted('Player intent', 'intent'),
@@ -408,11 +633,19 @@ export function parsePrompt(text: string): { prompt: ItemPrompt; rest: string[] 
     const read = count || isItem ? undefined : readLine(trimmed);
     if (count) prompt.count = Number(count[1]);
     else if (isItem) items[n - 1] = parseItemFields((item as RegExpExecArray)[2] as string);
-    else if (read) Object.assign(prompt, read);
+    else if (read) mergePrompt(prompt, read);
     else rest.push(raw);
   }
   if (items.length) prompt.items = Array.from(items, (item) => item ?? {});
   return { prompt, rest };
+}
+
+/** Adds what a line read to a prompt: a later line of a kind replaces an earlier one, game lines field by field. */
+export function mergePrompt(prompt: ItemPrompt, read: ItemPrompt): ItemPrompt {
+  const { game, ...rest } = read;
+  Object.assign(prompt, rest);
+  if (game) prompt.game = { ...prompt.game, ...game };
+  return prompt;
 }
 
 function readLine(text: string): ItemPrompt | undefined {

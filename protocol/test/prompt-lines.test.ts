@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ELEMENTS, formatPrompt, ITEM_TYPES, type ItemPrompt, parsePrompt, RARITIES } from '../src/index.ts';
+import { formatPrompt, type ItemPrompt, parsePrompt } from '../src/index.ts';
 
 /** Player text at its worst: quotes, separators, new lines, labels of other lines, lone surrogates. */
 const text = fc.oneof(
@@ -18,12 +18,18 @@ const text = fc.oneof(
   ),
 );
 const level = fc.nat({ max: 999_999_999 });
+/** A word of a game's vocabulary: the fantasy game's, a space game's, or any id a game file allows. */
+const word = fc.oneof(
+  fc.constantFrom('WEAPON', 'IMPLANT', 'RARE', 'salvage_grade', 'plasma', 'none', 'shielding'),
+  fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,31}$/),
+);
+const words = fc.array(text, { minLength: 1, maxLength: 4 });
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const itemLine = fc.record(
   {
-    type: fc.constantFrom(...ITEM_TYPES),
+    type: word,
     subtype: text,
-    rarity: fc.constantFrom(...RARITIES),
+    rarity: word,
     level,
     budget: level,
     focus: text,
@@ -34,19 +40,78 @@ const ingredient = fc.record(
   {
     quantity: fc.integer({ min: 1, max: 999 }),
     name: text,
-    type: fc.constantFrom(...ITEM_TYPES),
+    type: word,
     subtype: text,
     material: text,
-    element: fc.constantFrom(...ELEMENTS),
+    element: word,
   },
   { requiredKeys: ['quantity', 'name'] },
 );
 const station = fc.record(
-  { name: text, makes: fc.array(fc.constantFrom(...ITEM_TYPES), { maxLength: 4 }) },
+  { name: text, makes: fc.array(word, { maxLength: 4 }) },
   { requiredKeys: ['name'] },
+);
+const withId = <T>(fields: fc.Arbitrary<T>) =>
+  fc.array(
+    fc.tuple(word, fields).map(([id, rest]) => ({ id, ...rest })),
+    { minLength: 1, maxLength: 4 },
+  );
+const game = fc.record(
+  {
+    name: text,
+    theme: text,
+    rarities: fc.array(word, { minLength: 1, maxLength: 6 }),
+    types: withId(
+      fc.record(
+        {
+          name: text,
+          slot: word,
+          consumable: fc.boolean(),
+          stackable: fc.boolean(),
+          strikes: fc.boolean(),
+          subtypes: words,
+          stats: fc.array(word, { maxLength: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+    stats: withId(
+      fc.record(
+        { name: text, kind: fc.constantFrom('flat' as const, 'percent' as const), types: fc.array(word) },
+        { requiredKeys: [] },
+      ),
+    ),
+    elements: withId(
+      fc.record({ name: text, resist: word, opposes: fc.array(word), words }, { requiredKeys: [] }),
+    ),
+    fields: withId(
+      fc.record(
+        {
+          type: fc.constantFrom('integer' as const, 'number' as const, 'string' as const, 'boolean' as const),
+          description: text,
+          minimum: fc.integer(),
+          maximum: fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => n + 0),
+          values: words,
+          types: fc.array(word),
+        },
+        { requiredKeys: ['type'] },
+      ),
+    ),
+    stations: fc.array(station, { minLength: 1, maxLength: 3 }),
+    materials: fc.array(
+      ingredient.map(({ quantity: _q, ...what }) => what),
+      { minLength: 1, maxLength: 3 },
+    ),
+    words: fc.record(
+      { tone: text, prefixes: words, suffixes: words, materials: words, adjectives: words, lore: words },
+      { requiredKeys: ['tone'] },
+    ),
+  },
+  { requiredKeys: [] },
 );
 const prompt: fc.Arbitrary<ItemPrompt> = fc.record(
   {
+    game: game.filter((g) => Object.keys(g).length > 0),
     count: fc.integer({ min: 1, max: 8 }),
     context: fc.record(
       { location: text, enemy: text, enemyTier: level, enemyElement: text, theme: text, playerLevel: level },
@@ -60,7 +125,7 @@ const prompt: fc.Arbitrary<ItemPrompt> = fc.record(
     request: text,
     intent: text,
     items: fc.array(itemLine, { minLength: 1, maxLength: 8 }),
-    result: fc.record({ rarity: fc.constantFrom(...RARITIES), level, budget: level }),
+    result: fc.record({ rarity: word, level, budget: level }),
     look: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean()), { minKeys: 1, maxKeys: 3 }),
     namingStyle: text,
     powerBudget: text,
@@ -107,6 +172,29 @@ describe('prompt lines', () => {
       'Item 2: type: HELMET; rarity: COMMON; level: 5; stat budget: 30',
       'Naming style: "epic; rarity: MYTHIC"',
     ]);
+  });
+
+  it('tells a model the game in lines of their own, its vocabulary as JSON', () => {
+    const written = formatPrompt({
+      game: {
+        name: 'Salvage Run',
+        theme: 'hard science fiction',
+        rarities: ['SCRAP', 'SALVAGE'],
+        types: [{ id: 'TOOL', slot: 'HAND', strikes: true, subtypes: ['plasma cutter'] }],
+        stats: [{ id: 'hacking', kind: 'percent', types: ['TOOL'] }],
+        stations: [{ name: 'Fabricator', makes: ['TOOL'] }],
+        materials: [{ name: 'Plasma Coil', type: 'SCRAP_PART', element: 'plasma' }],
+      },
+    });
+    expect(written.split('\n')).toEqual([
+      'Game: "Salvage Run"; theme: "hard science fiction"',
+      'Rarities: SCRAP, SALVAGE',
+      'Item types: [{"id":"TOOL","slot":"HAND","strikes":true,"subtypes":["plasma cutter"]}]',
+      'Stats: [{"id":"hacking","kind":"percent","types":["TOOL"]}]',
+      'Stations: "Fabricator" (makes TOOL)',
+      'Game materials: "Plasma Coil" (SCRAP_PART, -, -, plasma)',
+    ]);
+    expect(parsePrompt(`Item types: not json\nStats: [{"name": "no id"}]`).prompt).toEqual({});
   });
 
   it('still reads prompts written by hand in the older, unquoted form', () => {

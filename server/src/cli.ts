@@ -1,12 +1,15 @@
 import { settingsHelp } from '@lootsmith/protocol';
 import { type Config, ConfigError, loadConfig, SETTINGS } from './config.ts';
 import { runDoctor } from './doctor.ts';
+import { GAME_COMMANDS_HELP, runGameCommand } from './game/commands.ts';
+import { DEFAULT_GAME_FILE } from './game/definition.ts';
 import { startServer } from './server.ts';
 
 const HELP = `lootsmith — the Lootsmith server: players, inventories, loot, crafting and icons
 
-Usage: lootsmith            serve the API (OpenAPI at /docs)
-       lootsmith doctor     check the configured chat and image backends, then exit (non-zero when one is broken)
+Usage: lootsmith                   serve the API (OpenAPI at /docs)
+       lootsmith doctor            check the configured chat and image backends, then exit (non-zero when one is broken)
+       lootsmith check|init|types  work on a game file (see Commands below)
        lootsmith --help
 
 With no backend configured, content comes from the embedded /v1 engine on loopback, so it runs
@@ -14,7 +17,8 @@ offline; docs/BACKENDS.md has a recipe for OpenAI, Ollama, AUTOMATIC1111/Forge, 
 ComfyUI and OpenRouter. Configuration is by environment variable (a bad value stops start-up and
 names it):
 
-${settingsHelp(SETTINGS)}`;
+${settingsHelp(SETTINGS)}
+${GAME_COMMANDS_HELP}`;
 
 function config(): Config {
   try {
@@ -41,6 +45,11 @@ async function main(argv: string[]) {
     process.stdout.write(HELP);
     return;
   }
+  const commandExit = await runGameCommand(argv);
+  if (commandExit !== undefined) {
+    process.exitCode = commandExit;
+    return;
+  }
   if (argv[0] === 'doctor' && argv.length === 1) {
     const healthy = await runDoctor(config(), (line) => process.stdout.write(`${line}\n`));
     process.exit(healthy ? 0 : 1);
@@ -57,6 +66,7 @@ async function main(argv: string[]) {
   server.app.log.info(
     `Lootsmith serving the API, /docs, /console${game} at ${server.url}/; ${contentOf(settings)}`,
   );
+  server.app.log.info(`game ${server.core.deps.game.name} from ${settings.gameFile ?? DEFAULT_GAME_FILE}`);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {

@@ -127,7 +127,8 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
       await check(async () => {
         const png = await client.icon({
           client_id: 'lootsmith-doctor',
-          prompt: `a steel sword, ${game.icon_style}`,
+          // Something the game has, in its own style: a sword would test a fantasy game only.
+          prompt: `${game.materials[0]?.name}, ${game.icon_style}`,
           size: game.icon_size,
           seed: 1,
         });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '@lootsmith/engine/bounded-map';
-import type { GameDefinition, GeneratedItem, ItemIcon } from '@lootsmith/protocol';
+import { type GameDefinition, type GeneratedItem, type ItemIcon, NO_ELEMENT } from '@lootsmith/protocol';
 import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
@@ -35,10 +35,24 @@ export class IconService {
     private readonly afterItem = false,
   ) {}
 
-  /** docs/SPEC.md 2.3: the subject first, then comma-separated style tags. */
-  promptFor(item: Pick<GeneratedItem, 'name' | 'subtype' | 'material' | 'element' | 'rarity'>): string {
-    const element = item.element === 'none' ? '' : `${item.element} `;
-    return `${item.name}, ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}, ${this.game.icon_style}`;
+  /**
+   * docs/SPEC.md 2.3: the subject first, then comma-separated style tags: the silhouette the game
+   * gives the item's type ("emblem icon"), its style and its palette.
+   */
+  promptFor(
+    item: Pick<GeneratedItem, 'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity'>,
+  ): string {
+    const element = item.element === NO_ELEMENT ? '' : `${item.element} `;
+    const icon = this.game.item_types.find((t) => t.id === item.type)?.icon;
+    const palette = this.game.icon_palette;
+    return [
+      item.name,
+      `${element}${item.material} ${item.subtype}`,
+      item.rarity.toLowerCase(),
+      ...(icon ? [`${icon.replaceAll('_', ' ')} icon`] : []),
+      this.game.icon_style,
+      ...(palette.length ? [`in ${palette.join(' and ')}`] : []),
+    ].join(', ');
   }
 
   /** The icon reference of a prompt, painted lazily when first fetched. */

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { CombineResponse, GameDefinition, type GeneratedItem, InventoryResponse } from '@lootsmith/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseGameFile } from '../src/game/definition.ts';
 import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
 import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
-import { shippedGame } from './support/game-file.ts';
+import { FANTASY_GAME, shippedGame } from './support/game-file.ts';
 
 const game = GameDefinition.parse(shippedGame());
 
@@ -59,12 +61,16 @@ describe('crafting rules as data', () => {
     expect(checkItem(game, { ...potion, type: 'WEAPON', subtype: 'sword' }, want)).toEqual([]);
   });
 
-  it('parses a game file written before these rules, with their defaults', () => {
-    const { crafting: _c, ...old } = shippedGame();
-    const { on_hit_types: _o, ...limits } = shippedGame().item_limits;
-    const parsed = GameDefinition.parse({ ...old, item_limits: limits });
+  it('reads a game file written before these rules, with their defaults', () => {
+    const raw = JSON.parse(readFileSync(FANTASY_GAME, 'utf8'));
+    const { crafting: _c, item_types: _t, ...old } = raw;
+    const parsed = parseGameFile(
+      'old.json',
+      JSON.stringify({ ...old, item_limits: { ...raw.item_limits, on_hit_types: ['WEAPON'] } }),
+    );
     expect(parsed.crafting.max_levels_above_player).toBeGreaterThanOrEqual(0);
-    expect(parsed.item_limits.on_hit_types).toContain('WEAPON');
+    // Older files list striking types in item_limits.on_hit_types; that list still decides.
+    expect(parsed.item_types.filter((t) => t.strikes).map((t) => t.id)).toEqual(['WEAPON']);
   });
 });
 

@@ -1,9 +1,12 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
 import { type FakeModeration, startFakeModeration } from './support/fake-moderation.ts';
 import { itemsFor } from './support/fake-upstream.ts';
+import { writeGameFile } from './support/game-file.ts';
 
 // Issue 24, item 3, replayed as it was tried: what a player writes reaches no other player's eyes
 // unchecked, and what a model writes is screened before it is stored.
@@ -180,6 +183,41 @@ describe('text a model writes', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().items[0].name).not.toMatch(/sh1t/i);
     expect(stored()).not.toMatch(/sh1tstorm/i);
+  });
+
+  it('writes again a text field of the game’s own that a model made profane', async () => {
+    const game = writeGameFile(() => ({
+      item_fields: [
+        {
+          id: 'inscription',
+          type: 'string',
+          description: 'Words cut into the blade',
+          max_length: 64,
+          types: ['WEAPON'],
+        },
+      ],
+    }));
+    const own = await bootWithFake({ LOOTSMITH_GAME_FILE: game });
+    try {
+      let asks = 0;
+      own.fake.itemsFor = (prompt, call) =>
+        itemsFor(prompt, call).map((i) => ({
+          ...i,
+          inscription: asks++ === 0 ? 'Sh1tstorm forever' : 'Steel remembers',
+        }));
+      const res = await own.server.app.inject({
+        method: 'POST',
+        url: '/v1/generate/items',
+        headers: auth(signPlayerToken(PLAYER_SECRET, 'ink', 600)),
+        payload: { client_id: 'ink', items: [{ type: 'WEAPON' }] },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().items[0].inscription).toBe('Steel remembers');
+      expect(asks).toBe(2);
+    } finally {
+      await own.close();
+      rmSync(dirname(game), { recursive: true, force: true });
+    }
   });
 
   it('writes again what the moderation endpoint flags in a model’s text', async () => {

@@ -103,3 +103,70 @@ export const CRAFTS: Craft[] = [
   ),
   row([['iron_ore', 2]], 'forge', 'a sword', { success: false }, { craftingLevel: 0 }),
 ];
+
+/** The same judgements in the space salvage game: its stations, materials and types only. */
+export const SPACE_CRAFTS: Craft[] = [
+  row(
+    [
+      ['scrap_alloy', 2],
+      ['plasma_coil', 1],
+    ],
+    'fabricator',
+    'a plasma cutter',
+    { success: true, subtype: 'plasma cutter' },
+  ),
+  row([['scrap_alloy', 2]], 'fabricator', 'a hardsuit', { success: true, type: 'SUIT' }),
+  row(
+    [
+      ['circuit_board', 2],
+      ['ion_capacitor', 1],
+    ],
+    'fabricator',
+    'a thruster pack',
+    { success: true, type: 'MODULE' },
+  ),
+  row([['bio_gel', 2]], 'med_bay', undefined, { success: true, type: 'STIM' }),
+  row(
+    [
+      ['bio_gel', 2],
+      ['cryo_cell', 1],
+    ],
+    'med_bay',
+    'something to cool a burn',
+    { success: true, type: 'STIM' },
+  ),
+  row([['circuit_board', 2]], 'implant_lab', 'a neural jack', { success: true, subtype: 'neural jack' }),
+  row([['scrap_alloy', 2]], 'fabricator', 'a clockwork gadget', { success: true }),
+  row(
+    [
+      ['@TOOL', 1],
+      ['scrap_alloy', 1],
+    ],
+    'med_bay',
+    'a banana-powered spaceship made of regret and tax forms',
+    { success: false },
+  ),
+  row([['bio_gel', 2]], 'med_bay', 'asdkjh qwpoeiru', { success: false }),
+  row(
+    [
+      ['@SUIT', 1],
+      ['@IMPLANT', 1],
+    ],
+    'fabricator',
+    undefined,
+    { success: false },
+  ),
+  row(
+    [
+      ['plasma_coil', 1],
+      ['cryo_cell', 1],
+    ],
+    'fabricator',
+    undefined,
+    { success: false },
+  ),
+  row([['scrap_alloy', 2]], 'med_bay', 'a plasma cutter', { success: false }),
+  row([['scrap_alloy', 2]], 'fabricator', 'a stim pack', { success: false }),
+  row([['scrap_alloy', 2]], 'fabricator', 'a superheated hardsuit', { success: false }),
+  row([['circuit_board', 2]], 'implant_lab', 'a neural jack', { success: false }, { craftingLevel: 0 }),
+];

@@ -38,7 +38,7 @@ export function repeatedSentences(texts: readonly string[]): Array<[string, numb
 export function sharedPhrases(texts: readonly string[], names: readonly string[]): string[] {
   let named = 0;
   const grams = texts.map((text) => {
-    let lower = text.toLowerCase().replace(/\+\d+ [a-z]+(?: [a-z]+)?/g, ' ');
+    let lower = text.toLowerCase().replace(/\+\d+%? [a-z]+(?: [a-z]+)?/g, ' ');
     for (const name of names) lower = lower.replaceAll(name.toLowerCase(), () => ` name${++named} `);
     const words = lower.match(/[a-z0-9'’]+/g) ?? [];
     return new Set(words.slice(3).map((_, i) => words.slice(i, i + 4).join(' ')));

@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Item, RARITIES } from '@lootsmith/protocol';
+import type { GameDefinition, Item } from '@lootsmith/protocol';
 import { Ajv } from 'ajv';
 import { startEngine } from '../../engine/src/index.ts';
 import { readPrompt } from '../../engine/src/painter/prompt.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { startServer } from '../../server/src/server.ts';
-import { shippedGame, unlimitedDrops, writeGameFile } from '../../server/test/support/game-file.ts';
-import { CRAFTS, type Craft } from './crafts.ts';
+import {
+  FANTASY_GAME,
+  SPACE_GAME,
+  shippedGame,
+  unlimitedDrops,
+  writeGameFile,
+} from '../../server/test/support/game-file.ts';
+import { CRAFTS, type Craft, SPACE_CRAFTS } from './crafts.ts';
 import {
   contextWords,
   mean,
@@ -33,12 +39,59 @@ import {
 } from './prompts.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/CONTENT.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PLAYERS = Number(process.env.LOOTSMITH_REPORT_PLAYERS ?? 60);
 const BAG = 30;
 const SERVER_KEY = 'content-report-server-key-0123456789';
-const ROOMS = ["Crafters' Hall", 'Frozen Crypt', 'Dungeon'];
-const THEME = 'dark fantasy dungeon';
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** One game the report plays through the server: its file, where its players fight, what they craft. */
+interface GameCase {
+  file: string;
+  game: GameDefinition;
+  theme: string;
+  rooms: string[];
+  crafts: Craft[];
+  /** Types the stat grid asks for. */
+  gridTypes: string[];
+  /** The crafting chain: a material fed with each result into the next combination at a station. */
+  chain: { material: string; station: string; intent: string };
+}
+
+const GAMES: GameCase[] = [
+  {
+    file: FANTASY_GAME,
+    game: shippedGame(FANTASY_GAME),
+    theme: 'dark fantasy dungeon',
+    rooms: ["Crafters' Hall", 'Frozen Crypt', 'Dungeon'],
+    crafts: CRAFTS,
+    gridTypes: ['WEAPON', 'CHEST', 'ACCESSORY'],
+    chain: { material: 'iron_ore', station: 'forge', intent: 'a sword' },
+  },
+  {
+    file: SPACE_GAME,
+    game: shippedGame(SPACE_GAME),
+    theme: 'derelict salvage run',
+    rooms: ['Cargo Bay', 'Reactor Deck', 'Hangar'],
+    crafts: SPACE_CRAFTS,
+    gridTypes: ['TOOL', 'SUIT', 'IMPLANT'],
+    chain: { material: 'scrap_alloy', station: 'fabricator', intent: 'a plasma cutter' },
+  },
+];
+
+/** Whether every value an item carries is the game's: type, rarity, element, stats and fields. */
+function speaksOnly(game: GameDefinition, item: Item): boolean {
+  const has = (list: ReadonlyArray<{ id: string }>, id: string) => list.some((x) => x.id === id);
+  const fields = game.item_fields.filter((f) => f.types.includes(item.type)).map((f) => f.id);
+  const stacked = game.item_types.find((t) => t.id === item.type)?.stackable;
+  return (
+    has(game.item_types, item.type) &&
+    has(game.rarities, item.rarity) &&
+    (item.element === 'none' || has(game.elements, item.element)) &&
+    item.stats.every((s) => has(game.stats, s.name)) &&
+    game.item_fields.every((f) => (!stacked && fields.includes(f.id)) === (item[f.id] !== undefined))
+  );
+}
 
 interface Dropped {
   item: Item;
@@ -67,9 +120,9 @@ async function call(server: Server, method: 'GET' | 'POST' | 'PATCH', url: strin
   };
 }
 
-/** Players of the demo: each kills the game's enemies in its rooms until 30 items have dropped. */
-async function dropBags(server: Server) {
-  const game = shippedGame();
+/** Players of the game: each kills the game's enemies in its rooms until 30 items have dropped. */
+async function dropBags(server: Server, { game, rooms, theme }: GameCase) {
+  const stacked = new Set(game.item_types.filter((t) => t.stackable).map((t) => t.id));
   const drops: Dropped[] = [];
   let failed = 0;
   let requests = 0;
@@ -79,11 +132,11 @@ async function dropBags(server: Server) {
     let got = 0;
     for (let kill = 0; got < BAG && kill < BAG * 3; kill++) {
       const enemy = game.enemies[(p + kill * 5) % game.enemies.length] as (typeof game.enemies)[number];
-      const location = ROOMS[(p + kill) % ROOMS.length] as string;
+      const location = rooms[(p + kill) % rooms.length] as string;
       requests++;
       const res = await call(server, 'POST', '/v1/generate/items', {
         client_id: player,
-        generation_context: { enemy: enemy.id, location, theme: THEME, player_level: level },
+        generation_context: { enemy: enemy.id, location, theme, player_level: level },
         items: [{}, {}],
       });
       if (res.status !== 200) {
@@ -91,8 +144,7 @@ async function dropBags(server: Server) {
         continue;
       }
       for (const item of (res.body as { items: Item[] }).items) {
-        if (item.type === 'MATERIAL' && item.id === game.materials.find((m) => m.name === item.name)?.id)
-          continue;
+        if (stacked.has(item.type) && game.materials.some((m) => m.id === item.id)) continue;
         if (got >= BAG) break;
         drops.push({
           item,
@@ -114,20 +166,21 @@ async function dropBags(server: Server) {
 const GRID_LEVELS = [2, 10, 20, 35, 50];
 
 /** The game server asks for each rarity at each level: stats must rise along both. */
-async function statGrid(server: Server) {
+async function statGrid(server: Server, { game, rooms, theme, gridTypes }: GameCase) {
+  const rarities = game.rarities.map((r) => r.id);
   const cells: Array<{ rarity: string; level: number; total: number }> = [];
-  for (const rarity of RARITIES)
+  for (const rarity of rarities)
     for (const level of GRID_LEVELS)
       for (let n = 0; n < 6; n++) {
         const res = await call(server, 'POST', '/v1/generate/items', {
           client_id: `report-grid-${n}`,
-          generation_context: { player_level: level, location: 'Dungeon', theme: THEME },
-          items: [{ type: (['WEAPON', 'CHEST', 'ACCESSORY'] as const)[n % 3], rarity }],
+          generation_context: { player_level: level, location: rooms.at(-1), theme },
+          items: [{ type: gridTypes[n % gridTypes.length], rarity }],
         });
         for (const item of (res.body as { items?: Item[] }).items ?? [])
           cells.push({ rarity, level, total: statTotal(item) });
       }
-  const byRarity = RARITIES.map((r) => mean(cells.filter((c) => c.rarity === r).map((c) => c.total)));
+  const byRarity = rarities.map((r) => mean(cells.filter((c) => c.rarity === r).map((c) => c.total)));
   const byLevel = GRID_LEVELS.map((l) => mean(cells.filter((c) => c.level === l).map((c) => c.total)));
   return { count: cells.length, byRarity, byLevel };
 }
@@ -151,7 +204,7 @@ async function identicalIcons(server: Server, items: Item[]) {
   }
   const clashes = [...byHash.values()].filter((e) => e.names.size > 1);
   const kinds = new Set([...byHash.values()].map((e) => e.kind));
-  return { painted, distinct: byHash.size, kinds: kinds.size, clashes };
+  return { painted, distinct: byHash.size, kinds: kinds.size, kindNames: [...kinds].sort(), clashes };
 }
 
 interface CraftRow extends Craft {
@@ -165,9 +218,9 @@ interface CraftRow extends Craft {
 }
 
 /** The crafting table: each row on a fresh player stocked with its ingredients, at the given crafting level. */
-async function runCrafts(server: Server): Promise<CraftRow[]> {
+async function runCrafts(server: Server, crafts: Craft[], rarity: string): Promise<CraftRow[]> {
   const rows: CraftRow[] = [];
-  for (const [i, craft] of CRAFTS.entries()) {
+  for (const [i, craft] of crafts.entries()) {
     const player = `report-crafter-${i}`;
     await call(server, 'PATCH', `/api/v1/player/${player}`, {
       crafting_level: craft.craftingLevel,
@@ -186,7 +239,7 @@ async function runCrafts(server: Server): Promise<CraftRow[]> {
       const drop = await call(server, 'POST', '/v1/generate/items', {
         client_id: player,
         generation_context: { player_level: craft.playerLevel },
-        items: [{ type: id.slice(1), rarity: 'COMMON' }],
+        items: [{ type: id.slice(1), rarity }],
       });
       const item = (drop.body as { items?: Item[] }).items?.[0];
       if (item) ingredients.push({ item_id: item.id, quantity: 1 });
@@ -226,23 +279,24 @@ async function runCrafts(server: Server): Promise<CraftRow[]> {
 }
 
 /** Feeds each crafted item into the next combination, as a player farming levels would. */
-async function craftChain(server: Server, playerLevel: number) {
+async function craftChain(server: Server, playerLevel: number, { chain }: GameCase) {
   const player = 'report-chain';
+  const { material, station, intent } = chain;
   await call(server, 'PATCH', `/api/v1/player/${player}`, { crafting_level: 10, level: playerLevel });
   await call(server, 'POST', `/api/v1/player/${player}/inventory/grant`, {
-    items: [{ item_id: 'iron_ore', quantity: 20 }],
+    items: [{ item_id: material, quantity: 20 }],
   });
   const levels: number[] = [];
-  let current = 'iron_ore';
+  let current = material;
   for (let step = 0; step < 6; step++) {
     const res = await call(server, 'POST', '/api/v1/crafting/combine', {
       player_id: player,
       ingredients: [
-        { item_id: current, quantity: current === 'iron_ore' ? 2 : 1 },
-        { item_id: 'iron_ore', quantity: 1 },
+        { item_id: current, quantity: current === material ? 2 : 1 },
+        { item_id: material, quantity: 1 },
       ],
-      crafting_station: 'forge',
-      description: 'a sword',
+      crafting_station: station,
+      description: intent,
     });
     const item = (res.body as { result_item?: Item }).result_item;
     if (res.status !== 200 || !item) break;
@@ -363,70 +417,77 @@ function table(head: string[], rows: Array<Array<string | number>>): string {
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-async function main() {
-  const started = Date.now();
+interface Played {
+  c: GameCase;
+  loot: Awaited<ReturnType<typeof dropBags>>;
+  icons: Awaited<ReturnType<typeof identicalIcons>>;
+  crafts: CraftRow[];
+  chain: number[];
+  grid: Awaited<ReturnType<typeof statGrid>>;
+}
+
+/** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
+async function play(c: GameCase): Promise<Played> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-content-'));
   const server = await startServer(
     loadConfig({
       LOOTSMITH_SERVER_KEY: SERVER_KEY,
       LOOTSMITH_PLAYER_SECRET: 'content-report-player-secret-0123',
       LOOTSMITH_DATA_DIR: dataDir,
-      LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir),
+      LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir, c.file),
       LOOTSMITH_LOG_LEVEL: 'silent',
       LOOTSMITH_PORT: '0',
     }),
     { listen: false },
   );
-  let loot: Awaited<ReturnType<typeof dropBags>>;
-  let icons: Awaited<ReturnType<typeof identicalIcons>>;
-  let crafts: CraftRow[];
-  let chain: number[];
-  let grid: Awaited<ReturnType<typeof statGrid>>;
   try {
-    console.log(`dropping ${PLAYERS} bags of ${BAG} items through the server…`);
-    loot = await dropBags(server);
-    console.log('checking icons…');
-    icons = await identicalIcons(
+    console.log(`${c.game.name}: dropping ${PLAYERS} bags of ${BAG} items through the server…`);
+    const loot = await dropBags(server, c);
+    console.log(`${c.game.name}: checking icons…`);
+    const icons = await identicalIcons(
       server,
       loot.drops.map((d) => d.item),
     );
-    console.log('crafting…');
-    crafts = await runCrafts(server);
-    chain = await craftChain(server, 8);
-    grid = await statGrid(server);
+    console.log(`${c.game.name}: crafting…`);
+    const crafts = await runCrafts(server, c.crafts, c.game.rarities[0]?.id as string);
+    const chain = await craftChain(server, 8, c);
+    const grid = await statGrid(server, c);
+    return { c, loot, icons, crafts, chain, grid };
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log('asking the engine with unseen prompts…');
-  const chat = await askEngine();
+}
 
-  // Loot through the server.
+/** The measures of one game's loot, and its section of the report. */
+function measure({ c, loot, icons, crafts, chain, grid }: Played) {
+  const { game, theme } = c;
+  const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
   const bags = groupBy(items, (d) => d.player);
-  const lootNames = uniqueNames(new Map([...bags].map(([k, v]) => [k, v.map((d) => d.item.name)])));
+  const names = uniqueNames(new Map([...bags].map(([k, v]) => [k, v.map((d) => d.item.name)])));
   const strictContext = items.filter((d) =>
     mentionsContext(
       [d.item.name, d.item.description, ...d.item.affixes.map((a) => `${a.name} ${a.effect}`)].join(' '),
-      contextWords(d.enemyName, d.location, THEME),
+      contextWords(d.enemyName, d.location, theme),
     ),
   ).length;
   const anyContext = items.filter((d) =>
-    mentionsContext(stringsOf(d.item).join(' '), contextWords(d.enemyName, d.location, THEME)),
+    mentionsContext(stringsOf(d.item).join(' '), contextWords(d.enemyName, d.location, theme)),
   ).length;
   const elemental = items.filter((d) => d.enemyElement);
   const followsEnemy = elemental.filter((d) => d.item.element === d.enemyElement).length;
-  const lootRepeats = [...bags.values()].map((bag) =>
+  const repeats = [...bags.values()].map((bag) =>
     repeatedSentences(bag.map((d) => `${d.item.description} ${d.item.lore}`)),
   );
   const dropsOf = [...groupBy(items, (d) => String(d.drop)).values()].filter((drop) => drop.length > 1);
   const echoes = dropsOf.map((drop) =>
     sharedPhrases(
       drop.map((d) => `${d.item.description} ${d.item.lore}`),
-      [drop[0]?.enemyName ?? '', drop[0]?.location ?? '', THEME],
+      [drop[0]?.enemyName ?? '', drop[0]?.location ?? '', theme],
     ),
   );
-  const byRarity = RARITIES.map((r) =>
+  const byRarity = rarities.map((r) =>
     items.filter((d) => d.item.rarity === r).map((d) => statTotal(d.item)),
   );
   const levelBands = [
@@ -438,10 +499,143 @@ async function main() {
   const byLevel = levelBands.map(([lo, hi]) =>
     items.filter((d) => d.item.level >= lo && d.item.level <= hi).map((d) => statTotal(d.item)),
   );
+  const consumable = new Set(game.item_types.filter((t) => t.consumable).map((t) => t.id));
   const consumableProcs = items.filter(
     (d) =>
-      d.item.type === 'CONSUMABLE' && d.item.affixes.some((a) => /\bhits?\b|on hit|critical/i.test(a.effect)),
+      consumable.has(d.item.type) && d.item.affixes.some((a) => /\bhits?\b|on hit|critical/i.test(a.effect)),
   ).length;
+  const ownWords = items.filter((d) => speaksOnly(game, d.item)).length;
+  const expected = crafts.filter((r) => r.asExpected).length;
+  const chainLevel = 8;
+  const peers = items.filter((d) => d.playerLevel === chainLevel).map((d) => d.item.level);
+  const sample = bags.values().next().value ?? [];
+
+  const summary = {
+    valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
+    vocabulary: `${fmt(percent(ownWords, items.length))}% (${ownWords}/${items.length})`,
+    names: `${fmt(percent(names.unique, names.names))}% (${names.unique}/${names.names})`,
+    context: `${fmt(percent(strictContext, items.length))}% in name, description or affixes; ${fmt(percent(anyContext, items.length))}% anywhere`,
+    repeats: `${repeats.filter((r) => r.length).length} of ${repeats.length}`,
+    echoes: `${echoes.filter((e) => e.length).length} of ${echoes.length}`,
+    rarity: `${strictlyRising(grid.byRarity) ? 'yes' : 'no'}: ${grid.byRarity.map((x) => fmt(x, 0)).join(', ')}`,
+    level: `${strictlyRising(grid.byLevel) ? 'yes' : 'no'}: ${grid.byLevel.map((x) => fmt(x, 0)).join(', ')}`,
+    crafts: `${expected} of ${crafts.length}`,
+  };
+
+  const section = `## Loot through the server: ${game.name}
+
+\`${relative(ROOT, c.file)}\`, theme "${theme}", rooms ${c.rooms.join(', ')}: ${PLAYERS} players kill the game's enemies through \`POST /v1/generate/items\` until ${BAG} items have dropped each, ${items.length} generated items from ${loot.requests} drops (${loot.failed} failed drops). Items carrying only the game's own types, rarities, elements, stats and item fields: ${summary.vocabulary}.
+
+Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Consumables with on-hit effects: ${consumableProcs}.
+
+The rise of stats in the summary is measured on ${grid.count} items the game server asked for at each rarity (${rarities.join(', ')}) and level (${GRID_LEVELS.join(', ')}), so that rarity and level do not mix. In the players' bags rarity is rolled and mixes with level; there, mean stat total by rarity:
+
+${table(
+  ['rarity', ...rarities],
+  [
+    ['items', ...byRarity.map((xs) => xs.length)],
+    ['mean stats', ...byRarity.map((xs) => (xs.length ? fmt(mean(xs)) : '–'))],
+  ],
+)}
+
+Mean stat total by item level:
+
+${table(
+  ['level', ...levelBands.map(([a, b]) => `${a}–${b}`)],
+  [
+    ['items', ...byLevel.map((xs) => xs.length)],
+    ['mean stats', ...byLevel.map((xs) => (xs.length ? fmt(mean(xs)) : '–'))],
+  ],
+)}
+
+Icons: ${icons.painted} icons fetched, ${icons.distinct} distinct images over ${icons.kinds} kinds (${icons.kindNames.join(', ')}); different names with pixel-identical icons: ${icons.clashes.length}${
+    icons.clashes.length
+      ? ` (${icons.clashes
+          .slice(0, 5)
+          .map((x) => [...x.names].join(' = '))
+          .join('; ')})`
+      : ''
+  }.
+
+${
+  repeats.some((r) => r.length)
+    ? `Repeated sentences: ${repeats
+        .flat()
+        .slice(0, 5)
+        .map(([x, n]) => `“${x}” ×${n}`)
+        .join('; ')}\n\n`
+    : ''
+}${
+  echoes.some((e) => e.length)
+    ? `Phrases two items of one drop share: ${echoes
+        .flat()
+        .slice(0, 5)
+        .map((x) => `“${x}”`)
+        .join('; ')}\n\n`
+    : ''
+}The first player's bag, as dropped:
+
+${table(
+  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'affixes', 'own fields'],
+  sample.map((d) => [
+    cell(d.item.name),
+    `${d.item.type} ${d.item.subtype}`,
+    d.item.rarity,
+    d.item.level,
+    d.item.element,
+    `${d.enemyName}, ${d.location}`,
+    cell(d.item.description),
+    cell(d.item.lore),
+    cell(d.item.affixes.map((a) => `${a.name}: ${a.effect}`).join(' / ') || '–'),
+    cell(
+      game.item_fields
+        .filter((f) => d.item[f.id] !== undefined)
+        .map((f) => `${f.id} ${d.item[f.id]}`)
+        .join(', ') || '–',
+    ),
+  ]),
+)}
+
+### Crafting verdicts
+
+${expected} of ${crafts.length} combinations judged as expected. Each row runs \`POST /api/v1/crafting/combine\` for a fresh player holding its ingredients.
+
+${table(
+  [
+    'combination',
+    'station (tool)',
+    'intent',
+    'crafting lvl',
+    'expected',
+    'verdict',
+    'result / message',
+    'suggestions',
+  ],
+  crafts.map((r) => [
+    r.ingredients.map(([id, q]) => `${q} × ${id}`).join(' + '),
+    `${r.station ?? '–'}${r.tool ? ` (${r.tool})` : ''}`,
+    cell(r.intent ?? '–'),
+    r.craftingLevel,
+    r.expect.success
+      ? `success${r.expect.subtype ? `: ${r.expect.subtype}` : r.expect.type ? `: ${r.expect.type}` : ''}`
+      : 'refused',
+    `${r.success ? 'success' : `refused (${r.status})`}${r.asExpected ? '' : ' ✗'}`,
+    cell(r.result ?? r.message),
+    cell(r.suggestions.join(' / ') || '–'),
+  ]),
+)}
+
+Crafting chain (each result of "${c.chain.intent}" at the ${c.chain.station} fed into the next, player level ${chainLevel}, crafting level 10): levels ${chain.join(' → ') || '(no craft succeeded)'}; loot dropped to level-${chainLevel} players in this run reached level ${Math.max(...peers)} (${peers.length} items).
+`;
+  return { summary, section };
+}
+
+async function main() {
+  const started = Date.now();
+  const games: Array<ReturnType<typeof measure>> = [];
+  for (const c of GAMES) games.push(measure(await play(c)));
+  console.log('asking the engine with unseen prompts…');
+  const chat = await askEngine();
 
   // The engine's chat with prompts it has never seen.
   const chatBags = groupBy(chat, (c) => c.client);
@@ -472,191 +666,94 @@ async function main() {
       fmt(percent(rows.filter((c) => c.context).length, rows.length)),
     ];
   });
-  const expected = crafts.filter((c) => c.asExpected).length;
-  const chainLevel = 8;
-  const peers = items.filter((d) => d.playerLevel === chainLevel).map((d) => d.item.level);
+  const each = (key: keyof (typeof games)[number]['summary']) => games.map((g) => g.summary[key]);
 
-  const sample = bags.values().next().value ?? [];
   const md = `# Content report
 
 Written by \`npm run content:report\` (\`test/content/report.ts\`) on ${new Date().toISOString().slice(0, 10)} in ${fmt((Date.now() - started) / 1000, 0)} s. Every figure below is measured from generated output on this run; none is written by hand.
 
-- **Game definition, real server pipeline**: ${PLAYERS} players of the demo (\`server/game/fantasy-rpg.json\`, theme "${THEME}", rooms ${ROOMS.join(', ')}) each kill the game's enemies through \`POST /v1/generate/items\` on the Lootsmith server with its embedded engine until ${BAG} items have dropped: ${items.length} generated items from ${loot.requests} drops (${loot.failed} failed drops).
+- **Two game definitions, real server pipeline**: ${GAMES.map((c) => `\`${relative(ROOT, c.file)}\` (${c.game.name})`).join(' and ')}, each played by ${PLAYERS} players through \`POST /v1/generate/items\` on the Lootsmith server with its embedded engine until ${BAG} items have dropped each. The two share none of their vocabulary: types, rarities, elements, stats and item fields.
 - **Prompts the engine's tests never saw**: ${chat.length} \`/v1/chat/completions\` requests to the engine with ${SCHEMAS.length} developer schemas (${SCHEMAS.map((s) => s.name).join(', ')}), the context written as JSON, \`key: value\` lines or prose (three phrasings each), ${SITUATIONS.length} situations, ${ASKED.length} rarities and ${LEVELS.length} levels (\`test/content/prompts.ts\`).
 
 ## Summary
 
 ${table(
-  ['measure', 'game definition (server)', 'unseen prompts (engine chat)', 'goal'],
+  ['measure', ...GAMES.map((c) => `${c.game.name} (server)`), 'unseen prompts (engine chat)', 'goal'],
   [
     [
       'schema-valid',
-      `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
+      ...each('valid'),
       `${fmt(percent(chat.filter((c) => c.valid).length, chat.length))}% of ${chat.length}`,
       '100%',
     ],
+    ["only the game's own vocabulary", ...each('vocabulary'), '—', '100%'],
     [
       'names unique per player',
-      `${fmt(percent(lootNames.unique, lootNames.names))}% (${lootNames.unique}/${lootNames.names})`,
+      ...each('names'),
       `${fmt(percent(chatNames.unique, chatNames.names))}% (${chatNames.unique}/${chatNames.names})`,
       '≥ 99%',
     ],
     [
       'context words present',
-      `${fmt(percent(strictContext, items.length))}% in name, description or affixes; ${fmt(percent(anyContext, items.length))}% anywhere`,
+      ...each('context'),
       `${fmt(percent(chat.filter((c) => c.context).length, chat.length))}%`,
       '≥ 90%',
     ],
     [
       'bags of 30 with a repeated sentence',
-      `${lootRepeats.filter((r) => r.length).length} of ${lootRepeats.length}`,
+      ...each('repeats'),
       `${chatRepeats.filter((r) => r.length).length} of ${chatRepeats.length}`,
       '0',
     ],
     [
       'drops whose items share a phrase (4 words in a row; names and stat lists aside)',
-      `${echoes.filter((e) => e.length).length} of ${echoes.length}`,
+      ...each('echoes'),
       '—',
       '0',
     ],
     [
       'mean stats rise with rarity',
-      `${strictlyRising(grid.byRarity) ? 'yes' : 'no'}: ${grid.byRarity.map((x) => fmt(x, 0)).join(', ')}`,
-      `${schemaRows.filter((s) => strictlyRising(s.byR)).length} of ${SCHEMAS.length} schemas`,
+      ...each('rarity'),
+      `${schemaRows.filter((r) => strictlyRising(r.byR)).length} of ${SCHEMAS.length} schemas`,
       'strictly',
     ],
     [
       'mean stats rise with level',
-      `${strictlyRising(grid.byLevel) ? 'yes' : 'no'}: ${grid.byLevel.map((x) => fmt(x, 0)).join(', ')}`,
-      `${schemaRows.filter((s) => strictlyRising(s.byL)).length} of ${SCHEMAS.length} schemas`,
+      ...each('level'),
+      `${schemaRows.filter((r) => strictlyRising(r.byL)).length} of ${SCHEMAS.length} schemas`,
       'strictly',
     ],
+    ['crafting verdicts as expected', ...each('crafts'), '—', 'all'],
   ],
 )}
 
-Sentences are those of descriptions, lore and other prose fields. Affix rules text is counted apart: in the unseen-prompt bags, ${affixRepeats.filter((r) => r.length).length} of ${affixRepeats.length} repeat an affix line word for word (two items with the same effect at the same strength).
+Sentences are those of descriptions, lore and other prose fields. Affix rules text is counted apart: in the unseen-prompt bags, ${affixRepeats.filter((r) => r.length).length} of ${affixRepeats.length} repeat an affix line word for word (two items with the same effect at the same strength). The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
 
-Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Consumables with on-hit effects: ${consumableProcs}.
-
-## Loot through the server
-
-The rise of stats in the summary is measured on ${grid.count} items the game server asked for at each rarity (${RARITIES.join(', ')}) and level (${GRID_LEVELS.join(', ')}), so that rarity and level do not mix. In the players' bags rarity is rolled and mixes with level; there, mean stat total by rarity:
-
-${table(
-  ['rarity', ...RARITIES],
-  [
-    ['items', ...byRarity.map((xs) => xs.length)],
-    ['mean stats', ...byRarity.map((xs) => (xs.length ? fmt(mean(xs)) : '–'))],
-  ],
-)}
-
-Mean stat total by item level:
-
-${table(
-  ['level', ...levelBands.map(([a, b]) => `${a}–${b}`)],
-  [
-    ['items', ...byLevel.map((xs) => xs.length)],
-    ['mean stats', ...byLevel.map((xs) => (xs.length ? fmt(mean(xs)) : '–'))],
-  ],
-)}
-
-Icons: ${icons.painted} icons fetched, ${icons.distinct} distinct images over ${icons.kinds} kinds; different names with pixel-identical icons: ${icons.clashes.length}${
-    icons.clashes.length
-      ? ` (${icons.clashes
-          .slice(0, 5)
-          .map((c) => [...c.names].join(' = '))
-          .join('; ')})`
-      : ''
-  }. The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
-
-${
-  lootRepeats.some((r) => r.length)
-    ? `Repeated sentences: ${lootRepeats
-        .flat()
-        .slice(0, 5)
-        .map(([s, n]) => `“${s}” ×${n}`)
-        .join('; ')}\n\n`
-    : ''
-}${
-  echoes.some((e) => e.length)
-    ? `Phrases two items of one drop share: ${echoes
-        .flat()
-        .slice(0, 5)
-        .map((p) => `“${p}”`)
-        .join('; ')}\n\n`
-    : ''
-}${
-  chatRepeats.some((r) => r.length)
-    ? `Repeated sentences in the unseen-prompt bags: ${chatRepeats
-        .flat()
-        .slice(0, 5)
-        .map(([s, n]) => `“${s}” ×${n}`)
-        .join('; ')}\n\n`
-    : ''
-}The first player's bag, as dropped:
-
-${table(
-  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'affixes'],
-  sample.map((d) => [
-    cell(d.item.name),
-    `${d.item.type} ${d.item.subtype}`,
-    d.item.rarity,
-    d.item.level,
-    d.item.element,
-    `${d.enemyName}, ${d.location}`,
-    cell(d.item.description),
-    cell(d.item.lore),
-    cell(d.item.affixes.map((a) => `${a.name}: ${a.effect}`).join(' / ') || '–'),
-  ]),
-)}
-
-## Crafting verdicts
-
-${expected} of ${crafts.length} combinations judged as expected. Each row runs \`POST /api/v1/crafting/combine\` for a fresh player holding its ingredients.
-
-${table(
-  [
-    'combination',
-    'station (tool)',
-    'intent',
-    'crafting lvl',
-    'expected',
-    'verdict',
-    'result / message',
-    'suggestions',
-  ],
-  crafts.map((c) => [
-    c.ingredients.map(([id, q]) => `${q} × ${id}`).join(' + '),
-    `${c.station ?? '–'}${c.tool ? ` (${c.tool})` : ''}`,
-    cell(c.intent ?? '–'),
-    c.craftingLevel,
-    c.expect.success
-      ? `success${c.expect.subtype ? `: ${c.expect.subtype}` : c.expect.type ? `: ${c.expect.type}` : ''}`
-      : 'refused',
-    `${c.success ? 'success' : `refused (${c.status})`}${c.asExpected ? '' : ' ✗'}`,
-    cell(c.result ?? c.message),
-    cell(c.suggestions.join(' / ') || '–'),
-  ]),
-)}
-
-Crafting chain (each forged sword fed into the next, player level ${chainLevel}, crafting level 10): levels ${chain.join(' → ') || '(no craft succeeded)'}; loot dropped to level-${chainLevel} players in this run reached level ${Math.max(...peers)} (${peers.length} items).
-
+${games.map((g) => g.section).join('\n')}
 ## Unseen prompts by form
 
 ${table(['context form', 'requests', 'schema-valid %', 'context words %'], forms)}
 
-Mean stat total by asked rarity and by level, per schema:
+${
+  chatRepeats.some((r) => r.length)
+    ? `Repeated sentences in the unseen-prompt bags: ${chatRepeats
+        .flat()
+        .slice(0, 5)
+        .map(([x, n]) => `“${x}” ×${n}`)
+        .join('; ')}\n\n`
+    : ''
+}Mean stat total by asked rarity and by level, per schema:
 
 ${table(
   ['schema', 'valid %', 'context %', ...ASKED, 'rising', ...LEVELS.map((l) => `lvl ${l}`), 'rising'],
-  schemaRows.map((s) => [
-    s.name,
-    fmt(percent(s.rows.filter((c) => c.valid).length, s.rows.length)),
-    fmt(percent(s.rows.filter((c) => c.context).length, s.rows.length)),
-    ...s.byR.map((x) => fmt(x)),
-    strictlyRising(s.byR) ? 'yes' : 'no',
-    ...s.byL.map((x) => fmt(x)),
-    strictlyRising(s.byL) ? 'yes' : 'no',
+  schemaRows.map((r) => [
+    r.name,
+    fmt(percent(r.rows.filter((c) => c.valid).length, r.rows.length)),
+    fmt(percent(r.rows.filter((c) => c.context).length, r.rows.length)),
+    ...r.byR.map((x) => fmt(x)),
+    strictlyRising(r.byR) ? 'yes' : 'no',
+    ...r.byL.map((x) => fmt(x)),
+    strictlyRising(r.byL) ? 'yes' : 'no',
   ]),
 )}
 

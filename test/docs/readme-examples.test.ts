@@ -4,9 +4,10 @@
 // the reason it is not, so a block added without either fails here, as does an example that stops
 // working. What the READMEs leave to the reader (the game's own `toast`, `hero`, the enemy that
 // died) is given, and recorded where the example calls it.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEngineApp } from '../../engine/src/index.ts';
 import { loadKeysFile } from '../../engine/src/keys.ts';
+import { runGameCommand } from '../../server/src/game/commands.ts';
 import {
   loadConfig,
   type RunningServer,
@@ -26,6 +28,7 @@ import { launchChromium } from '../support/browser.ts';
 import { type CodeBlock, codeBlocksOf } from './markdown.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 /** The READMEs' player. */
 const PLAYER = 'player-42';
 const PLAYER_SECRET = 'readme-examples-player-secret-0123456789';
@@ -180,6 +183,47 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
       }),
     },
     {
+      find: "import type { CaveCrawl } from './lootsmith-game';",
+      plan: {
+        // Types, not code to run: it compiles against what `lootsmith types` writes for a game called
+        // Cave Crawl, and its misspelt stat, as its comment says, does not.
+        async local(code) {
+          mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+          const dir = mkdtempSync(join(ROOT, 'test-results', 'readme-types-'));
+          try {
+            const file = join(dir, 'game.json');
+            const fantasy = JSON.parse(readFileSync(join(ROOT, 'server/game/fantasy-rpg.json'), 'utf8'));
+            writeFileSync(file, JSON.stringify({ ...fantasy, $schema: undefined, name: 'Cave Crawl' }));
+            const out = join(dir, 'lootsmith-game.d.ts');
+            expect(await runGameCommand(['types', file, '--out', out])).toBe(0);
+            writeFileSync(
+              join(dir, 'tsconfig.json'),
+              JSON.stringify({
+                extends: '../../tsconfig.base.json',
+                compilerOptions: { lib: ['ES2023', 'DOM'], types: [] },
+                include: ['*.ts'],
+              }),
+            );
+            const compile = (source: string) => {
+              writeFileSync(join(dir, 'game.ts'), `${source}\nexport { attack, worn };\n`);
+              return spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], {
+                cwd: dir,
+                encoding: 'utf8',
+                timeout: 90_000,
+              });
+            };
+            const written = compile(code);
+            expect(written.status, written.stdout).toBe(0);
+            const misspelt = compile(code.replace("s.name === 'attack'", "s.name === 'atack'"));
+            expect(misspelt.status).not.toBe(0);
+            expect(misspelt.stdout).toContain('"atack"');
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        },
+      },
+    },
+    {
       find: 'await this.lootsmith.inventory.cached()',
       plan: inScene({
         result:
@@ -215,6 +259,12 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
     {
       find: 'LOOTSMITH_UPSTREAM_URL=https://content.example.com',
       plan: { skip: 'needs a hosted service and its key' },
+    },
+    {
+      find: 'npx lootsmith init',
+      plan: {
+        skip: 'the commands: server/test/game-file.test.ts runs check and init, plugin/test/game-types.test.ts types',
+      },
     },
     {
       find: "await app.register(lootsmith, { prefix: '/loot'",

@@ -1,4 +1,4 @@
-import { type GeneratedItem, RARITIES } from '@lootsmith/protocol';
+import { type GeneratedItem, SPEC_RARITIES } from '@lootsmith/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkItem } from '../../server/src/game/rules.ts';
@@ -49,7 +49,7 @@ function hostileItem(good: Record<string, unknown>, auth: string) {
     name: field(good.name, text),
     type: field(good.type, fc.constantFrom('WEAPON', 'MATERIAL', 'weapon', 'SPACESHIP')),
     subtype: field(good.subtype, text),
-    rarity: field(good.rarity, fc.constantFrom(...RARITIES)),
+    rarity: field(good.rarity, fc.constantFrom(...SPEC_RARITIES)),
     level: field(good.level, hostileNumber),
     element: field(good.element, fc.constantFrom('none', 'fire', 'plasma')),
     material: field(good.material, text),

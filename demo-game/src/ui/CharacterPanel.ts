@@ -87,7 +87,7 @@ export class CharacterPanel extends Panel {
     const slot = this.#slot;
     if (!slot) return [h('p', { class: 'hint' }, 'Loading your gear…')];
     const worn = state.slots.find((s) => s.slot === slot)?.item;
-    const fits = state.items.filter((e) => e.item.type === slot && e.item.id !== worn?.id);
+    const fits = state.items.filter((e) => state.slotOf(e.item) === slot && e.item.id !== worn?.id);
     const choices = fits.map(({ item }) =>
       h(
         'li',

@@ -1,4 +1,5 @@
 import type { InventoryEntry } from '../lootsmith-types.ts';
+import type { PlayerState } from '../player-state.ts';
 import { fill, h } from './dom.ts';
 import { itemCard, itemSlot } from './ItemCard.ts';
 import { itemActions } from './item-actions.ts';
@@ -8,13 +9,16 @@ import type { Services } from './services.ts';
 import { pressWord } from './touch.ts';
 
 const GRID_SLOTS = 30;
-const RARITIES = ['MYTHIC', 'LEGENDARY', 'EPIC', 'RARE', 'UNCOMMON', 'COMMON'];
 
-/** Gear first, best rarity first; materials at the end. */
-const bagOrder = (a: InventoryEntry, b: InventoryEntry) =>
-  Number(a.item.type === 'MATERIAL') - Number(b.item.type === 'MATERIAL') ||
-  RARITIES.indexOf(a.item.rarity) - RARITIES.indexOf(b.item.rarity) ||
-  a.item.name.localeCompare(b.item.name);
+/** Gear first, best rarity first (the game's ladder runs from the most common up); stacks at the end. */
+function bagOrder(state: PlayerState) {
+  const ladder = state.game?.rarities.map((r) => r.id) ?? [];
+  const stacks = (e: InventoryEntry) => Number(state.typeOf(e.item)?.stackable ?? false);
+  return (a: InventoryEntry, b: InventoryEntry) =>
+    stacks(a) - stacks(b) ||
+    ladder.indexOf(b.item.rarity) - ladder.indexOf(a.item.rarity) ||
+    a.item.name.localeCompare(b.item.name);
+}
 
 /** The bag: an icon grid; hovering shows an item's card, clicking chooses it (to wear or use). */
 export class InventoryPanel extends Panel {
@@ -29,7 +33,7 @@ export class InventoryPanel extends Panel {
 
   render() {
     const { state, icons } = this.#s;
-    const entries = state.items.toSorted(bagOrder);
+    const entries = state.items.toSorted(bagOrder(state));
     if (!entries.some((e) => e.item.id === this.#chosen)) this.#chosen = entries[0]?.item.id;
     const details = h('div', { class: 'details' });
     // Hovering back and forth repaints only when the card changes, so its buttons stay put.

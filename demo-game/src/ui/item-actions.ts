@@ -56,14 +56,16 @@ function actionButton(name: string, label: string, run: () => Promise<void>) {
  */
 export function itemActions(item: Item, s: Services): HTMLElement | undefined {
   const { state, gear } = s;
-  if (state.isWorn(item.id))
+  const wornIn = state.slots.find((w) => w.item?.id === item.id)?.slot;
+  if (wornIn)
     return h(
       'div',
       { class: 'item-actions' },
-      actionButton('unequip', 'Take off', () => gear.unequip(item.type)),
-      h('span', { class: 'muted small' }, `Worn in your ${titleCase(item.type)} slot`),
+      actionButton('unequip', 'Take off', () => gear.unequip(wornIn)),
+      h('span', { class: 'muted small' }, `Worn in your ${titleCase(wornIn)} slot`),
     );
-  if (state.canWear(item)) {
+  const slot = state.slotOf(item);
+  if (slot && state.canWear(item)) {
     const worn = state.wornInSlotOf(item);
     return h(
       'div',
@@ -72,12 +74,13 @@ export function itemActions(item: Item, s: Services): HTMLElement | undefined {
       h(
         'span',
         { class: 'compare small' },
-        worn ? `vs your ${worn.name}: ` : `${titleCase(item.type)} slot is empty: `,
+        worn ? `vs your ${worn.name}: ` : `${titleCase(slot)} slot is empty: `,
         statChangeView(item, worn),
       ),
     );
   }
-  if (item.type === 'CONSUMABLE') {
+  const type = state.typeOf(item);
+  if (type?.consumable) {
     const heals = healingOf(item.stats);
     return h(
       'div',
@@ -86,7 +89,7 @@ export function itemActions(item: Item, s: Services): HTMLElement | undefined {
       h('span', { class: 'muted small' }, heals ? `Restores ${heals} health` : 'No healing'),
     );
   }
-  if (item.type === 'MATERIAL')
+  if (type?.stackable)
     return h('p', { class: 'hint small' }, 'A crafting material: combine it or forge with it at a station.');
   return undefined;
 }

@@ -1,8 +1,8 @@
-import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import type { Rgb } from './colour.ts';
 import { glowMaterial, RARITY_GLOW } from './materials.ts';
 import { part } from './part.ts';
+import type { Element } from './prompt.ts';
 import type { Glow, Part } from './scene.ts';
 import { capsule, circle, ellipse, polygon, ring, rotate, star, union } from './sdf.ts';
 

@@ -3,6 +3,7 @@ import { orb, tome, totem } from './arcana.ts';
 import { armor, chainmail, cloak, robe, tunic } from './armour.ts';
 import { bandage, bomb, dust, essence, map } from './consumables.ts';
 import { elementEffects } from './effects.ts';
+import { emblem } from './emblem.ts';
 import { flail, whip } from './flexible-weapons.ts';
 import { boots, sabatons } from './footwear.ts';
 import { bag, belt, chest, coin, food, hide, ingot, log, ore } from './goods.ts';
@@ -100,6 +101,7 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   horn,
   bag,
   chest,
+  emblem,
 };
 
 const FRAME = 0.46;
@@ -149,8 +151,8 @@ function fitToFrame(parts: Part[]): Part[] {
 
 /** An inventory icon: the subject's silhouette in the prompt's materials, with its element's effects. */
 export function paintItem(reading: PromptReading, seeded: Rng): Scene {
-  // A subject the painter has no silhouette for becomes a gem: a generic, valuable-looking thing.
-  const kind = reading.kind ?? 'gem';
+  // A subject the painter has no silhouette for gets a clean generic emblem in the prompt's colours.
+  const kind = reading.kind ?? 'emblem';
   // The name joins the seed, so two names of one kind differ even under one explicit seed.
   const rng = seeded.fork(`name:${reading.name}`);
   const look = chooseLook(kind, reading, rng.fork('look'));

@@ -78,6 +78,8 @@ const KIND_SYNONYMS = {
   horn: 'horn bugle warhorn',
   bag: 'bag pouch sack satchel purse backpack knapsack container',
   chest: 'chest coffer lockbox crate strongbox trunk casket',
+  /** A clean generic icon in the prompt's colours, for what no other silhouette draws. */
+  emblem: 'emblem badge insignia token',
 } as const;
 
 export type ItemKind = keyof typeof KIND_SYNONYMS;
@@ -184,4 +186,17 @@ export function kindOf(prompt: string): ItemKind | undefined {
   const described = `${subject} ${segments[1] ?? ''}`.match(/[a-z]+/g) ?? [];
   if (plated && described.some((w) => METAL_WORDS.has(w))) kind = plated;
   return kind;
+}
+
+/**
+ * The silhouette a prompt names outright in a tag of its own, "ring icon" or "emblem icon": what a
+ * game chose for the item's type, which no word of the name overrides.
+ */
+export function declaredKind(prompt: string): ItemKind | undefined {
+  for (const segment of prompt.toLowerCase().split(',').slice(1)) {
+    const words = /^\s*([a-z][a-z ]*?)\s+icon\s*$/.exec(segment)?.[1];
+    const kind = words?.replace(/\s+/g, '_');
+    if (kind && (ITEM_KINDS as string[]).includes(kind)) return kind as ItemKind;
+  }
+  return undefined;
 }

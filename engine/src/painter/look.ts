@@ -1,9 +1,8 @@
-import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { COLOUR_WORDS, hex, hslToRgb, mixRgb, type Rgb, rgbToHsl } from './colour.ts';
 import { MATERIALS } from './materials.ts';
 import { ELEMENT_PALETTES } from './palettes.ts';
-import type { ItemKind, PromptReading } from './prompt.ts';
+import type { Element, ItemKind, PromptReading } from './prompt.ts';
 import type { Material } from './scene.ts';
 
 /** The materials one item is made of, decided from the prompt's words and the seed. */
@@ -130,8 +129,10 @@ export function chooseLook(kind: ItemKind, reading: PromptReading, rng: Rng): It
         : (MATERIALS[rng.fork('gem').pick(GEMS)] as Material);
   const paintBase = colour ?? palette?.tint ?? hex(rng.fork('paint').pick(PAINTS));
   const paint: Material = { base: jitter(paintBase, rng.fork('paint-tone'), 10, 0.05), finish: 'cloth' };
+  // A second colour word (a game's palette: "in teal and orange") is the trim.
+  const second = reading.colours[1] ? COLOUR_WORDS[reading.colours[1]]?.rgb : undefined;
   const trim: Material = {
-    base: palette ? (palette.ramp[3] as Rgb) : hex(rng.fork('trim').pick(TRIMS)),
+    base: second ?? (palette ? (palette.ramp[3] as Rgb) : hex(rng.fork('trim').pick(TRIMS))),
     finish: 'cloth',
   };
   const light: Material = palette

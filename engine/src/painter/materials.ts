@@ -1,6 +1,6 @@
-import type { Element } from '@lootsmith/protocol';
 import { hex, type Rgb } from './colour.ts';
 import { ELEMENT_PALETTES, type ElementPalette } from './palettes.ts';
+import type { Element } from './prompt.ts';
 import type { Finish, Material } from './scene.ts';
 
 const m = (colour: string, finish: Finish): Material => ({ base: hex(colour), finish });

@@ -1,5 +1,5 @@
-import type { Element } from '@lootsmith/protocol';
 import { hex, type Rgb } from './colour.ts';
+import type { Element } from './prompt.ts';
 
 /** One colouring of an element: its glow ramp (edge → hot centre), the material it suggests, and a tint. */
 export interface ElementPalette {

@@ -1,6 +1,5 @@
-import type { Element } from '@lootsmith/protocol';
 import { COLOUR_WORDS } from './colour.ts';
-import { type ItemKind, kindOf } from './kinds.ts';
+import { declaredKind, type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
 import type { Style } from './scene.ts';
 
@@ -13,6 +12,9 @@ const TYPE_KINDS: Record<string, ItemKind> = {
   accessory: 'ring',
   material: 'ore',
 };
+
+/** The elements the painter has palettes and effects for; any other element is painted plain. */
+export type Element = 'none' | 'fire' | 'frost' | 'poison' | 'shadow' | 'holy' | 'lightning';
 
 const ELEMENT_WORDS: Record<string, Exclude<Element, 'none'>> = {};
 const elementSynonyms: Record<Exclude<Element, 'none'>, string> = {
@@ -95,7 +97,7 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   const [subjectText = ''] = lower.split(',');
   const has = (w: string) => words.includes(w);
 
-  let kind = kindOf(lower);
+  let kind = declaredKind(lower) ?? kindOf(lower);
   if (!kind) kind = words.map((w) => TYPE_KINDS[w]).find((k) => k !== undefined);
 
   const materials: string[] = [];

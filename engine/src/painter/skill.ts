@@ -1,9 +1,8 @@
-import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { hslToRgb, mixRgb, type Rgb } from './colour.ts';
 import { ELEMENT_RAMPS, MATERIALS } from './materials.ts';
 import { part } from './part.ts';
-import type { PromptReading } from './prompt.ts';
+import type { Element, PromptReading } from './prompt.ts';
 import type { Material, Part, Scene } from './scene.ts';
 import { box, capsule, circle, intersect, polygon, ring, rotate, star, subtract, union } from './sdf.ts';
 

@@ -1,25 +1,13 @@
-import type { Element } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
-import { ELEMENT_EFFECTS } from './lexicon.ts';
+import { ELEMENT_EFFECTS, type Element } from './lexicon.ts';
+import type { AffixCategory, Vocabulary } from './vocabulary.ts';
 
 export interface Affix {
   name: string;
   effect: string;
 }
 
-/** What an item does with an affix: weapons strike, armour guards, trinkets empower, consumables act once used. */
-export type AffixCategory = 'strike' | 'guard' | 'trinket' | 'use' | 'craft';
-
-export function affixCategory(type: string): AffixCategory {
-  if (type === 'WEAPON') return 'strike';
-  if (type === 'ACCESSORY') return 'trinket';
-  if (type === 'CONSUMABLE') return 'use';
-  if (type === 'MATERIAL' || type === 'CONTAINER') return 'craft';
-  return 'guard';
-}
-
-/** The damage word of an element ("none" is plain physical work), and name roots per element. */
-const damageOf = (element: Element) => (element === 'none' ? 'physical' : element);
+/** Name roots per element; an element the writer has none for lends its own name. */
 const ROOT: Record<Element, readonly string[]> = {
   none: ['Iron', 'Stalwart', 'Steady', 'Warden'],
   fire: ['Ember', 'Cinder', 'Flame', 'Pyre'],
@@ -65,38 +53,51 @@ const TEMPLATES: Record<Exclude<AffixCategory, 'strike'>, ReadonlyArray<readonly
   ],
 };
 
-function fill(template: string, element: Element, n: number, s: number, root: string): string {
+/** Strikes of an element the writer has no words for: its damage by name. */
+const ANY_STRIKE: ReadonlyArray<readonly [string, string]> = [
+  ['{R} Edge', 'Hits deal {n} extra {d} damage.'],
+  ['{R} Surge', 'Critical hits deal {n}% more {d} damage.'],
+  ['{R} Overload', 'Every fourth hit releases {n} {d} damage around the target.'],
+];
+
+function fill(template: string, damage: string, n: number, s: number, root: string): string {
   return template
     .replaceAll('{R}', root)
-    .replaceAll('{d}', damageOf(element))
+    .replaceAll('{d}', damage)
     .replaceAll('{n}', String(n))
     .replaceAll('{s}', String(s));
 }
 
-/** Affixes that fit what the item is: on-hit effects only on weapons, on-use effects only on consumables. */
+/** Affixes that fit what the item is: on-hit effects only on types that strike, on-use effects only on consumables. */
 export function affixesFor(
+  vocab: Vocabulary,
   type: string,
-  element: Element,
+  element: string,
   rarity: number,
   level: number,
   count: number,
   rng: Rng,
 ): Affix[] {
-  const category = affixCategory(type);
+  const category: AffixCategory = vocab.type(type)?.affixes ?? 'guard';
+  const own = (ELEMENT_EFFECTS as Record<string, (typeof ELEMENT_EFFECTS)['none']>)[element];
+  const strikes = [
+    ...(own ?? ANY_STRIKE.map(([name, effect]) => ({ name, effect }))),
+    ...(element === 'none' ? [] : ELEMENT_EFFECTS.none),
+  ];
   const pool: ReadonlyArray<readonly [string, string]> =
-    category === 'strike'
-      ? [...ELEMENT_EFFECTS[element], ...(element === 'none' ? [] : ELEMENT_EFFECTS.none)].map(
-          (a) => [a.name, a.effect] as const,
-        )
-      : TEMPLATES[category];
+    category === 'strike' ? strikes.map((a) => [a.name, a.effect] as const) : TEMPLATES[category];
+  const name = vocab.element(element)?.name ?? element;
+  // The damage word of an element ("none" is plain physical work).
+  const damage = element === 'none' ? 'physical' : name.toLowerCase();
+  const roots = (ROOT as Record<string, readonly string[]>)[element] ?? [name];
   const start = rng.int(0, pool.length - 1);
   const affixes: Affix[] = [];
   for (let i = 0; i < Math.min(count, pool.length); i++) {
-    const [name, effect] = pool[(start + i) % pool.length] as readonly [string, string];
+    const [label, effect] = pool[(start + i) % pool.length] as readonly [string, string];
     const n = Math.max(2, Math.round(3 + level * 0.4 + rarity * 3 + rng.int(0, 4)));
     const s = 1 + Math.floor(rarity / 2);
-    const root = rng.pick(ROOT[element]);
-    affixes.push({ name: fill(name, element, n, s, root), effect: fill(effect, element, n, s + 2, root) });
+    const root = rng.pick(roots);
+    affixes.push({ name: fill(label, damage, n, s, root), effect: fill(effect, damage, n, s + 2, root) });
   }
   return affixes;
 }

@@ -1,10 +1,10 @@
-import { type Element, ITEM_TYPES, type ItemType } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { subtypeIn } from './context.ts';
-import { type CombineCue, type Cues, elementOf, type Ingredient } from './cues.ts';
-import { agree, capitalise, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
+import type { CombineCue, Cues, Ingredient } from './cues.ts';
+import { agree, capitalise, isPlural, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
-import { OPPOSED, SUBTYPE_TYPES, type Theme, typeOfSubtype } from './lexicon.ts';
+import { SUBTYPE_TYPES } from './lexicon.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 export interface Verdict {
   sensible: boolean;
@@ -13,13 +13,16 @@ export interface Verdict {
   item: ItemPlan | null;
 }
 
-/** What an ingredient is to a crafter. */
-type Stuff = 'metal' | 'wood' | 'hide' | 'cloth' | 'bone' | 'herb' | 'reagent' | 'gem';
+/** What an ingredient is to a crafter; `stock` is a game's material the writer has no word for. */
+type Stuff = 'metal' | 'wood' | 'hide' | 'cloth' | 'bone' | 'herb' | 'reagent' | 'gem' | 'stock';
 
 const STUFF_WORDS: Array<[Stuff, RegExp]> = [
   ['gem', /\b(gem|gemstone|jewel|ruby|sapphire|emerald|diamond|amethyst|topaz|opal|pearl)s?\b/],
   ['bone', /\b(bone|skull|tooth|teeth|horn|fang|claw|antler|ivory)s?\b/],
-  ['metal', /\b(ore|ingot|nugget|iron|copper|gold|silver|steel|bronze|tin|mithril|adamantite|metal|bar)s?\b/],
+  [
+    'metal',
+    /\b(ore|ingot|nugget|iron|copper|gold|silver|steel|bronze|tin|mithril|adamantite|metal|bar|alloy|plating)s?\b/,
+  ],
   ['wood', /\b(wood|oak|log|plank|timber|yew|ironwood|branch|lumber|bark)s?\b/],
   ['hide', /\b(leather|hide|pelt|fur|skin|scraps)s?\b/],
   ['cloth', /\b(silk|cloth|linen|wool|thread|fabric|cotton)s?\b/],
@@ -39,8 +42,9 @@ const STUFF_NAMES: Record<Stuff, string> = {
   herb: 'herbs',
   reagent: 'an essence or reagent',
   gem: 'a gem',
+  stock: 'a material',
 };
-/** A common ingredient of each kind, for suggestions (the fantasy game's names). */
+/** A common ingredient of each kind, for suggestions when the request names no materials of its game. */
 const STUFF_EXAMPLES: Record<Stuff, string> = {
   metal: 'Iron Ore',
   wood: 'Oak Wood',
@@ -50,8 +54,9 @@ const STUFF_EXAMPLES: Record<Stuff, string> = {
   herb: 'Healing Herb',
   reagent: 'Arcane Dust',
   gem: 'a cut gem',
+  stock: 'a material',
 };
-const ELEMENT_EXAMPLES: Record<Theme, string> = {
+const ELEMENT_EXAMPLES: Record<string, string> = {
   fire: 'Ember Essence',
   frost: 'Frost Shard',
   poison: 'Venom Gland',
@@ -59,6 +64,26 @@ const ELEMENT_EXAMPLES: Record<Theme, string> = {
   holy: 'Holy Water',
   lightning: 'Storm Crystal',
 };
+
+/** What a material's words make it to a crafter. */
+const stuffIn = (text: string) => STUFF_WORDS.find(([, words]) => words.test(text.toLowerCase()))?.[0];
+
+/** An ingredient of this kind to suggest: one of the game's materials, else the writer's example. */
+function stuffExample(vocab: Vocabulary, stuff: Stuff): string {
+  if (!vocab.materials.length) return STUFF_EXAMPLES[stuff];
+  const own = vocab.materials.find((m) => stuffIn(`${m.name} ${m.material ?? ''}`) === stuff);
+  return own?.name ?? STUFF_NAMES[stuff];
+}
+
+/** An ingredient that carries an element, to suggest: the game's material of it, else the writer's example. */
+function elementExample(vocab: Vocabulary, element: string): string {
+  const own = vocab.materials.find((m) => m.element === element)?.name;
+  const name = vocab.element(element)?.name.toLowerCase() ?? element;
+  return (
+    own ??
+    (vocab.materials.length ? `a ${name} material` : (ELEMENT_EXAMPLES[element] ?? `a ${name} material`))
+  );
+}
 
 /** What each subtype must be made of (any one of these). */
 const NEEDS: Array<[RegExp, Stuff[]]> = [
@@ -105,6 +130,7 @@ const MAKES: Record<Stuff, string[]> = {
   reagent: ['elixir', 'potion', 'essence', 'dust', 'orb', 'scroll', 'bomb'],
   bone: ['dagger', 'talisman', 'staff', 'amulet', 'dust'],
   gem: ['ring', 'amulet', 'orb', 'talisman'],
+  stock: [],
 };
 
 /** Subtypes a tool leans towards. */
@@ -120,7 +146,7 @@ const TOOL_MAKES: Array<[RegExp, string[]]> = [
 ];
 
 /** What a station makes when the request does not list it, by the words of its name. */
-const STATION_TYPES: Array<[RegExp, string, ItemType[]]> = [
+const STATION_TYPES: Array<[RegExp, string, string[]]> = [
   [/forge|anvil|smith/, 'Forge', ['WEAPON', 'SHIELD', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES']],
   [/alchem|cauldron|brew|still|lab/, 'Alchemy Table', ['CONSUMABLE', 'MATERIAL']],
   [/enchant|altar|arcane|rune/, 'Enchanting Altar', ['ACCESSORY', 'WEAPON', 'EQUIPMENT']],
@@ -132,8 +158,8 @@ const STATION_TYPES: Array<[RegExp, string, ItemType[]]> = [
     ['WEAPON', 'SHIELD', 'CONTAINER', 'CONSUMABLE', 'ACCESSORY'],
   ],
 ];
-/** How a refusal names what a station makes. */
-const TYPE_PLURALS: Record<ItemType, string> = {
+/** How a refusal names what a station makes, for the writer's own types. */
+const TYPE_PLURALS: Record<string, string> = {
   WEAPON: 'weapons',
   SHIELD: 'shields',
   HELMET: 'helmets',
@@ -147,7 +173,7 @@ const TYPE_PLURALS: Record<ItemType, string> = {
   CONTAINER: 'containers',
   EQUIPMENT: 'gear',
 };
-const GENERIC_TYPES: Record<string, ItemType> = {
+const GENERIC_TYPES: Record<string, string> = {
   weapon: 'WEAPON',
   armor: 'CHEST',
   armour: 'CHEST',
@@ -170,7 +196,7 @@ const GENERIC_TYPES: Record<string, ItemType> = {
 };
 
 /** What a purpose asks for, when the station can make it: "to keep me alive" is a potion. */
-const PURPOSE_TYPES: Record<string, ItemType> = {
+const PURPOSE_TYPES: Record<string, string> = {
   alive: 'CONSUMABLE',
   survive: 'CONSUMABLE',
   healthy: 'CONSUMABLE',
@@ -201,42 +227,71 @@ interface Part {
   ingredient: Ingredient;
   stuff?: Stuff;
   /** A finished item among the ingredients (a sword to reforge, a potion to strengthen). */
-  finished?: { type: ItemType; subtype: string };
+  finished?: { type: string; subtype: string };
 }
 
-function partOf(ingredient: Ingredient): Part {
-  const text = `${ingredient.name} ${ingredient.material ?? ''}`.toLowerCase();
-  if (ingredient.type && ingredient.type !== 'MATERIAL') {
-    const subtype = ingredient.subtype ?? subtypeIn(ingredient.name) ?? ingredient.type.toLowerCase();
-    return { ingredient, finished: { type: ingredient.type, subtype } };
+function partOf(ingredient: Ingredient, vocab: Vocabulary): Part {
+  const text = `${ingredient.name} ${ingredient.material ?? ''}`;
+  const type = vocab.type(ingredient.type);
+  if (type && !type.stackable) {
+    const subtype = ingredient.subtype ?? subtypeIn(ingredient.name, vocab) ?? type.id.toLowerCase();
+    return { ingredient, finished: { type: type.id, subtype } };
   }
+  const own = vocab.materials.some((m) => m.name.toLowerCase() === ingredient.name.toLowerCase());
   const stuff =
-    STUFF_WORDS.find(([, words]) => words.test(text))?.[0] ??
-    (ingredient.element !== 'none' ? 'reagent' : undefined);
+    stuffIn(text) ?? (ingredient.element !== 'none' ? 'reagent' : undefined) ?? (own ? 'stock' : undefined);
   return stuff ? { ingredient, stuff } : { ingredient };
 }
 
-function needsOf(subtype: string): Stuff[] {
+/** The stuff a subtype is made of (any one of these): the writer's rule for its own words, anything for a game's. */
+function needsOf(vocab: Vocabulary, subtype: string): Stuff[] {
+  const own = vocab.types.some((t) => t.ownSubtypes && t.subtypes.some((s) => s.toLowerCase() === subtype));
+  const rule = own ? undefined : NEEDS.find(([pattern]) => pattern.test(subtype))?.[1];
   return (
-    NEEDS.find(([pattern]) => pattern.test(subtype))?.[1] ?? ['metal', 'wood', 'hide', 'cloth', 'bone', 'gem']
+    rule ?? [
+      'metal',
+      'wood',
+      'hide',
+      'cloth',
+      'bone',
+      'gem',
+      'stock',
+      ...(own ? (['reagent', 'herb'] as const) : []),
+    ]
   );
 }
 
-const typeOf = (subtype: string): ItemType => typeOfSubtype(subtype) ?? 'WEAPON';
+const typeOf = (vocab: Vocabulary, subtype: string): string =>
+  vocab.typeOfSubtype(subtype)?.id ?? (vocab.types[0]?.id as string);
 
-function stationTypes(combine: CombineCue): readonly ItemType[] {
-  if (combine.stationTypes?.length) return combine.stationTypes;
-  const name = (combine.station ?? '').toLowerCase();
-  if (!name) return ITEM_TYPES;
-  return STATION_TYPES.find(([pattern]) => pattern.test(name))?.[2] ?? ITEM_TYPES;
+/** How a refusal names what a type is: the writer's words for its own, else the game's name, plural. */
+function plural(vocab: Vocabulary, type: string): string {
+  const info = vocab.type(type);
+  const own = TYPE_PLURALS[type];
+  if (own && (!info || info.name === type.toLowerCase() || !vocab.known)) return own;
+  const name = info?.name ?? type.toLowerCase();
+  return isPlural(name) || /armou?r$|gear$/.test(name) ? name : `${name}s`;
 }
 
+function stationTypes(combine: CombineCue, vocab: Vocabulary): readonly string[] {
+  if (combine.stationTypes?.length) return combine.stationTypes;
+  const all = vocab.types.map((t) => t.id);
+  const name = (combine.station ?? '').toLowerCase();
+  if (!name || vocab.stations) return all;
+  return STATION_TYPES.find(([pattern]) => pattern.test(name))?.[2] ?? all;
+}
+
+/** The game's other stations when the request lists them, else the usual ones of a fantasy game. */
+const otherStations = (combine: CombineCue) =>
+  combine.otherStations ?? STATION_TYPES.map(([, name, types]) => ({ name, types }));
+
 /** Stations that make a type: the game's own when the request lists them, else the usual names. */
-function stationsFor(type: ItemType, combine: CombineCue, parts: Part[] = []): string[] {
+function stationsFor(type: string, bench: Pick<Bench, 'combine' | 'vocab'>, parts: Part[] = []): string[] {
+  const { combine } = bench;
   // The station that can do most with these ingredients first: the forge for metal, not the workbench.
   const listed = combine.otherStations
     ?.filter((s) => s.types.includes(type))
-    .sort((a, b) => possible(parts, b.types).length - possible(parts, a.types).length)
+    .sort((a, b) => possible(bench, parts, b.types).length - possible(bench, parts, a.types).length)
     .map((s) => s.name);
   if (listed?.length) return listed;
   if (combine.otherStations?.length) return [];
@@ -257,54 +312,62 @@ const the = (ingredient: Ingredient) => `the ${ingredient.name}`;
 /** The head of a name: "Plate Boots of the Long Road" → "Plate Boots". */
 const headOf = (name: string) => name.split(/,| of /)[0] as string;
 
-/** Subtypes these ingredients could make at this station, most natural first. */
-function possible(parts: Part[], types: readonly ItemType[]): string[] {
+/**
+ * Subtypes these ingredients could make at this station, most natural first: the writer's own by
+ * what each kind of stuff makes, then the game's own subtypes of the types the station makes.
+ */
+function possible(bench: Pick<Bench, 'vocab'>, parts: Part[], types: readonly string[]): string[] {
+  const { vocab } = bench;
   const have = new Set(parts.map((p) => p.stuff).filter(Boolean) as Stuff[]);
   const out: string[] = [];
-  for (const stuff of have)
-    for (const subtype of MAKES[stuff])
-      if (
-        types.includes(typeOf(subtype)) &&
-        needsOf(subtype).some((n) => have.has(n)) &&
-        !out.includes(subtype)
-      )
-        out.push(subtype);
+  const fits = (subtype: string) =>
+    types.includes(typeOf(vocab, subtype)) &&
+    needsOf(vocab, subtype).some((n) => have.has(n)) &&
+    !out.includes(subtype);
+  for (const stuff of have) for (const subtype of MAKES[stuff]) if (fits(subtype)) out.push(subtype);
+  for (const type of types) {
+    const info = vocab.type(type);
+    if (info?.ownSubtypes && !info.stackable)
+      for (const subtype of info.subtypes.map((s) => s.toLowerCase())) if (fits(subtype)) out.push(subtype);
+  }
   return out;
 }
 
 /** Suggestions that name what would work: another station for this, or what these make here. */
-function adviceFor(parts: Part[], combine: CombineCue, wanted?: string): string[] {
+function adviceFor(bench: Pick<Bench, 'combine' | 'vocab'>, parts: Part[], wanted?: string): string[] {
+  const { combine, vocab } = bench;
   const station = combine.station ?? 'this station';
   const names = listOf(parts.map((p) => p.ingredient.name));
   const out: string[] = [];
   // A finished piece goes where pieces of its kind are made, with material of its kind.
   const piece = parts.find((p) => p.finished);
   if (piece?.finished) {
-    const at = stationsFor(piece.finished.type, combine, parts).find(
+    const at = stationsFor(piece.finished.type, bench, parts).find(
       (s) => s.toLowerCase() !== station.toLowerCase(),
     );
-    const need = needsOf(piece.finished.subtype)[0] as Stuff;
+    const need = needsOf(vocab, piece.finished.subtype)[0] as Stuff;
     if (at)
       out.push(
-        `Improve the ${piece.ingredient.name} at the ${at} with ${STUFF_EXAMPLES[need]} or an essence.`,
+        `Improve the ${piece.ingredient.name} at the ${at} with ${stuffExample(vocab, need)} or an essence.`,
       );
   }
-  const here = possible(parts, stationTypes(combine));
+  const here = possible(bench, parts, stationTypes(combine, vocab));
   if (here[0])
     out.push(`Ask the ${station} for ${withArticle(here[0])} instead: ${names} can make one here.`);
   if (wanted) {
-    const type = typeOf(wanted);
-    const at = stationsFor(type, combine, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());
-    if (at[0] && !stationTypes(combine).includes(type))
-      out.push(`Take them to the ${at[0]}, which makes ${TYPE_PLURALS[type]}.`);
+    const type = typeOf(vocab, wanted);
+    const at = stationsFor(type, bench, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());
+    if (at[0] && !stationTypes(combine, vocab).includes(type))
+      out.push(`Take them to the ${at[0]}, which makes ${plural(vocab, type)}.`);
     const have = new Set(parts.map((p) => p.stuff));
-    const need = needsOf(wanted).find((n) => !have.has(n));
-    if (need && !needsOf(wanted).some((n) => have.has(n)))
-      out.push(`Add ${STUFF_EXAMPLES[need]} (${STUFF_NAMES[need]}) for ${withArticle(wanted)}.`);
+    const needs = needsOf(vocab, wanted);
+    const need = needs.find((n) => !have.has(n));
+    if (need && !needs.some((n) => have.has(n)))
+      out.push(`Add ${stuffExample(vocab, need)} (${STUFF_NAMES[need]}) for ${withArticle(wanted)}.`);
   }
-  const elsewhere = (combine.otherStations ?? STATION_TYPES.map(([, name, types]) => ({ name, types })))
+  const elsewhere = otherStations(combine)
     .filter((s) => s.name.toLowerCase() !== station.toLowerCase())
-    .map((s) => ({ name: s.name, options: possible(parts, s.types) }))
+    .map((s) => ({ name: s.name, options: possible(bench, parts, s.types) }))
     // The station that can do most with these first (the forge for metal), one suggestion per thing made.
     .sort((a, b) => b.options.length - a.options.length)
     .map((s) => ({ name: s.name, makes: s.options[0] }))
@@ -315,27 +378,30 @@ function adviceFor(parts: Part[], combine: CombineCue, wanted?: string): string[
   for (const s of elsewhere.slice(0, Math.max(0, 3 - out.length)))
     out.push(`At the ${s.name}, ${names} would make ${withArticle(s.makes)}.`);
   if (out.length < 2)
-    out.push(`Start from a base material such as ${STUFF_EXAMPLES.metal} or ${STUFF_EXAMPLES.wood}.`);
+    out.push(
+      `Start from a base material such as ${stuffExample(vocab, 'metal')} or ${stuffExample(vocab, 'wood')}.`,
+    );
   return out;
 }
 
 /** What is on the bench: the ingredients as a crafter sees them, the station, and what the intent asks. */
 interface Bench {
+  vocab: Vocabulary;
   combine: CombineCue;
   parts: Part[];
   station: string;
-  types: readonly ItemType[];
+  types: readonly string[];
   /** The elements the ingredients carry. */
-  elements: Theme[];
+  elements: string[];
   finished: Part[];
   /** The finished piece a craft improves, if one went in. */
-  base?: { type: ItemType; subtype: string };
+  base?: { type: string; subtype: string };
   intent: string;
   words: string[];
   /** "something to keep me alive": a purpose, not a thing; the craft picks the thing. */
   purpose: boolean;
   /** A type the intent names in general ("a weapon", "a cure"). */
-  generic?: ItemType;
+  generic?: string;
   /** The subtype the intent names ("a heavy axe"). */
   named?: string;
 }
@@ -343,11 +409,22 @@ interface Bench {
 /** A check of the bench: a refusal with advice, or nothing when the check passes. */
 type Check = (bench: Bench) => Verdict | undefined;
 /** A check of the thing about to be made. */
-type MakeCheck = (bench: Bench, subtype: string) => Verdict | undefined;
+type MakeCheck = (bench: Bench, made: Made) => Verdict | undefined;
 
-function readBench(combine: CombineCue): Bench {
-  const parts = combine.ingredients.map(partOf);
-  const types = stationTypes(combine);
+/** A type word of the intent ("a weapon", "an implant"): the game's type names, then the writer's words. */
+function genericType(vocab: Vocabulary, words: string[]): string | undefined {
+  const own = vocab.types.find((t) =>
+    words.some(
+      (w) => w === t.name.toLowerCase() || w === t.id.toLowerCase() || `${w}s` === t.name.toLowerCase(),
+    ),
+  );
+  if (own && vocab.known) return own.id;
+  return vocab.type(words.map((w) => GENERIC_TYPES[w]).find(Boolean))?.id;
+}
+
+function readBench(combine: CombineCue, vocab: Vocabulary): Bench {
+  const parts = combine.ingredients.map((i) => partOf(i, vocab));
+  const types = stationTypes(combine, vocab);
   const finished = parts.filter((p) => p.finished);
   const intent = (combine.intent ?? '').toLowerCase();
   const words = intent.match(/[a-z]+(?:-[a-z]+)*/g) ?? [];
@@ -355,15 +432,16 @@ function readBench(combine: CombineCue): Bench {
     intent.trim(),
   );
   const generic =
-    words.map((w) => GENERIC_TYPES[w]).find(Boolean) ??
+    genericType(vocab, words) ??
     (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined);
-  const named = subtypeIn(intent);
+  const named = subtypeIn(intent, vocab);
   return {
+    vocab,
     combine,
     parts,
     station: combine.station ?? 'workbench',
     types,
-    elements: [...new Set(combine.ingredients.map((i) => i.element).filter((e): e is Theme => e !== 'none'))],
+    elements: [...new Set(combine.ingredients.map((i) => i.element).filter((e) => e !== 'none'))],
     finished,
     ...(finished[0]?.finished ? { base: finished[0].finished } : {}),
     intent,
@@ -375,49 +453,67 @@ function readBench(combine: CombineCue): Bench {
 }
 
 const namesOf = (bench: Bench) => listOf(bench.parts.map((p) => p.ingredient.name));
+const elementName = (vocab: Vocabulary, id: string) => vocab.element(id)?.name.toLowerCase() ?? id;
 
-const opposedElements: Check = ({ combine, parts, elements }) => {
-  const clash = OPPOSED.find(([a, b]) => elements.includes(a) && elements.includes(b));
+const opposedElements: Check = ({ vocab, combine, parts, elements }) => {
+  const clash = vocab.opposed().find(([a, b]) => elements.includes(a) && elements.includes(b));
   if (!clash) return undefined;
   const [a, b] = clash;
   const first = combine.ingredients.find((i) => i.element === a) as Ingredient;
   const second = combine.ingredients.find((i) => i.element === b) as Ingredient;
-  const base = parts.find((p) => p.stuff && p.stuff !== 'reagent')?.ingredient.name ?? STUFF_EXAMPLES.metal;
+  const base =
+    parts.find((p) => p.stuff && p.stuff !== 'reagent')?.ingredient.name ?? stuffExample(vocab, 'metal');
+  const [an, bn] = [elementName(vocab, a), elementName(vocab, b)];
   return refuse(
-    `${capitalise(the(first))} and ${the(second)} fight each other: ${a} and ${b} cancel out, and the mixture fizzles into useless slag.`,
+    `${capitalise(the(first))} and ${the(second)} fight each other: ${an} and ${bn} cancel out, and the mixture fizzles into useless slag.`,
     [
-      `Leave out ${the(second)} and combine ${the(first)} with ${base} for a ${a} item.`,
-      `Leave out ${the(first)} and combine ${the(second)} with ${base} for a ${b} item.`,
-      `Add a second ${a} ingredient such as ${ELEMENT_EXAMPLES[a]} instead of mixing opposed elements.`,
+      `Leave out ${the(second)} and combine ${the(first)} with ${base} for a ${an} item.`,
+      `Leave out ${the(first)} and combine ${the(second)} with ${base} for a ${bn} item.`,
+      `Add a second ${an} ingredient such as ${elementExample(vocab, a)} instead of mixing opposed elements.`,
     ],
   );
 };
 
-const piecesOfOneKind: Check = ({ finished }) => {
+const piecesOfOneKind: Check = ({ vocab, finished }) => {
   if (new Set(finished.map((p) => p.finished?.subtype)).size <= 1) return undefined;
   const [x, y] = finished.map((p) => p.ingredient) as [Ingredient, Ingredient];
+  const [metal, wood, hide] = [
+    stuffExample(vocab, 'metal'),
+    stuffExample(vocab, 'wood'),
+    stuffExample(vocab, 'hide'),
+  ];
   return refuse(
     `${capitalise(the(x))} and ${the(y)} are finished pieces of different kinds; no craft makes one thing of them.`,
     [
-      `Combine ${the(x)} with a material (${STUFF_EXAMPLES.metal}, an essence) to improve ${agree(headOf(x.name)).them}.`,
+      `Combine ${the(x)} with a material (${metal}, an essence) to improve ${agree(headOf(x.name)).them}.`,
       `Combine ${the(y)} with a material of its own kind instead.`,
-      `Craft from raw materials: ${STUFF_EXAMPLES.metal}, ${STUFF_EXAMPLES.wood} or ${STUFF_EXAMPLES.hide}.`,
+      `Craft from raw materials: ${listOf([...new Set([metal, wood, hide])]).replace(/ and ([^,]+)$/, ' or $1')}.`,
     ],
   );
 };
 
 const somethingToShape: Check = (bench) => {
+  const { vocab } = bench;
   if (bench.base || bench.parts.some((p) => p.stuff)) return undefined;
+  const essences = vocab.elements.slice(0, 2).map((e) => elementExample(vocab, e.id));
+  const stations = otherStations(bench.combine).map((s) => s.name);
   return refuse(`There is nothing to work with: ${namesOf(bench)} cannot be shaped into anything.`, [
-    `Add a base material such as ${STUFF_EXAMPLES.metal} or ${STUFF_EXAMPLES.wood}.`,
-    'Add an essence (Ember Essence, Frost Shard) to give the result an element.',
-    'Try a forge or an alchemy table with raw materials instead of finished consumables.',
+    `Add a base material such as ${stuffExample(vocab, 'metal')} or ${stuffExample(vocab, 'wood')}.`,
+    ...(essences.length ? [`Add an essence (${essences.join(', ')}) to give the result an element.`] : []),
+    `Try ${withArticle(stations[0] ?? 'another station')} with raw materials instead of finished consumables.`,
   ]);
 };
 
-/** An intent that names nothing a crafter knows ("a banana-powered spaceship") is not guessed at. */
+/** A word nobody could mean: four consonants in a row, or no vowel at all. */
+const gibberish = (word: string) => word.length > 3 && (/[^aeiouy]{4}/.test(word) || !/[aeiouy]/.test(word));
+
+/**
+ * An intent that names nothing a crafter knows is not guessed at: for a game the request does not
+ * describe, any word the writer does not know ("a banana-powered spaceship"); for a game it does, only
+ * words nobody could mean ("asdkjh"), since the game's own things are judged by what went in.
+ */
 const intentNamesAThing: Check = (bench) => {
-  const { words, named, generic, purpose } = bench;
+  const { vocab, words, named, generic, purpose } = bench;
   const unknown = words.filter(
     (w) =>
       !PLAIN_WORDS.has(w) &&
@@ -425,89 +521,135 @@ const intentNamesAThing: Check = (bench) => {
       !SUBTYPE_TYPES[w.replace(/s$/, '')] &&
       !GENERIC_TYPES[w] &&
       !STUFF_WORDS.some(([, re]) => re.test(w)) &&
-      elementOf(w) === 'none' &&
+      vocab.elementIn(w) === 'none' &&
       w.length > 2,
   );
-  if (!words.length || named || generic || purpose || !unknown.length) return undefined;
+  const senseless = vocab.known ? unknown.filter(gibberish) : unknown;
+  if (!words.length || (!vocab.known && (named || generic || purpose)) || !senseless.length) return undefined;
   return refuse(
     `The master of the ${bench.station} shakes their head: nobody here knows how to make “${bench.combine.intent?.slice(0, 60)}” from ${namesOf(bench)}.`,
-    adviceFor(bench.parts, bench.combine),
+    adviceFor(bench, bench.parts),
   );
 };
 
-/** What to make: the piece being improved, else what the intent names, else what the bench and tool favour. */
-function chooseSubtype(bench: Bench): string | Verdict {
-  const { base, named, generic, types, combine, parts } = bench;
-  if (base) return named && typeOf(named) === base.type ? named : base.subtype;
-  if (named) return named;
-  const toolPick = TOOL_MAKES.find(([pattern]) => pattern.test(combine.tool?.toLowerCase() ?? ''))?.[1] ?? [];
-  const options = possible(parts, generic ? [generic] : types);
-  const chosen = toolPick.find((s) => options.includes(s)) ?? options[0];
-  return (
-    chosen ??
-    refuse(
-      `The ${bench.station} can do nothing with ${namesOf(bench)}: it makes ${listOf(types.map((t) => TYPE_PLURALS[t]))}.`,
-      adviceFor(parts, combine),
-    )
+/** "… made of regret and tax forms": what the intent says it is made of must be among what went in. */
+const madeOfWhatWentIn: Check = (bench) => {
+  const clause = /\b(?:made (?:of|from|out of)|out of|from)\s+(.+)$/.exec(bench.intent)?.[1];
+  if (!clause) return undefined;
+  const asked = (clause.match(/[a-z]+/g) ?? []).filter((w) => !PLAIN_WORDS.has(w) && w.length > 2);
+  const went = bench.parts
+    .map((p) => `${p.ingredient.name} ${p.ingredient.material ?? ''} ${p.ingredient.subtype ?? ''}`)
+    .join(' ')
+    .toLowerCase();
+  const have = stuffOf(bench.vocab, bench.parts);
+  const found = (w: string) =>
+    went.includes(w.replace(/s$/, '')) || (stuffIn(w) !== undefined && have.has(stuffIn(w)));
+  if (!asked.length || asked.some(found)) return undefined;
+  return refuse(
+    `You asked for it made of ${clause.slice(0, 60)}, but none of that went in: ${namesOf(bench)}.`,
+    [`Add ${clause.slice(0, 40)} to the combination, if you have it.`, ...adviceFor(bench, bench.parts)],
   );
+};
+
+/** The last word of the intent's thing, before what it is for or made of: "a clockwork gadget for my belt" → gadget. */
+function headNoun(intent: string): string | undefined {
+  const thing = intent.split(/\b(?:for|to|with|that|which|made|from|out|of)\b/)[0] ?? '';
+  const words = (thing.match(/[a-z]+/g) ?? []).filter((w) => !PLAIN_WORDS.has(w) && w.length > 2);
+  return words.at(-1);
 }
 
-const pieceKeepsItsKind: MakeCheck = ({ base, named, finished, parts, combine }) => {
-  if (!base || !named || typeOf(named) === base.type) return undefined;
+/** What is made: a subtype and its type. */
+interface Made {
+  subtype: string;
+  type: string;
+}
+
+/**
+ * What to make: the piece being improved, else what the intent names, else (for a game the request
+ * describes) the thing the intent asks for by its own word, else what the bench and tool favour.
+ */
+function chooseSubtype(bench: Bench): Made | Verdict {
+  const { vocab, base, named, generic, types, combine, parts } = bench;
+  const made = (subtype: string): Made => ({ subtype, type: typeOf(vocab, subtype) });
+  if (base) return named && typeOf(vocab, named) === base.type ? made(named) : base;
+  if (named) return made(named);
+  const toolPick = TOOL_MAKES.find(([pattern]) => pattern.test(combine.tool?.toLowerCase() ?? ''))?.[1] ?? [];
+  const options = possible(bench, parts, generic ? [generic] : types);
+  const head = vocab.known && !bench.purpose ? headNoun(bench.intent) : undefined;
+  if (head && !generic && parts.some((p) => p.stuff)) {
+    // A thing of the game's world the writer has no word for: made by the first type that fits.
+    const type = types.find((t) => options.some((o) => typeOf(vocab, o) === t)) ?? types[0];
+    if (type) return { subtype: head, type };
+  }
+  const chosen = toolPick.find((s) => options.includes(s)) ?? options[0];
+  return chosen
+    ? made(chosen)
+    : refuse(
+        `The ${bench.station} can do nothing with ${namesOf(bench)}: it makes ${listOf(types.map((t) => plural(vocab, t)))}.`,
+        adviceFor(bench, parts),
+      );
+}
+
+const pieceKeepsItsKind: MakeCheck = (bench) => {
+  const { vocab, base, named, finished, parts } = bench;
+  if (!base || !named || typeOf(vocab, named) === base.type) return undefined;
   const item = finished[0]?.ingredient as Ingredient;
   return refuse(
     `${capitalise(the(item))} cannot be turned into ${withArticle(named)}; a craft can improve a piece, not change what it is.`,
     [
       `Combine ${the(item)} with an essence to give it an element.`,
       `Start ${withArticle(named)} from raw materials instead.`,
-      ...adviceFor(parts, combine, named),
+      ...adviceFor(bench, parts, named),
     ],
   );
 };
 
-const stationMakesIt: MakeCheck = (bench, subtype) => {
-  if (bench.types.includes(typeOf(subtype))) return undefined;
+const stationMakesIt: MakeCheck = (bench, { subtype, type }) => {
+  if (bench.types.includes(type)) return undefined;
   return refuse(
-    `The ${bench.station} cannot make ${withArticle(subtype)}: it makes ${listOf(bench.types.map((t) => TYPE_PLURALS[t]))}.`,
-    adviceFor(bench.parts, bench.combine, subtype),
+    `The ${bench.station} cannot make ${withArticle(subtype)}: it makes ${listOf(bench.types.map((t) => plural(bench.vocab, t)))}.`,
+    adviceFor(bench, bench.parts, subtype),
   );
 };
 
 /** The stuff the ingredients give: their own, or what a finished piece is made of. */
-const stuffOf = (parts: Part[]) =>
-  new Set(parts.map((p) => p.stuff ?? (p.finished ? needsOf(p.finished.subtype)[0] : undefined)));
+const stuffOf = (vocab: Vocabulary, parts: Part[]) =>
+  new Set(parts.map((p) => p.stuff ?? (p.finished ? needsOf(vocab, p.finished.subtype)[0] : undefined)));
 
-const ingredientsGiveIt: MakeCheck = (bench, subtype) => {
-  const have = stuffOf(bench.parts);
-  if (needsOf(subtype).some((n) => have.has(n))) return undefined;
-  const need = needsOf(subtype)[0] as Stuff;
+const ingredientsGiveIt: MakeCheck = (bench, { subtype }) => {
+  const have = stuffOf(bench.vocab, bench.parts);
+  const needs = needsOf(bench.vocab, subtype);
+  if (needs.some((n) => have.has(n))) return undefined;
+  const need = needs[0] as Stuff;
   return refuse(
     `${capitalise(withArticle(subtype))} needs ${STUFF_NAMES[need]}, and ${namesOf(bench)} will not give it that.`,
-    adviceFor(bench.parts, bench.combine, subtype),
+    adviceFor(bench, bench.parts, subtype),
   );
 };
 
-const elementIsCarried: MakeCheck = ({ intent, elements }, subtype) => {
-  const wanted = elementOf(intent);
+const elementIsCarried: MakeCheck = ({ vocab, intent, elements }, { subtype }) => {
+  // A word of the thing's own name ("a plasma cutter") asks for no element.
+  const wanted = vocab.elementIn(intent.replace(subtype, ' '));
   if (wanted === 'none' || elements.includes(wanted)) return undefined;
+  const name = elementName(vocab, wanted);
   return refuse(
-    `Nothing here carries ${wanted}: ${withArticle(`${wanted} ${subtype}`)} needs an ingredient of ${wanted}.`,
+    `Nothing here carries ${name}: ${withArticle(`${name} ${subtype}`)} needs an ingredient of ${name}.`,
     [
-      `Add ${ELEMENT_EXAMPLES[wanted]} to the ${subtype}.`,
+      `Add ${elementExample(vocab, wanted)} to the ${subtype}.`,
       `Ask for a plain ${subtype} from these ingredients instead.`,
     ],
   );
 };
 
 /** Intent materials the ingredients lack ("an oak shield" from iron alone) are promises the craft can't keep. */
-const materialIsThere: MakeCheck = (bench, subtype) => {
-  const have = stuffOf(bench.parts);
+const materialIsThere: MakeCheck = (bench, { subtype }) => {
+  const have = stuffOf(bench.vocab, bench.parts);
   const missing = STUFF_WORDS.find(
     ([stuff, re]) => stuff !== 'reagent' && re.test(bench.intent) && !have.has(stuff),
   )?.[0];
   if (!missing) return undefined;
   return refuse(`You asked for ${STUFF_NAMES[missing]}, but none went in: ${namesOf(bench)}.`, [
-    `Add ${STUFF_EXAMPLES[missing]} to the combination.`,
+    `Add ${stuffExample(bench.vocab, missing)} to the combination.`,
     `Ask for ${withArticle(subtype)} of what you have instead.`,
   ]);
 };
@@ -517,6 +659,7 @@ const BENCH_CHECKS: readonly Check[] = [
   piecesOfOneKind,
   somethingToShape,
   intentNamesAThing,
+  madeOfWhatWentIn,
 ];
 const MAKE_CHECKS: readonly MakeCheck[] = [
   pieceKeepsItsKind,
@@ -527,11 +670,11 @@ const MAKE_CHECKS: readonly MakeCheck[] = [
 ];
 
 /** The item a passed combination makes: of what went in, after the intent's subtype and adjective. */
-function craft(bench: Bench, subtype: string, cues: Cues, rng: Rng, options: PlanOptions): Verdict {
+function craft(bench: Bench, { subtype, type }: Made, cues: Cues, rng: Rng, options: PlanOptions): Verdict {
   const { combine, parts, elements, words, station } = bench;
   // What the player added leads: fire essence on a poisoned keg makes a fire keg.
   const added = parts.find((p) => !p.finished && p.ingredient.element !== 'none')?.ingredient.element;
-  const element: Element = added ?? elements[0] ?? 'none';
+  const element = added ?? elements[0] ?? 'none';
   const main =
     parts.find((p) => p.finished)?.ingredient ??
     parts
@@ -540,7 +683,6 @@ function craft(bench: Bench, subtype: string, cues: Cues, rng: Rng, options: Pla
     parts[0]?.ingredient;
   const material = main?.material ?? 'iron';
   const adjective = words.find((w) => QUALITY_NAMES[w]);
-  const type = typeOf(subtype);
   const item = planItem({ ...combine.result, type, subtype }, { ...cues, element, themeOnly: false }, rng, {
     ...options,
     material,
@@ -571,18 +713,18 @@ export function judgeCombination(cues: Cues, rng: Rng, options: PlanOptions): Ve
   const combine = cues.combine;
   if (!combine?.ingredients.length)
     return refuse('There is nothing on the bench to combine.', ['Add at least two ingredients.']);
-  const bench = readBench(combine);
+  const bench = readBench(combine, cues.vocab);
   for (const check of BENCH_CHECKS) {
     const refused = check(bench);
     if (refused) return refused;
   }
-  const subtype = chooseSubtype(bench);
-  if (typeof subtype !== 'string') return subtype;
+  const made = chooseSubtype(bench);
+  if ('sensible' in made) return made;
   for (const check of MAKE_CHECKS) {
-    const refused = check(bench, subtype);
+    const refused = check(bench, made);
     if (refused) return refused;
   }
-  return craft(bench, subtype, cues, rng, options);
+  return craft(bench, made, cues, rng, options);
 }
 
 /** Intent adjectives a crafter honours in the name ("a sturdy oak shield" → Sturdy Oak Shield). */

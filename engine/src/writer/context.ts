@@ -1,5 +1,6 @@
-import { ITEM_TYPES, type ItemLine, type ItemType, RARITIES, type Rarity } from '@lootsmith/protocol';
-import { SUBTYPE_TYPES } from './lexicon.ts';
+import { type ItemLine, SPEC_RARITIES } from '@lootsmith/protocol';
+import { SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /** What a request says about where and why an item appears, in whatever form the developer wrote it. */
 export interface FreeContext {
@@ -51,7 +52,7 @@ for (const [field, words] of Object.entries(KEY_WORDS) as Array<[Field, string]>
   for (const w of words.split(' ')) KEYS[w] = field;
 
 const squash = (key: string) => key.toLowerCase().replace(/[^a-z]/g, '');
-const RARITY = new RegExp(`\\b(${RARITIES.join('|')})\\b`, 'i');
+const RARITY = new RegExp(`\\b(${SPEC_RARITIES.join('|')})\\b`, 'i');
 const NUMBER_WORDS: Record<string, number> = {
   one: 1,
   two: 2,
@@ -65,8 +66,18 @@ const NUMBER_WORDS: Record<string, number> = {
   an: 1,
 };
 
-/** The subtype a text names by its last known item word ("a heavy two-handed axe" → axe). */
-export function subtypeIn(text: string): string | undefined {
+/**
+ * The subtype a text names: a subtype of the game's own words it holds ("a plasma cutter"), else its
+ * last item word the writer knows ("a heavy two-handed axe" → axe).
+ */
+export function subtypeIn(text: string, vocab?: Vocabulary): string | undefined {
+  const lower = ` ${text.toLowerCase().replace(/[^a-z]+/g, ' ')} `;
+  const own = vocab?.types
+    .filter((t) => t.ownSubtypes)
+    .flatMap((t) => t.subtypes.map((s) => s.toLowerCase()))
+    .sort((a, b) => b.length - a.length)
+    .find((s) => lower.includes(` ${s} `) || lower.includes(` ${s}s `));
+  if (own) return own;
   const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i] as string;
@@ -78,7 +89,7 @@ export function subtypeIn(text: string): string | undefined {
 }
 
 /** Words that name an item type in a developer's request. */
-const TYPE_WORDS: Record<string, ItemType> = {
+const TYPE_WORDS: Record<string, string> = {
   weapon: 'WEAPON',
   armor: 'CHEST',
   armour: 'CHEST',
@@ -105,11 +116,10 @@ const TYPE_WORDS: Record<string, ItemType> = {
 };
 
 /** The item type a value names: the type itself ("HELMET"), a word for it ("head") or a subtype ("axe"). */
-function typeNamed(value: string): ItemType | undefined {
+function typeNamed(value: string): string | undefined {
   const w = squash(value);
   const upper = value.trim().toUpperCase();
-  const type = ITEM_TYPES.find((t) => t === upper);
-  return type ?? TYPE_WORDS[w] ?? SUBTYPE_TYPES[w];
+  return (upper in TYPE_SUBTYPES ? upper : undefined) ?? TYPE_WORDS[w] ?? SUBTYPE_TYPES[w];
 }
 
 function setField(ctx: FreeContext, field: Field, raw: unknown): void {
@@ -139,7 +149,7 @@ function setField(ctx: FreeContext, field: Field, raw: unknown): void {
       break;
     case 'rarity': {
       const r = RARITY.exec(text);
-      if (r) ctx.item.rarity ??= (r[1] as string).toUpperCase() as Rarity;
+      if (r) ctx.item.rarity ??= (r[1] as string).toUpperCase();
       break;
     }
     case 'type': {
@@ -272,7 +282,7 @@ function readProse(ctx: FreeContext, text: string): void {
     else ctx.item.level ??= n;
   }
   const rarity = RARITY.exec(text);
-  if (rarity) ctx.item.rarity ??= (rarity[1] as string).toUpperCase() as Rarity;
+  if (rarity) ctx.item.rarity ??= (rarity[1] as string).toUpperCase();
   const count = PROSE_COUNT.exec(text);
   if (count) {
     const c = count[1] as string;

@@ -1,31 +1,31 @@
 import {
   type ChatMessage,
-  type Element,
   type IngredientLine,
   type ItemLine,
   type ItemPrompt,
-  type ItemType,
+  mergePrompt,
   parsePrompt,
 } from '@lootsmith/protocol';
 import { readFreeContext } from './context.ts';
-import { ELEMENT_CUES, type Theme } from './lexicon.ts';
+import { Vocabulary } from './vocabulary.ts';
 
 export interface Ingredient {
   quantity: number;
   name: string;
-  type?: ItemType;
+  type?: string;
   subtype?: string;
   material?: string;
-  element: Element;
+  /** An element of the game, or 'none'. */
+  element: string;
 }
 
 export interface CombineCue {
   ingredients: Ingredient[];
   station?: string;
   /** The item types the station can make, when the request lists them ("Station: Forge (makes WEAPON, SHIELD)"). */
-  stationTypes?: ItemType[];
+  stationTypes?: string[];
   /** Other stations of the game and what they make, for suggestions. */
-  otherStations?: Array<{ name: string; types: ItemType[] }>;
+  otherStations?: Array<{ name: string; types: string[] }>;
   tool?: string;
   intent?: string;
   result: ItemLine;
@@ -33,7 +33,10 @@ export interface CombineCue {
 
 /** What the conversation asks for: the lines of a Lootsmith prompt, else what free text says. */
 export interface Cues {
+  /** The game the items are for: its own vocabulary when the request describes it, else the writer's. */
+  vocab: Vocabulary;
   lastUser: string;
+  /** The system message, less the lines that describe the game. */
   system: string;
   count?: number;
   items: ItemLine[];
@@ -47,10 +50,11 @@ export interface Cues {
   materials?: Ingredient[];
   request?: string;
   /** The enemy's element when the request declares it. */
-  enemyElement?: Theme;
+  enemyElement?: string;
   /** The request's sampling temperature: low keeps names plain and stats even, high makes them bolder. */
   temperature?: number;
-  element: Element;
+  /** An element of the game, or 'none'. */
+  element: string;
   /** True when only the theme named the element: the theme colours some drops, the enemy and room lead. */
   themeOnly: boolean;
   /** How the item came to be, for lore: dropped by an enemy, crafted by combining, forged at a station. */
@@ -61,78 +65,73 @@ export interface Cues {
   combine?: CombineCue;
 }
 
-/** The element a text leans to most, by cue words; 'none' when it names none. */
-export function elementOf(text: string): Element {
-  let best: Element = 'none';
-  let bestCount = 0;
-  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
-  for (const theme of Object.keys(ELEMENT_CUES) as Theme[]) {
-    const cues = ELEMENT_CUES[theme];
-    let count = 0;
-    for (const w of words) if (cues.some((c) => w === c || (c.length > 5 && w.startsWith(c)))) count++;
-    if (count > bestCount) {
-      bestCount = count;
-      best = theme;
-    }
-  }
-  return best;
-}
-
-const themeOf = (word: string | undefined) =>
-  word && word.toLowerCase() in ELEMENT_CUES ? (word.toLowerCase() as Theme) : undefined;
-
 /** A declared element, else the one its name and material speak of ("Ember Essence" is fire). */
-function ingredient(line: IngredientLine): Ingredient {
+function ingredient(line: IngredientLine, vocab: Vocabulary): Ingredient {
   const material = line.material?.toLowerCase();
+  const declared = line.element?.toLowerCase() === 'none' ? 'none' : vocab.element(line.element)?.id;
   return {
     quantity: line.quantity,
     name: line.name.trim(),
-    ...(line.type ? { type: line.type } : {}),
+    ...(line.type ? { type: vocab.type(line.type)?.id ?? line.type } : {}),
     ...(line.subtype ? { subtype: line.subtype.toLowerCase() } : {}),
     ...(material ? { material } : {}),
-    element: themeOf(line.element) ?? elementOf(`${line.name} ${material ?? ''}`),
+    element: declared ?? vocab.elementIn(`${line.name} ${material ?? ''}`),
   };
 }
 
-/** An item line as the writer uses it: subtype and focus in lower case, a subtype only of letters. */
-function itemCue(line: ItemLine): ItemLine {
-  const { subtype, focus, ...rest } = line;
+/** An item line as the writer uses it: the game's ids, subtype and focus in lower case, a subtype only of letters. */
+function itemCue(line: ItemLine, vocab: Vocabulary): ItemLine {
+  const { subtype, focus, type, rarity, ...rest } = line;
   const word = subtype
     ?.toLowerCase()
     .replace(/[^\p{L} -]+/gu, '')
     .trim();
   return {
     ...rest,
+    ...(type ? { type: vocab.type(type)?.id ?? type } : {}),
+    ...(rarity ? { rarity: vocab.rarityAt(vocab.rarityIndex(rarity)) } : {}),
     ...(word ? { subtype: word } : {}),
     ...(focus ? { focus: focus.trim().toLowerCase() } : {}),
   };
 }
 
-function combineCue(p: ItemPrompt, ingredients: IngredientLine[]): CombineCue {
-  const combine: CombineCue = { ingredients: ingredients.map(ingredient), result: itemCue(p.result ?? {}) };
+function combineCue(p: ItemPrompt, ingredients: IngredientLine[], vocab: Vocabulary): CombineCue {
+  const combine: CombineCue = {
+    ingredients: ingredients.map((i) => ingredient(i, vocab)),
+    result: itemCue(p.result ?? {}, vocab),
+  };
   if (p.station) combine.station = p.station.name;
-  if (p.station?.makes) combine.stationTypes = p.station.makes;
-  if (p.otherStations)
-    combine.otherStations = p.otherStations.map((s) => ({ name: s.name, types: s.makes ?? [] }));
+  const stations = p.otherStations ?? vocab.stations;
+  const own = p.station && stations?.find((s) => s.name.toLowerCase() === p.station?.name.toLowerCase());
+  const makes = p.station?.makes ?? own?.makes;
+  if (makes) combine.stationTypes = makes;
+  if (stations)
+    combine.otherStations = stations
+      .filter((s) => s !== own)
+      .map((s) => ({ name: s.name, types: s.makes ?? [] }));
   if (p.tool && p.tool !== 'none') combine.tool = p.tool;
   if (p.intent) combine.intent = p.intent.trim();
   return combine;
 }
 
 export function readCues(messages: readonly ChatMessage[]): Cues {
-  const system = messages
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n');
+  const system = parsePrompt(
+    messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
+  );
   const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
   // Every user message, in order: a re-ask ("That answer was rejected…") keeps the first one's lines.
   const read = users.map(parsePrompt);
-  const p: ItemPrompt = Object.assign({}, ...read.map((r) => r.prompt));
+  const p: ItemPrompt = [system, ...read].reduce<ItemPrompt>((all, r) => mergePrompt(all, r.prompt), {});
+  const vocab = new Vocabulary(p.game);
   const context = p.context ?? {};
   const cues: Cues = {
+    vocab,
     lastUser: users.at(-1) ?? '',
-    system,
-    items: (p.items ?? []).map(itemCue),
+    system: system.rest.join('\n'),
+    items: (p.items ?? []).map((line) => itemCue(line, vocab)),
     element: 'none',
     themeOnly: false,
     obtained: p.combine ? 'crafted' : p.materials ? 'forged' : 'dropped',
@@ -141,15 +140,15 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
   if (p.count !== undefined) cues.count = p.count;
   if (context.location) cues.location = context.location;
   if (context.enemy) cues.enemy = context.enemy;
-  const enemyElement = themeOf(context.enemyElement);
+  const enemyElement = vocab.element(context.enemyElement)?.id;
   if (enemyElement) cues.enemyElement = enemyElement;
   if (context.theme) cues.theme = context.theme;
   if (context.playerLevel) cues.playerLevel = context.playerLevel;
   if (p.namingStyle) cues.naming = p.namingStyle.trim().toLowerCase();
-  if (p.materials) cues.materials = p.materials.map(ingredient);
+  if (p.materials) cues.materials = p.materials.map((i) => ingredient(i, vocab));
   if (p.station) cues.station = p.station.name;
   if (p.request) cues.request = p.request;
-  if (p.combine) cues.combine = combineCue(p, p.combine);
+  if (p.combine) cues.combine = combineCue(p, p.combine, vocab);
   const combine = cues.combine;
 
   // Whatever is not a Lootsmith line is a developer's own words: JSON, `key: value` lines or prose.
@@ -163,12 +162,12 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     cues.count ??= free.count;
   }
   // The enemy and the room lead; the theme only colours what they leave plain.
-  const declared = themeOf(free.element);
-  const lead = cues.enemyElement ?? declared ?? (cues.enemy ? elementOf(cues.enemy) : 'none');
-  const room = lead !== 'none' ? lead : cues.location ? elementOf(cues.location) : 'none';
+  const declared = vocab.element(free.element)?.id;
+  const lead = cues.enemyElement ?? declared ?? (cues.enemy ? vocab.elementIn(cues.enemy) : 'none');
+  const room = lead !== 'none' ? lead : cues.location ? vocab.elementIn(cues.location) : 'none';
   cues.element = room;
   if (cues.element === 'none' && cues.theme) {
-    cues.element = elementOf(cues.theme);
+    cues.element = vocab.elementIn(cues.theme);
     cues.themeOnly = cues.element !== 'none';
   }
   const forged = cues.materials?.find((i) => i.element !== 'none')?.element;
@@ -176,7 +175,8 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
     cues.element = forged;
     cues.themeOnly = false;
   }
-  if (cues.element === 'none' && cues.request) cues.element = elementOf(cues.request);
-  if (cues.element === 'none' && !combine && !cues.items.length) cues.element = elementOf(users[0] ?? '');
+  if (cues.element === 'none' && cues.request) cues.element = vocab.elementIn(cues.request);
+  if (cues.element === 'none' && !combine && !cues.items.length)
+    cues.element = vocab.elementIn(users[0] ?? '');
   return cues;
 }

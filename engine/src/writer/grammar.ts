@@ -33,10 +33,14 @@ const PAIRED = new Set([
   'mittens',
 ]);
 
+/** Nouns that end in s and name one thing. */
+const SINGULAR = new Set(['lens', 'chassis', 'harness', 'compass', 'canvas', 'apparatus']);
+
 /** True when the noun phrase's head word is plural, as "iron greaves" or "leather scraps". */
 export function isPlural(noun: string): boolean {
   const head = (noun.toLowerCase().match(/[a-z]+/g) ?? []).at(-1) ?? '';
   if (PAIRED.has(head)) return true;
+  if (SINGULAR.has(head)) return false;
   return /[^s]s$/.test(head) && !/(ss|us|is|ous)$/.test(head) && head.length > 3;
 }
 

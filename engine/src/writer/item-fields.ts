@@ -1,10 +1,11 @@
-import { ITEM_TYPES, type ItemType, RARITIES } from '@lootsmith/protocol';
+import { SPEC_RARITIES } from '@lootsmith/protocol';
 import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
-import { type ItemPlan, type PlanOptions, planItem, rarityIndex } from './item-plan.ts';
+import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
 import { writeProse } from './prose.ts';
 import { asSchema, type Fill, type FillRules, fitString, type JsonSchema, schemaFiller } from './schema.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /**
  * What the fields of a schema mean for loot: a name, stats, a rarity, lore… read from field names in
@@ -106,7 +107,9 @@ function planned({ state }: F, key: string): unknown {
     if (/^(stat|attr|attribute|type|key|name|label)$/.test(k)) return stat.name;
     if (/^(amount|value|val|bonus|points|modifier|mod|number|score)$/.test(k)) return stat.value;
   }
-  if (k in plan && k !== 'noun' && k !== 'budget') return plan[k as keyof ItemPlan];
+  // The game's own fields (a stat or affix under `plan` has none).
+  if (plan.fields && key in plan.fields) return plan.fields[key];
+  if (k in plan && k !== 'noun' && k !== 'budget' && k !== 'fields') return plan[k as keyof ItemPlan];
   if (isNameKey(key)) return plan.name;
   if (/^(id|slug|key|item_?id|code)$/.test(k))
     return plan.name
@@ -146,8 +149,8 @@ function themedText({ state, rng }: F, key: string): string {
   return `${rng.pick(pool).toLowerCase()} of ${subject}`;
 }
 
-/** Words games use for an item type in their own enums ("head", "mainhand", "jewelry"). */
-const TYPE_ALIASES: Record<ItemType, readonly string[]> = {
+/** Words games use for the writer's item types in their own enums ("head", "mainhand", "jewelry"). */
+const TYPE_ALIASES: Record<string, readonly string[]> = {
   WEAPON: [
     'weapon',
     'weapons',
@@ -172,17 +175,21 @@ const TYPE_ALIASES: Record<ItemType, readonly string[]> = {
   EQUIPMENT: ['equipment', 'gear', 'cloak', 'back', 'belt', 'waist'],
 };
 
-/** The item type an enum value stands for, if any. */
-function typeOfValue(value: unknown): ItemType | undefined {
+/** The item type of the game an enum value stands for, if any: its id, or a word games use for it. */
+function typeOfValue(vocab: Vocabulary, value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const v = value.toLowerCase();
-  return ITEM_TYPES.find((type) => type.toLowerCase() === v || TYPE_ALIASES[type].includes(v));
+  return (
+    vocab.type(value)?.id ??
+    vocab.types.find((t) => TYPE_ALIASES[t.id]?.includes(v) || t.name.toLowerCase() === v)?.id
+  );
 }
 
 /** Which enum value is the plan's type, subtype, rarity or element, in the game's own words. */
 function choose(fill: F, key: string, values: readonly unknown[]): number | undefined {
   const lower = values.map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
   const plan = fill.state.plan;
+  const { vocab } = fill.state.cues;
   const want = planned(fill, key) ?? (key === 'element' ? fill.state.cues.element : undefined);
   if (typeof want === 'string') {
     const i = lower.indexOf(want.toLowerCase());
@@ -190,12 +197,15 @@ function choose(fill: F, key: string, values: readonly unknown[]): number | unde
     // A subtype the enum names ("ring"), else a value that stands for the plan's type ("head" for HELMET).
     const bySubtype = plan ? lower.indexOf(plan.subtype) : -1;
     if (bySubtype >= 0 && plan?.type === want) return bySubtype;
-    const byType = values.findIndex((v) => typeOfValue(v) === want.toUpperCase());
+    const byType = values.findIndex((v) => typeOfValue(vocab, v) === want);
     if (byType >= 0) return byType;
     // A game's own rarity words ("poor" … "masterwork"), read as a ladder from low to high.
-    const rank = RARITIES.indexOf(want.toUpperCase() as (typeof RARITIES)[number]);
+    const ladder = vocab.rarities.some((r) => r.toUpperCase() === want.toUpperCase())
+      ? vocab.rarities
+      : SPEC_RARITIES;
+    const rank = ladder.findIndex((r) => r.toUpperCase() === want.toUpperCase());
     if (rank >= 0 && /rarity|quality|grade|tier|class/i.test(key))
-      return Math.round((rank / (RARITIES.length - 1)) * (values.length - 1));
+      return Math.round((rank / Math.max(1, ladder.length - 1)) * (values.length - 1));
   }
   if (key === 'element' && lower.includes('none')) return lower.indexOf('none');
   return undefined;
@@ -209,8 +219,11 @@ function number(fill: F, key: string, node: JsonSchema): number | undefined {
   const lo = typeof node.minimum === 'number' ? node.minimum : 0;
   const hi = typeof node.maximum === 'number' ? node.maximum : lo + 100;
   const k = key.toLowerCase();
-  if (/^(tier|rarity|quality|grade|stars?)$/.test(k))
-    return lo + ((Math.min(hi, lo + 100) - lo) * rarityIndex(plan.rarity)) / 5;
+  if (/^(tier|rarity|quality|grade|stars?)$/.test(k)) {
+    const { rarities } = fill.state.cues.vocab;
+    const rank = fill.state.cues.vocab.rarityIndex(plan.rarity) / Math.max(1, rarities.length - 1);
+    return lo + (Math.min(hi, lo + 100) - lo) * rank;
+  }
   const own = isStatKey(key);
   if (own || (fill.parent && isStatKey(fill.parent) && /min|max|low|high|base|value|amount/.test(k))) {
     const statKey = own ? key : (fill.parent as string);
@@ -232,7 +245,7 @@ function isItemLike(props: JsonSchema): boolean {
 }
 
 /** Plan options a schema implies: which stat names it allows and how many stats or affixes fit. */
-function planOptions(props: JsonSchema): PlanOptions {
+function planOptions(props: JsonSchema, vocab: Vocabulary): PlanOptions {
   const stats = asSchema(props.stats);
   const statName = asSchema(asSchema(asSchema(stats.items).properties).name);
   const options: PlanOptions = {};
@@ -243,9 +256,11 @@ function planOptions(props: JsonSchema): PlanOptions {
   // The types the schema allows (its own enum of slots or kinds), else gear when it asks for stats.
   const typeKey = Object.keys(props).find((k) => /^(type|item_?type|slot|category|kind)$/i.test(k));
   const typeEnum = typeKey ? asSchema(props[typeKey]).enum : undefined;
-  const fromEnum = Array.isArray(typeEnum) ? [...new Set(typeEnum.map(typeOfValue).filter(Boolean))] : [];
+  const fromEnum = Array.isArray(typeEnum)
+    ? [...new Set(typeEnum.map((v) => typeOfValue(vocab, v)).filter((t): t is string => t !== undefined))]
+    : [];
   const statKeys = Object.keys(props).filter(isStatKey);
-  if (fromEnum.length) options.types = fromEnum as ItemType[];
+  if (fromEnum.length) options.types = fromEnum;
   else if (statKeys.length && statKeys.every((k) => /att|atk|dam|dmg|dps|power|might|str/i.test(k)))
     options.types = ['WEAPON'];
   else if (statKeys.length)
@@ -268,14 +283,15 @@ const ITEM_RULES: FillRules<ItemFill> = {
   object(props, resolve) {
     const itemLike = isItemLike(props);
     const verdictLike = 'sensible' in props && 'item' in props;
-    const options = itemLike
-      ? planOptions(props)
-      : verdictLike
-        ? planOptions(verdictItemProps(asSchema(props.item), resolve))
-        : {};
     const statFields = Object.keys(props).filter(isStatKey).length;
     return {
       enter({ state, rng, index }) {
+        const { vocab } = state.cues;
+        const options = itemLike
+          ? planOptions(props, vocab)
+          : verdictLike
+            ? planOptions(verdictItemProps(asSchema(props.item), resolve), vocab)
+            : {};
         if (verdictLike && state.cues.combine)
           return {
             ...state,
@@ -327,6 +343,11 @@ const ITEM_RULES: FillRules<ItemFill> = {
   choose,
   boolean: ({ state }, key) => (key === 'sensible' && state.verdict ? state.verdict.sensible : undefined),
   isNull: ({ state }, key) => key === 'item' && state.verdict !== undefined && !state.verdict.item,
+  // A field of the game's own goes only on the types that carry it.
+  include: ({ state }, key) =>
+    !state.plan ||
+    !state.cues.vocab.fields.some((f) => f.id === key) ||
+    (state.plan.fields !== undefined && key in state.plan.fields),
 };
 
 const fill = schemaFiller(ITEM_RULES);

@@ -1,29 +1,24 @@
-import {
-  ELEMENTS,
-  type Element,
-  ITEM_TYPES,
-  type ItemLine,
-  type ItemType,
-  RARITIES,
-  STAT_NAMES,
-} from '@lootsmith/protocol';
-import type { Rng } from '../random.ts';
+import type { ItemLine } from '@lootsmith/protocol';
+import { fresh, type Rng } from '../random.ts';
 import { affixesFor } from './affixes.ts';
+import { subtypeIn } from './context.ts';
 import type { Cues } from './cues.ts';
 import { describeItem, loreFor, originClause } from './item-text.ts';
-import { ELEMENT_MATERIALS, METALS_BY_TIER, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
+import { ELEMENT_MATERIALS, METALS_BY_TIER } from './lexicon.ts';
 import { itemName } from './names.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
 export interface ItemPlan {
   name: string;
   /** The noun the name uses for the subtype, which the text agrees with. */
   noun: string;
-  type: ItemType;
+  type: string;
   subtype: string;
   rarity: string;
   level: number;
-  element: Element;
+  /** An element of the game, or 'none'. */
+  element: string;
   material: string;
   description: string;
   lore: string;
@@ -31,23 +26,13 @@ export interface ItemPlan {
   affixes: Array<{ name: string; effect: string }>;
   value: number;
   budget: number;
+  /** The game's own fields, for an item of a type that carries them. */
+  fields: Record<string, string | number | boolean>;
 }
 
+/** How much more each rarity step is worth; past the sixth, each step a little more again. */
 const RARITY_POWER = [1, 1.25, 1.6, 2.1, 2.8, 3.6];
-const PRIMARY_STATS: Record<ItemType, readonly string[]> = {
-  WEAPON: ['attack', 'crit_chance', 'speed'],
-  SHIELD: ['defense', 'health'],
-  HELMET: ['defense', 'health', 'magic'],
-  CHEST: ['defense', 'health'],
-  LEGS: ['defense', 'speed'],
-  BOOTS: ['speed', 'defense'],
-  GLOVES: ['attack', 'crit_chance', 'defense'],
-  ACCESSORY: ['magic', 'luck', 'mana'],
-  EQUIPMENT: ['defense', 'luck', 'speed'],
-  CONSUMABLE: ['health', 'mana'],
-  MATERIAL: ['luck'],
-  CONTAINER: ['luck'],
-};
+const rarityPower = (rarity: number) => RARITY_POWER[rarity] ?? 3.6 * 1.3 ** (rarity - 5);
 const MAGIC_SUBTYPES = new Set(['staff', 'wand', 'robe', 'talisman', 'amulet', 'tome', 'hood']);
 const FOCUS_STATS: Record<string, string> = {
   attack: 'attack',
@@ -76,14 +61,9 @@ const FOCUS_STATS: Record<string, string> = {
   fortune: 'luck',
 };
 
-export function rarityIndex(rarity: string | undefined): number {
-  const i = RARITIES.indexOf((rarity ?? 'COMMON') as (typeof RARITIES)[number]);
-  return Math.max(i, 0);
-}
-
 /** The budget a game would give, when the request names none: grows with level and rarity. */
 export function defaultBudget(level: number, rarity: number): number {
-  return Math.round((8 + level * 3) * (RARITY_POWER[rarity] as number));
+  return Math.round((8 + level * 3) * rarityPower(rarity));
 }
 
 /** Materials by what a subtype is made of; metal work falls through to metals by rarity. */
@@ -110,24 +90,46 @@ const SUBTYPE_MATERIALS: Array<[RegExp, readonly string[]]> = [
   [/^(ore|ingot)$/, ['iron', 'copper', 'silver', 'mithril']],
 ];
 
-function pickMaterial(type: string, subtype: string, element: Element, rarity: number, rng: Rng): string {
+function pickMaterial(
+  vocab: Vocabulary,
+  type: string,
+  subtype: string,
+  element: string,
+  rarity: number,
+  rng: Rng,
+): string {
+  // A game's own words for what things are made of, when it gives them.
+  const own = vocab.words.materials;
+  if (own?.length) return rng.pick(own);
+  const themed = element === 'none' ? undefined : ELEMENT_MATERIALS[element];
   const fixed = SUBTYPE_MATERIALS.find(([pattern]) => pattern.test(subtype))?.[1];
   if (fixed) return rng.pick(fixed);
-  if (type === 'CONSUMABLE') return rng.pick(['glass', 'clay flask']);
+  if (vocab.type(type)?.consumable) return rng.pick(['glass', 'clay flask']);
   if (['staff', 'wand', 'bow', 'crossbow'].some((w) => subtype.includes(w)))
-    return element !== 'none' && rng.chance(0.5)
-      ? rng.pick(ELEMENT_MATERIALS[element])
+    return themed && rng.chance(0.5)
+      ? rng.pick(themed)
       : rng.pick(['yew', 'ash wood', 'ironwood', 'elderwood']);
-  if (element !== 'none' && rarity >= 2 && rng.chance(0.7)) return rng.pick(ELEMENT_MATERIALS[element]);
+  if (themed && rarity >= 2 && rng.chance(0.7)) return rng.pick(themed);
   return METALS_BY_TIER[Math.min(METALS_BY_TIER.length - 1, rarity + (rng.chance(0.3) ? 1 : 0))] as string;
+}
+
+/** The stat a focus names: one of the game's by id or name, else the writer's word for one ("damage"). */
+function focusStat(vocab: Vocabulary, focus: string, resist: string | undefined): string | undefined {
+  const first = focus.split(/[,;]/)[0]?.trim() ?? '';
+  const own = vocab.stats.find(
+    (s) => s.id.toLowerCase() === first.replaceAll(' ', '_') || s.name.toLowerCase() === first,
+  );
+  if (own) return own.id;
+  return FOCUS_STATS[first.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined);
 }
 
 /** Splits a stat budget over the item's stats: about the budget, never above, the focus stat first. */
 export function allotStats(
-  type: ItemType,
+  vocab: Vocabulary,
+  type: string,
   subtype: string,
   focus: string | undefined,
-  element: Element,
+  element: string,
   rarity: number,
   budget: number,
   allowed: readonly string[] | undefined,
@@ -137,19 +139,18 @@ export function allotStats(
 ): ItemPlan['stats'] {
   const names: string[] = [];
   const add = (name: string | undefined) => {
-    if (name && !names.includes(name) && (!allowed || allowed.includes(name))) names.push(name);
+    if (name && !names.includes(name) && (!allowed || allowed.includes(name)) && vocab.carries(type, name))
+      names.push(name);
   };
   // The element's resist, where the game has one (there is no holy resist).
-  const resist = STAT_NAMES.find((s) => s === `${element}_resist`);
-  const focusStat = focus
-    ? (FOCUS_STATS[focus.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined))
-    : undefined;
-  add(focusStat);
+  const resist = vocab.element(element)?.resist;
+  add(focus ? focusStat(vocab, focus, resist) : undefined);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
-  for (const s of PRIMARY_STATS[type]) add(s);
+  for (const s of vocab.type(type)?.stats ?? []) add(s);
   add(resist);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
+  for (const s of vocab.statsFor(type)) add(s);
   // Every stat is worth at least 1: a budget of 3 has room for three stats at most.
   const count = Math.max(
     1,
@@ -174,19 +175,41 @@ export interface PlanOptions {
   maxStats?: number;
   maxAffixes?: number;
   material?: string;
-  element?: Element;
+  element?: string;
   nameHint?: string;
   nounHint?: string;
   /** Types the schema allows, when the request names none. */
-  types?: readonly ItemType[];
+  types?: readonly string[];
 }
 
-const THEMES = ELEMENTS.filter((e) => e !== 'none');
-
 /** The item's element: the enemy or room's always; a theme's on most drops; now and then one of its own. */
-function elementFor(cues: Cues, rarity: number, rng: Rng): Element {
+function elementFor(cues: Cues, rarity: number, rng: Rng): string {
   if (cues.element !== 'none' && !(cues.themeOnly && rng.chance(0.35))) return cues.element;
-  return rarity >= 3 && rng.chance(0.3) ? rng.pick(THEMES) : 'none';
+  const elements = cues.vocab.elements.map((e) => e.id);
+  return elements.length && rarity >= 3 && rng.chance(0.3) ? rng.pick(elements) : 'none';
+}
+
+/**
+ * Values of the game's own fields for an item: numbers within their bounds, higher for rarer items
+ * (an epic suit lasts longer), strings among their values.
+ */
+function gameFields(vocab: Vocabulary, type: string, rarity: number, rng: Rng): ItemPlan['fields'] {
+  const share = vocab.rarities.length > 1 ? rarity / (vocab.rarities.length - 1) : 0.5;
+  const fields: ItemPlan['fields'] = {};
+  for (const f of vocab.fieldsFor(type)) {
+    const pick = rng.fork(f.id);
+    if (f.type === 'boolean') fields[f.id] = pick.chance(0.3 + 0.5 * share);
+    else if (f.type === 'string')
+      fields[f.id] = f.values?.length ? pick.pick(f.values) : (f.description ?? f.id).slice(0, 32);
+    else {
+      const lo = f.minimum ?? 0;
+      const hi = f.maximum ?? lo + 100;
+      const at = Math.min(1, Math.max(0, 0.25 + 0.6 * share + pick.range(-0.15, 0.15)));
+      const value = lo + (hi - lo) * at;
+      fields[f.id] = f.type === 'integer' ? Math.round(value) : Math.round(value * 100) / 100;
+    }
+  }
+  return fields;
 }
 
 /** Plans one item from its "Item N:" cue and the conversation's context. */
@@ -198,27 +221,31 @@ export function planItem(
   /** Phrases the answer has already written, which the item's text avoids while it can. */
   used = new Set<string>(),
 ): ItemPlan {
-  const requested = cues.request
-    ?.toLowerCase()
-    .match(/[a-z]+/g)
-    ?.find((w) => SUBTYPE_TYPES[w] && (!cue.type || SUBTYPE_TYPES[w] === cue.type));
+  const { vocab } = cues;
+  const asked = cues.request && subtypeIn(cues.request, vocab);
+  const requested = asked && (!cue.type || vocab.typeOfSubtype(asked)?.id === cue.type) ? asked : undefined;
   const subtypeWord = cue.subtype?.toLowerCase() ?? requested;
   const type =
     cue.type ??
-    (subtypeWord ? SUBTYPE_TYPES[subtypeWord.split(' ').at(-1) as string] : undefined) ??
-    rng.fork('type').pick(options.types?.length ? options.types : ITEM_TYPES);
-  const subtype = subtypeWord ?? rng.fork('subtype').pick(TYPE_SUBTYPES[type]);
-  const rarityName = cue.rarity ?? 'COMMON';
-  const rarity = rarityIndex(rarityName);
+    vocab.typeOfSubtype(subtypeWord)?.id ??
+    rng.fork('type').pick(options.types?.length ? options.types : vocab.types.map((t) => t.id));
+  // A subtype this answer has not made yet, so the items of one drop differ in what they are.
+  const subtype =
+    subtypeWord ?? fresh(rng.fork('subtype'), vocab.type(type)?.subtypes ?? [type.toLowerCase()], used);
+  const rarity = vocab.rarityIndex(cue.rarity);
+  const rarityName = cue.rarity ?? vocab.rarityAt(0);
   const level = Math.max(1, Math.min(100, cue.level ?? cues.playerLevel ?? 1));
   const budget = cue.budget ?? defaultBudget(level, rarity);
   const temperature = cues.temperature ?? 0.8;
   const element = options.element ?? elementFor(cues, rarity, rng.fork('element'));
   const forgedFrom = cues.materials?.find((i) => i.element === 'none' && i.material)?.material;
   const material =
-    options.material ?? forgedFrom ?? pickMaterial(type, subtype, element, rarity, rng.fork('material'));
+    options.material ??
+    forgedFrom ??
+    pickMaterial(vocab, type, subtype, element, rarity, rng.fork('material'));
   const named = itemName(
     {
+      vocab,
       temperature,
       type,
       element,
@@ -234,6 +261,7 @@ export function planItem(
   );
   const name = options.nameHint ?? named.name;
   const stats = allotStats(
+    vocab,
     type,
     subtype,
     cue.focus,
@@ -246,12 +274,13 @@ export function planItem(
     0.1 + 0.2 * Math.min(2, temperature),
   );
   const affixCount = Math.min(options.maxAffixes ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] as number);
-  const affixes = affixesFor(type, element, rarity, level, affixCount, rng.fork('affixes'));
+  const affixes = affixesFor(vocab, type, element, rarity, level, affixCount, rng.fork('affixes'));
   const value = Math.min(
     10_000_000,
-    Math.round((budget * 2 + level * 5) * (RARITY_POWER[rarity] as number) * rng.range(0.9, 1.1)),
+    Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
   );
   const facts = {
+    vocab,
     name,
     noun: options.nounHint ?? named.noun,
     type,
@@ -270,5 +299,6 @@ export function planItem(
     lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
     affixes,
     budget,
+    fields: gameFields(vocab, type, rarity, rng.fork('fields')),
   };
 }

@@ -1,17 +1,20 @@
-import type { Element } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
+import type { Element } from './lexicon.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 /** What the text of one item is written from. */
 export interface ItemFacts {
+  vocab: Vocabulary;
   name: string;
   /** The noun the name uses, lower case ("legguards"), which the sentences agree with. */
   noun: string;
   type: string;
   subtype: string;
   material: string;
-  element: Element;
+  /** An element of the game, or 'none'. */
+  element: string;
   stats: ReadonlyArray<{ name: string; value: number }>;
   value: number;
 }
@@ -136,6 +139,16 @@ const SPELLS: Record<Element, string> = {
   lightning: 'strikes up to three foes for {n} lightning damage',
 };
 
+/**
+ * Words of an element: the writer's own for its fantasy elements, else the game's (`Words:`) when it
+ * gives some, else the writer's plain ones.
+ */
+function wordsOf<T>(table: Record<Element, T>, element: string, own: T | undefined): T {
+  const fantasy = element === 'none' ? undefined : (table as Record<string, T>)[element];
+  return fantasy ?? own ?? table.none;
+}
+const some = <T>(list: readonly T[] | undefined) => (list?.length ? list : undefined);
+
 function agreeClause(clause: string, noun: string): string {
   const a = agree(noun);
   return clause
@@ -147,10 +160,14 @@ function agreeClause(clause: string, noun: string): string {
     .replace(/\{([a-z]+)\}/g, (_, v: string) => verb(v, noun));
 }
 
-const statWords = (name: string) => name.replace('_', ' ');
+/** "+12 attack", "+5% crit chance": a stat as the game names it, in its kind. */
+function statWords(vocab: Vocabulary, s: { name: string; value: number }): string {
+  const stat = vocab.stat(s.name);
+  return `${s.value}${stat?.kind === 'percent' ? '%' : ''} ${stat?.name ?? s.name.replaceAll('_', ' ')}`;
+}
 
-function statPhrase(stats: ItemFacts['stats']): string {
-  return listOf(stats.slice(0, 3).map((s) => `+${s.value} ${statWords(s.name)}`));
+function statPhrase(vocab: Vocabulary, stats: ItemFacts['stats']): string {
+  return listOf(stats.slice(0, 3).map((s) => `+${statWords(vocab, s)}`));
 }
 
 /** "from the Sunken Crypt", "taken off a Fire Imp", …: where the item comes from, when the request says. */
@@ -184,17 +201,19 @@ export function describeItem(
   /** Where the item comes from (`originClause`), or ''. */
   origin: string,
 ): string {
-  const adjective = fresh(rng, ADJECTIVES[item.element], used);
+  const { vocab } = item;
+  const adjective = fresh(rng, wordsOf(ADJECTIVES, item.element, some(vocab.words.adjectives)), used);
   const material = item.material.includes(' ') ? '' : `${item.material} `;
   const noun = item.noun.toLowerCase();
   const phrase = `${adjective} ${material}${noun}`;
   const from = origin ? ` ${origin}` : '';
   const main = item.stats[0];
-  if (item.type === 'CONSUMABLE') {
-    const amount = main ? `${main.value} ${statWords(main.name)}` : `${Math.max(5, item.value % 97)} health`;
+  const type = vocab.type(item.type);
+  if (type?.consumable) {
+    const amount = main ? statWords(vocab, main) : `${Math.max(5, item.value % 97)} health`;
     if (/scroll|writ|codex|leaf|parchment/.test(item.subtype)) {
       const n = main?.value ?? 10;
-      return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${SPELLS[item.element].replace('{n}', String(n))} and crumbles to ash.`;
+      return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${wordsOf(SPELLS, item.element, undefined).replace('{n}', String(n))} and crumbles to ash.`;
     }
     if (/food|ration|bread|meat/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when eaten', 'once eaten', 'at the first bite'], used)}.`;
@@ -202,6 +221,8 @@ export function describeItem(
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when bound to a wound', 'once wrapped over a cut', 'once pressed to a fresh wound'], used)}.`;
     if (/bomb|grenade/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
+    if (!/potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} ${fresh(rng, ['that restores', 'that gives back', 'good for'], used)} ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
     const vessel = fresh(
       rng,
       ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
@@ -209,16 +230,16 @@ export function describeItem(
     );
     return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
   }
-  if (item.type === 'MATERIAL' || !main) {
+  if (type?.stackable || !main) {
     const crafters = fresh(
       rng,
       ['crafters prize', 'smiths pay well for', 'alchemists hoard', 'every forge wants'],
       used,
     );
-    return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${USES[item.element]}.`;
+    return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${wordsOf(USES, item.element, undefined)}.`;
   }
   const a = agree(noun);
-  const stats = statPhrase(item.stats);
+  const stats = statPhrase(vocab, item.stats);
   const grant = verb('grants', noun);
   const forms = {
     'form:that': () => `${capitalise(withArticle(phrase))}${from} that ${grant} ${stats}.`,
@@ -242,7 +263,10 @@ export function loreFor(
   // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
   const was = isPlural(noun) ? 'were' : 'was';
-  const flavour = agreeClause(fresh(rng, FLAVOURS[item.element], used), noun);
+  const flavour = agreeClause(
+    fresh(rng, wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore)), used),
+    noun,
+  );
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   let opening: string;

@@ -1,9 +1,10 @@
-import type { Element, ItemType } from '@lootsmith/protocol';
-
-export type Theme = Exclude<Element, 'none'>;
+/** The elements the writer has words of its own for: a fantasy RPG's. */
+export type Theme = 'fire' | 'frost' | 'poison' | 'shadow' | 'holy' | 'lightning';
+/** The elements the writer's tables are keyed by: its own, and the plain one. */
+export type Element = Theme | 'none';
 
 /** Words that reveal an element in a conversation (location, enemy, theme, intent, ingredients). */
-export const ELEMENT_CUES: Record<Theme, readonly string[]> = {
+export const ELEMENT_CUES: Record<string, readonly string[]> = {
   fire: [
     'fire',
     'flame',
@@ -588,7 +589,7 @@ export const SUBTYPE_NOUNS: Record<string, readonly string[]> = {
 };
 
 /** What a type is called when no subtype is asked for, and its usual subtypes. */
-export const TYPE_SUBTYPES: Record<ItemType, readonly string[]> = {
+export const TYPE_SUBTYPES: Record<string, readonly string[]> = {
   WEAPON: [
     'sword',
     'axe',
@@ -620,9 +621,9 @@ export const TYPE_SUBTYPES: Record<ItemType, readonly string[]> = {
 };
 
 /** Words for subtypes (from an intent like "a flaming sword") and the item type they belong to. */
-export const SUBTYPE_TYPES: Record<string, ItemType> = {
+export const SUBTYPE_TYPES: Record<string, string> = {
   ...Object.fromEntries(
-    Object.entries(TYPE_SUBTYPES).flatMap(([type, subtypes]) => subtypes.map((s) => [s, type as ItemType])),
+    Object.entries(TYPE_SUBTYPES).flatMap(([type, subtypes]) => subtypes.map((s) => [s, type])),
   ),
   blade: 'WEAPON',
   longsword: 'WEAPON',
@@ -669,13 +670,8 @@ export const SUBTYPE_TYPES: Record<string, ItemType> = {
   shard: 'MATERIAL',
 };
 
-/** The type of a subtype, also of a longer one by its last word ("tower shield" → SHIELD). */
-export function typeOfSubtype(subtype: string): ItemType | undefined {
-  return SUBTYPE_TYPES[subtype] ?? SUBTYPE_TYPES[subtype.split(' ').at(-1) as string];
-}
-
 export const METALS_BY_TIER = ['iron', 'steel', 'darksteel', 'mithril', 'adamantite', 'starmetal'] as const;
-export const ELEMENT_MATERIALS: Record<Theme, readonly string[]> = {
+export const ELEMENT_MATERIALS: Record<string, readonly string[]> = {
   fire: ['emberstone', 'dragonbone', 'molten steel', 'obsidian'],
   frost: ['rime-forged steel', 'glacial iron', 'frost crystal', 'giant bone'],
   poison: ['venom-etched iron', 'bog oak', 'serpent scale', 'blightwood'],

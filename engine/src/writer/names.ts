@@ -1,12 +1,14 @@
-import type { Element } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import { placeName, titleCase } from './grammar.ts';
 import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS } from './lexicon.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 export interface NameRequest {
+  vocab: Vocabulary;
   temperature: number;
   type?: string;
-  element: Element;
+  /** An element of the game, or 'none'. */
+  element: string;
   subtype: string;
   material: string;
   rarity: number;
@@ -52,9 +54,22 @@ export function nounFor(subtype: string, rng: Rng): string {
   return key ? rng.pick(SUBTYPE_NOUNS[key] as string[]) : titleCase(subtype);
 }
 
+/** Name words of an element: the writer's for its own elements, else the game's, else the writer's plain ones. */
+function namesOf(
+  table: Record<string, readonly string[]>,
+  element: string,
+  own: readonly string[] | undefined,
+) {
+  return (
+    (element === 'none' ? undefined : table[element]) ??
+    (own?.length ? own : undefined) ??
+    (table.none as readonly string[])
+  );
+}
+
 /** A coined name, "Cinderbite", with no doubled letter at the joint ("Ice" + "edge" takes another ending). */
-function coin(element: Element, rng: Rng): string {
-  const root = rng.pick(NAME_ROOTS[element]);
+function coin(roots: readonly string[], rng: Rng): string {
+  const root = rng.pick(roots);
   let i = rng.int(0, NAME_ENDINGS.length - 1);
   while (
     root.toLowerCase().endsWith((NAME_ENDINGS[i] as string)[0] as string) ||
@@ -86,22 +101,31 @@ export function itemName(
   rng: Rng,
   used = new Set<string>(),
 ): { name: string; noun: string } {
-  const { element, material, rarity } = request;
-  const noun = nounFor(request.subtype, rng);
-  const prefix = fresh(rng, NAME_PREFIXES[element], used);
-  const suffix = fresh(rng, NAME_SUFFIXES[element], used);
+  const { element, material, rarity, vocab } = request;
+  const words = vocab.words;
+  // A game's own subtype ("shield emitter") is its own noun; the writer's words are for its own.
+  const own = vocab.types.some(
+    (t) => t.ownSubtypes && t.subtypes.some((s) => s.toLowerCase() === request.subtype),
+  );
+  const noun = own ? titleCase(request.subtype) : nounFor(request.subtype, rng);
+  const prefix = fresh(rng, namesOf(NAME_PREFIXES, element, words.prefixes), used);
+  const suffix = fresh(rng, namesOf(NAME_SUFFIXES, element, words.suffixes), used);
+  // Coined names need roots: the writer's own, or none for a game that gives its own words instead.
+  const fantasyRoots = (NAME_ROOTS as Record<string, readonly string[]>)[element];
+  const roots = fantasyRoots ?? (words.prefixes?.length ? undefined : NAME_ROOTS.none);
   const simple = request.naming === 'simple' || request.naming === 'plain' || request.temperature < 0.3;
   // Potions and ore get no heroic names: "Icemaw, the Patient Poultice" is not a thing anyone says.
-  const humble = request.type === 'CONSUMABLE' || request.type === 'MATERIAL';
+  const type = vocab.type(request.type);
+  const humble = !!type && (type.consumable || type.stackable);
   const forms: Array<[number, () => string | undefined]> = [
     [rarity <= 1 ? 2 : 1, () => (material.includes(' ') ? undefined : `${titleCase(material)} ${noun}`)],
     [3, () => `${prefix} ${noun}`],
     [simple ? 0 : 2, () => `${noun} ${suffix}`],
     [simple || rarity < 2 ? 0 : 2, () => `${prefix} ${noun} ${suffix}`],
-    [simple || humble ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(element, rng)],
+    [simple || humble || !roots ? 0 : rarity >= 3 ? 2 : rarity >= 2 ? 1 : 0, () => coin(roots ?? [], rng)],
     [
-      simple || humble || rarity < 2 ? 0 : 2,
-      () => `${coin(element, rng)}, the ${rng.pick(EPITHETS)} ${noun}`,
+      simple || humble || !roots || rarity < 2 ? 0 : 2,
+      () => `${coin(roots ?? [], rng)}, the ${rng.pick(EPITHETS)} ${noun}`,
     ],
     [
       simple || !request.enemy ? 0 : 2,

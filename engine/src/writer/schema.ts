@@ -44,6 +44,8 @@ export interface FillRules<S> {
   boolean(fill: Fill<S>, key: string): boolean | undefined;
   /** Whether a nullable field is null this time. */
   isNull(fill: Fill<S>, key: string): boolean;
+  /** Whether an optional field (one `required` leaves out) is written; it is when absent. */
+  include?(fill: Fill<S>, key: string): boolean;
 }
 
 type Gen<S> = (fill: Fill<S>, key: string) => unknown;
@@ -256,13 +258,17 @@ class Compiler<S> {
 
   private object(node: JsonSchema): Gen<S> {
     const props = asSchema(node.properties);
-    const fields = Object.entries(props).map(([key, child]) => [key, this.compile(asSchema(child))] as const);
+    const required = new Set(Array.isArray(node.required) ? node.required : Object.keys(props));
+    const fields = Object.entries(props).map(
+      ([key, child]) => [key, this.compile(asSchema(child)), required.has(key)] as const,
+    );
     const rule = this.rules.object(props, this.resolve);
     const map = fields.length === 0 ? numberMap(node) : undefined;
     return (fill, key) => {
       const inner: Fill<S> = { ...fill, state: rule.enter(fill, key), depth: fill.depth + 1, parent: key };
       const out: Record<string, unknown> = {};
-      for (const [field, gen] of fields) out[field] = gen(inner, field);
+      for (const [field, gen, needed] of fields)
+        if (needed || (this.rules.include?.(inner, field) ?? true)) out[field] = gen(inner, field);
       if (map)
         for (const e of rule.entries?.(fill, key) ?? [])
           out[e.name] = fitNumber(e.value, map, map.type === 'integer');

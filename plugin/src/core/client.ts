@@ -1,17 +1,9 @@
 import type {
-  CombineResponse,
-  CreateItemResponse,
-  EquipmentResponse,
   GameDefinition,
-  GenerateItemsResponse,
   IconPending,
   ImageGenerationResponse,
-  InventoryResponse,
-  Item,
   ItemIcon,
-  ItemType,
   SessionResponse,
-  UseItemResponse,
 } from '@lootsmith/protocol';
 import { DEFAULT_RETRY, isRetryable, type RetryPolicy, retryDelay, sleep } from './backoff.ts';
 import { type CacheLimits, LootsmithCache } from './cache.ts';
@@ -24,6 +16,15 @@ import {
   toLootsmithError,
   unreachableError,
 } from './errors.ts';
+import type {
+  CombineResponse,
+  CreateItemResponse,
+  EquipmentResponse,
+  InventoryResponse,
+  Item,
+  SlotName,
+  UseItemResponse,
+} from './game-types.ts';
 import { InFlight } from './in-flight.ts';
 import { IconPendingError, untilPainted } from './pending-icon.ts';
 import {
@@ -130,7 +131,7 @@ export class LootsmithClient {
   async generateItems(params: DropParams, options: CallOptions = {}): Promise<Item[]> {
     const body = generateItemsBody(this.playerId, params);
     const dropKey = params.dropId && `drop:${this.playerId}:${params.dropId}`;
-    const res = await this.#request<GenerateItemsResponse>(
+    const res = await this.#request<{ items?: Item[] }>(
       {
         method: 'POST',
         path: '/v1/generate/items',
@@ -168,7 +169,7 @@ export class LootsmithClient {
     return this.#request({ method: 'POST', path: this.#playerPath('/equipment/equip'), body }, options);
   }
 
-  unequip(slot: ItemType, options: CallOptions = {}): Promise<EquipmentResponse> {
+  unequip(slot: SlotName, options: CallOptions = {}): Promise<EquipmentResponse> {
     const body = { slot };
     return this.#request({ method: 'POST', path: this.#playerPath('/equipment/unequip'), body }, options);
   }

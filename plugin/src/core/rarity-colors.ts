@@ -1,7 +1,11 @@
-import type { Rarity } from '@lootsmith/protocol';
-
-/** Glow colours by rarity, in the usual loot-game order: grey, green, blue, purple, orange, red. */
-export const RARITY_COLORS: Record<Rarity, number> = {
+/**
+ * Glow colours of the spec's rarities, in the usual loot-game order: grey, green, blue, purple,
+ * orange, red. A game's own rarity has none here: fall back to `COMMON` (or colour it yourself).
+ */
+export const RARITY_COLORS: Readonly<
+  Record<'COMMON' | 'UNCOMMON' | 'RARE' | 'EPIC' | 'LEGENDARY' | 'MYTHIC', number> &
+    Record<string, number | undefined>
+> = {
   COMMON: 0xc8c8c8,
   UNCOMMON: 0x3ddc4a,
   RARE: 0x3b82f6,

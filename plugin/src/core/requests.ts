@@ -3,8 +3,8 @@ import type {
   CreateItemRequest,
   GenerateItemsRequest,
   ImageGenerationRequest,
-  ItemType,
 } from '@lootsmith/protocol';
+import type { ItemType } from './game-types.ts';
 
 export interface DropParams {
   enemy?: string;

@@ -1,17 +1,16 @@
+import type { GameDefinition, ItemIcon } from '@lootsmith/protocol';
+import * as Phaser from 'phaser';
+import { type CallOptions, LootsmithClient, type LootsmithConfig } from '../core/client.ts';
+import { abortedError, LootsmithError, toLootsmithError } from '../core/errors.ts';
 import type {
   CombineResponse,
   CreateItemResponse,
   EquipmentResponse,
-  GameDefinition,
   InventoryResponse,
   Item,
-  ItemIcon,
-  ItemType,
+  SlotName,
   UseItemResponse,
-} from '@lootsmith/protocol';
-import * as Phaser from 'phaser';
-import { type CallOptions, LootsmithClient, type LootsmithConfig } from '../core/client.ts';
-import { abortedError, LootsmithError, toLootsmithError } from '../core/errors.ts';
+} from '../core/game-types.ts';
 import { RARITY_COLORS } from '../core/rarity-colors.ts';
 import type {
   CombineParams,
@@ -136,7 +135,7 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
         return equipment;
       }),
     /** Empties a slot; the item stays in the inventory. */
-    unequip: (slot: ItemType, signal?: AbortSignal): Promise<EquipmentResponse> =>
+    unequip: (slot: SlotName, signal?: AbortSignal): Promise<EquipmentResponse> =>
       this.#run('unequip', signal, async (id, call) => {
         const equipment = await this.client.unequip(slot, call);
         this.#emit('equipment', { id, op: 'unequip', equipment });
@@ -251,8 +250,7 @@ export class LootsmithPlugin extends Phaser.Plugins.ScenePlugin {
     options: IconPromptOptions,
     call: CallOptions,
   ) {
-    const icon =
-      typeof source === 'string' || typeof source.url === 'string' ? source : (source as Item).icon;
+    const icon = typeof source === 'string' || 'url' in source ? source : (source as Item).icon;
     if (!icon) throw new LootsmithError('no_icon', `Item ${(source as Item).name} has no icon`);
     const image = await this.client.icon(icon as ItemIcon | string, options, call);
     const key = this.#registry.prefix + image.id;

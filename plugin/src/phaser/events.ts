@@ -1,13 +1,13 @@
+import type * as Phaser from 'phaser';
+import type { Progress } from '../core/client.ts';
+import type { LootsmithError } from '../core/errors.ts';
 import type {
   CombineResponse,
   CreateItemResponse,
   EquipmentResponse,
   Item,
   UseItemResponse,
-} from '@lootsmith/protocol';
-import type * as Phaser from 'phaser';
-import type { Progress } from '../core/client.ts';
-import type { LootsmithError } from '../core/errors.ts';
+} from '../core/game-types.ts';
 
 export type LootsmithOp =
   | 'drop'

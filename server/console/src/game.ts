@@ -3,12 +3,29 @@ import { api } from './api.ts';
 
 /** The loaded game definition, read once per visit (it changes only with a restart). */
 let loaded: Promise<GameState> | undefined;
+/** The loaded game's rarities, most common first, once `gameState` has answered. */
+let ladder: string[] = [];
 export function gameState(): Promise<GameState> {
-  loaded ??= api<GameState>('GET', '/api/v1/admin/game').catch((err) => {
-    loaded = undefined;
-    throw err;
-  });
+  loaded ??= api<GameState>('GET', '/api/v1/admin/game').then(
+    (state) => {
+      ladder = state.rarities;
+      return state;
+    },
+    (err) => {
+      loaded = undefined;
+      throw err;
+    },
+  );
   return loaded;
+}
+
+/**
+ * A rarity's colour step (0 grey … 5 red, as loot games colour them): its place on the game's own
+ * ladder spread over the six, so any game's rarities are coloured from common to rarest.
+ */
+export function rarityStep(rarity: string): number {
+  const i = Math.max(0, ladder.indexOf(rarity));
+  return ladder.length > 1 ? Math.round((i * 5) / (ladder.length - 1)) : 0;
 }
 
 /** The parts of a game definition the console's forms offer. */

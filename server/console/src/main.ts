@@ -1,6 +1,7 @@
 import type { ConsoleSession } from '@lootsmith/protocol';
 import { ApiFailure, api, onSignedOut, setCsrf } from './api.ts';
 import { h, show } from './dom.ts';
+import { gameState } from './game.ts';
 import { itemPage, itemsPage } from './pages/items.ts';
 import { moderationPage } from './pages/moderation.ts';
 import { overviewPage } from './pages/overview.ts';
@@ -103,6 +104,8 @@ function enter(session: ConsoleSession) {
     const view = h('div', { class: 'view' });
     show(main, view);
     try {
+      // Every page colours items by the loaded game's rarities.
+      await gameState();
       await page(view, parts.slice(1), new URLSearchParams(search));
     } catch (err) {
       if (err instanceof ApiFailure && err.status === 401) return;

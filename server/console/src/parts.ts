@@ -2,10 +2,11 @@ import type { Item, ItemIcon } from '@lootsmith/protocol';
 import { iconUrl } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { n } from './format.ts';
+import { rarityStep } from './game.ts';
 
 /** An item's icon; a placeholder in its rarity's colour while it is painted (202) or missing. */
 export function icon(i: ItemIcon | null, rarity: string, size = 56) {
-  const box = h('span', { class: `icon rarity-${rarity.toLowerCase()}`, style: `--size:${size}px` });
+  const box = h('span', { class: `icon rarity-${rarityStep(rarity)}`, style: `--size:${size}px` });
   if (i) {
     const img = h('img', { src: iconUrl(i), alt: '', width: size, height: size, loading: 'lazy' });
     img.addEventListener('error', () => img.remove());
@@ -14,7 +15,9 @@ export function icon(i: ItemIcon | null, rarity: string, size = 56) {
   return box;
 }
 
-export const rarity = (r: string) => h('span', { class: `rarity rarity-${r.toLowerCase()}` }, r);
+export const rarity = (r: string) => h('span', { class: `rarity rarity-${rarityStep(r)}` }, r);
+/** The class that colours text in a rarity's colour. */
+export const rarityText = (r: string) => `rarity-text-${rarityStep(r)}`;
 export const badge = (text: string, kind = '') => h('span', { class: `badge ${kind}` }, text);
 export const link = (href: string, ...children: Child[]) => h('a', { href }, ...children);
 export const itemHref = (id: string) => `#/items/${encodeURIComponent(id)}`;
@@ -41,7 +44,7 @@ export function itemCard(
     h(
       'span',
       { class: 'card-text' },
-      h('strong', { class: `name rarity-text-${item.rarity.toLowerCase()}` }, item.name),
+      h('strong', { class: `name ${rarityText(item.rarity)}` }, item.name),
       h(
         'span',
         { class: 'muted' },
@@ -66,7 +69,9 @@ export function itemFacts(item: Item) {
       h(
         'ul',
         { class: 'stats' },
-        item.stats.map((s) => h('li', {}, `${s.value > 0 ? '+' : ''}${s.value} ${s.name.replace('_', ' ')}`)),
+        item.stats.map((s) =>
+          h('li', {}, `${s.value > 0 ? '+' : ''}${s.value} ${s.name.replaceAll('_', ' ')}`),
+        ),
       ),
     item.affixes.length > 0 &&
       h(

@@ -1,4 +1,4 @@
-import type { ContentFilter, GeneratedItem } from '@lootsmith/protocol';
+import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
 import type { ModerationRecord } from '../store/admin-store.ts';
@@ -22,7 +22,7 @@ function runs(text: string): Set<string> {
   return out;
 }
 
-/** The texts of a generated item that players see, by field. */
+/** The texts of a generated item that players see, by field: the game's own text fields too. */
 export function itemTexts(item: GeneratedItem, at = ''): Texts {
   return [
     [`${at}name`, item.name],
@@ -35,6 +35,10 @@ export function itemTexts(item: GeneratedItem, at = ''): Texts {
         [`${at}affixes.${i}.name`, a.name],
         [`${at}affixes.${i}.effect`, a.effect],
       ],
+    ),
+    ...Object.entries(item).flatMap(
+      ([key, value]): Texts =>
+        typeof value === 'string' && !ITEM_KEYS.includes(key) ? [[`${at}${key}`, value]] : [],
     ),
   ];
 }

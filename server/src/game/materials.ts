@@ -1,14 +1,10 @@
-import type { GameDefinition, Item, Rarity } from '@lootsmith/protocol';
+import { type GameDefinition, type Item, NO_ELEMENT } from '@lootsmith/protocol';
 import type { IconService } from '../icons.ts';
+import { rarityIds } from './rules.ts';
 
-const VALUE: Record<Rarity, number> = {
-  COMMON: 2,
-  UNCOMMON: 8,
-  RARE: 25,
-  EPIC: 80,
-  LEGENDARY: 250,
-  MYTHIC: 900,
-};
+/** Gold a material is worth: 2 for the most common, about three and a half times more each rarity up. */
+const materialValue = (game: GameDefinition, rarity: string) =>
+  Math.round(2 * 3.4 ** Math.max(0, rarityIds(game).indexOf(rarity)));
 
 /** Materials are items whose id is their game-definition id; they stack and are never generated. */
 export function materialItems(game: GameDefinition, icons: IconService): Map<string, Item> {
@@ -17,17 +13,17 @@ export function materialItems(game: GameDefinition, icons: IconService): Map<str
     const words = m.name.toLowerCase().split(/\s+/);
     const base = {
       name: m.name,
-      type: 'MATERIAL' as const,
+      type: m.type,
       subtype: words.at(-1) ?? 'material',
       rarity: m.rarity,
       level: 1,
-      element: (m.element ?? 'none') as Item['element'],
+      element: m.element ?? NO_ELEMENT,
       material: words[0] ?? 'raw',
       description: m.description,
       lore: `A crafting material of ${game.name}.`,
       stats: [],
       affixes: [],
-      value: VALUE[m.rarity],
+      value: materialValue(game, m.rarity),
     };
     items.set(m.id, {
       ...base,

@@ -1,9 +1,46 @@
-import { type GameDefinition, type GeneratedItem, RARITIES, type Rarity } from '@lootsmith/protocol';
+import type { GameDefinition, GeneratedItem, Rarity } from '@lootsmith/protocol';
+import { refuse } from '../refusal.ts';
 import { pickWeighted, type Random } from './random.ts';
 
-const rarityIndex = (r: Rarity) => RARITIES.indexOf(r);
-/** A rarity written as the game writes it, in capitals: text that claims a rarity the item does not have. */
-const RARITY_WORD = new RegExp(`\\b(${RARITIES.join('|')})\\b`);
+/** The game's rarities, from the most common up. */
+export const rarityIds = (game: GameDefinition) => game.rarities.map((r) => r.id);
+const rarityIndex = (game: GameDefinition, r: Rarity) => rarityIds(game).indexOf(r);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A rarity as the game writes its id: text that claims a rarity the item does not have. */
+const rarityWords = new WeakMap<GameDefinition, RegExp>();
+function rarityWord(game: GameDefinition): RegExp {
+  let re = rarityWords.get(game);
+  if (!re) {
+    re = new RegExp(`\\b(${rarityIds(game).map(escapeRegExp).join('|')})\\b`);
+    rarityWords.set(game, re);
+  }
+  return re;
+}
+
+/** Refused `unknown_type`, naming the game's types, unless the game has an item type of this id. */
+export function knownType(game: GameDefinition, type: string, where: string) {
+  const types = game.item_types.map((t) => t.id);
+  if (!types.includes(type))
+    throw refuse(
+      'unknown_type',
+      `${where}: the game has no item type "${type}"; its types: ${types.join(', ')}`,
+      {
+        types,
+      },
+    );
+}
+
+/** Refused `invalid_request`, naming the game's rarities, unless the game has a rarity of this id. */
+export function knownRarity(game: GameDefinition, rarity: string, where: string) {
+  const rarities = rarityIds(game);
+  if (!rarities.includes(rarity))
+    throw refuse(
+      'invalid_request',
+      `${where}: the game has no rarity "${rarity}"; its rarities: ${rarities.join(', ')}`,
+      { rarities },
+    );
+}
 
 /** The enemy of the game definition with this id or name (any case). */
 export function findEnemy(game: GameDefinition, name: string | undefined) {
@@ -12,10 +49,10 @@ export function findEnemy(game: GameDefinition, name: string | undefined) {
   return game.enemies.find((e) => e.id === needle || e.name.toLowerCase() === needle);
 }
 
-/** Weights of each rarity (in `RARITIES` order) for an enemy tier; higher player levels shift weight upwards. */
+/** Weights of each rarity (in the game's order) for an enemy tier; higher player levels shift weight upwards. */
 export function rarityWeights(game: GameDefinition, tier: number, playerLevel: number): number[] {
   const table = game.loot_tables[Math.min(tier, game.loot_tables.length) - 1] ?? game.loot_tables[0] ?? {};
-  const weights = RARITIES.map((r) => table[r] ?? 0);
+  const weights = rarityIds(game).map((r) => table[r] ?? 0);
   const shift = Math.min(0.5, game.level_luck * Math.max(0, playerLevel - 1));
   // Top-down so moved weight does not cascade; a rarity the table leaves out stays out.
   for (let i = weights.length - 2; i >= 0; i--) {
@@ -29,13 +66,13 @@ export function rarityWeights(game: GameDefinition, tier: number, playerLevel: n
 
 /** Rolls a rarity from the enemy tier's loot table; higher player levels shift weight upwards. */
 export function rollRarity(game: GameDefinition, tier: number, playerLevel: number, random: Random): Rarity {
-  return RARITIES[pickWeighted(rarityWeights(game, tier, playerLevel), random)] as Rarity;
+  return rarityIds(game)[pickWeighted(rarityWeights(game, tier, playerLevel), random)] as Rarity;
 }
 
 /** Stat points an item of this rarity and level may carry. */
 export function statBudget(game: GameDefinition, rarity: Rarity, level: number): number {
   const b = game.stat_budget;
-  return Math.round((b.base + b.per_level * level) * b.rarity_multiplier[rarity]);
+  return Math.round((b.base + b.per_level * level) * (b.rarity_multiplier[rarity] ?? 1));
 }
 
 /** Most gold an item of this rarity and level is worth. */
@@ -52,7 +89,7 @@ export function craftingLevel(game: GameDefinition, xp: number): number {
 }
 
 export interface ItemExpectation {
-  type?: GeneratedItem['type'];
+  type?: string;
   rarity: Rarity;
   level: number;
 }
@@ -63,6 +100,7 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   if (item.rarity !== want.rarity) problems.push(`rarity must be ${want.rarity}, not ${item.rarity}`);
   if (want.type && item.type !== want.type) problems.push(`type must be ${want.type}, not ${item.type}`);
   if (item.level !== want.level) problems.push(`level must be ${want.level}, not ${item.level}`);
+  const type = game.item_types.find((t) => t.id === item.type);
   const budget = statBudget(game, want.rarity, want.level);
   const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
   if (sum > budget * game.stat_budget.tolerance)
@@ -71,13 +109,19 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   for (const s of item.stats) {
     if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
     names.add(s.name);
+    const carriers = game.stats.find((x) => x.id === s.name)?.types;
+    if (carriers && !carriers.includes(item.type))
+      problems.push(`a ${item.type} may not carry ${s.name} (only ${carriers.join(', ')} do)`);
   }
+  for (const field of game.item_fields)
+    if (field.types.includes(item.type) && (item[field.id] === undefined || item[field.id] === null))
+      problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
-  const affixes = game.item_limits.affixes_by_rarity[want.rarity];
+  const affixes = game.item_limits.affixes_by_rarity[want.rarity] ?? 0;
   if (item.affixes.length > affixes)
     problems.push(`a ${want.rarity} item has at most ${affixes} affixes, not ${item.affixes.length}`);
-  if (!game.item_limits.on_hit_types.includes(item.type))
+  if (type && !type.strikes)
     item.affixes.forEach((a, i) => {
       if (ON_HIT.test(a.effect))
         problems.push(
@@ -94,11 +138,25 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
       ...(text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
     );
     if (biggest > budget) problems.push(`${where}: ${biggest} is more than the stat budget of ${budget}`);
-    const named = RARITY_WORD.exec(text)?.[0];
+    const named = rarityWord(game).exec(text)?.[0];
     if (named && named !== want.rarity)
       problems.push(`${where}: names the rarity ${named}; leave rarity out`);
   }
   return problems;
+}
+
+/**
+ * The item as the game stores it: the game's own fields kept only on the types that carry them
+ * (a model may write a potion's durability; a potion has none).
+ */
+export function keepGameFields<T extends GeneratedItem>(game: GameDefinition, item: T): T {
+  const stray = game.item_fields.filter(
+    (f) => f.id in item && (!f.types.includes(item.type) || item[f.id] === null),
+  );
+  if (!stray.length) return item;
+  const kept = { ...item };
+  for (const f of stray) delete kept[f.id];
+  return kept;
 }
 
 /** The rarity a crafted item gets: its best ingredient's, a step up for a generous stack and for skill. */
@@ -109,12 +167,12 @@ export function craftedRarity(
   craftingLvl: number,
 ): Rarity {
   const rules = game.crafting;
-  const best = Math.max(0, ...ingredientRarities.map(rarityIndex));
+  const best = Math.max(0, ...ingredientRarities.map((r) => rarityIndex(game, r)));
   const stack = Math.floor(totalQuantity / rules.rarity_step_quantity);
   const skill = rules.rarity_step_crafting_levels
     ? Math.floor(craftingLvl / rules.rarity_step_crafting_levels)
     : 0;
-  return RARITIES[Math.min(best + stack + skill, rarityIndex(rules.max_rarity))] as Rarity;
+  return rarityIds(game)[Math.min(best + stack + skill, rarityIndex(game, rules.max_rarity))] as Rarity;
 }
 
 /**

@@ -1,25 +1,20 @@
-import {
-  type GameDefinition,
-  ITEM_TYPES,
-  type Item,
-  type ItemType,
-  type StatName,
-} from '@lootsmith/protocol';
+import type { GameDefinition, Item } from '@lootsmith/protocol';
 
-/** Item types that are carried, not worn. */
-const NOT_WORN: readonly ItemType[] = ['CONSUMABLE', 'MATERIAL', 'CONTAINER'];
-
-/** The game's equipment slots: every wearable type its loot or its stations can make, in protocol order. */
-export function equipmentSlots(game: GameDefinition): ItemType[] {
-  const made = new Set<ItemType>([...game.loot_types, ...game.stations.flatMap((s) => s.types)]);
-  return ITEM_TYPES.filter((t) => made.has(t) && !NOT_WORN.includes(t));
+/** The game's equipment slots, in the order its item types first name them. */
+export function equipmentSlots(game: GameDefinition): string[] {
+  return [...new Set(game.item_types.flatMap((t) => (t.slot ? [t.slot] : [])))];
 }
 
-export const isConsumable = (item: Item) => item.type === 'CONSUMABLE';
+/** The slot an item of this type is worn in; undefined when it is carried, not worn. */
+export const slotOf = (game: GameDefinition, type: string) =>
+  game.item_types.find((t) => t.id === type)?.slot;
+
+export const isConsumable = (game: GameDefinition, item: Item) =>
+  game.item_types.some((t) => t.id === item.type && t.consumable);
 
 /** The sum of each stat over the items. */
-export function statTotals(items: Item[]): Partial<Record<StatName, number>> {
-  const totals: Partial<Record<StatName, number>> = {};
+export function statTotals(items: Item[]): Record<string, number> {
+  const totals: Record<string, number> = {};
   for (const item of items) for (const s of item.stats) totals[s.name] = (totals[s.name] ?? 0) + s.value;
   return totals;
 }

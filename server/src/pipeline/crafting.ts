@@ -1,17 +1,25 @@
 import { createHash } from 'node:crypto';
 import {
   type CombineRequest,
-  CombineVerdict,
+  type CombineVerdict,
   type CreateItemRequest,
   formatPrompt,
-  GeneratedItem,
-  GeneratedItemBatch,
+  type GeneratedItem,
   type Item,
   type Rarity,
 } from '@lootsmith/protocol';
 import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
-import { checkItem, craftedLevel, craftedRarity, craftingLevel, statBudget } from '../game/rules.ts';
+import { gameSchemas } from '../game/item-schemas.ts';
+import {
+  checkItem,
+  craftedLevel,
+  craftedRarity,
+  craftingLevel,
+  keepGameFields,
+  knownType,
+  statBudget,
+} from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
@@ -229,7 +237,7 @@ export class CombinePlanner {
     const result = await deps.coordination.singleFlight<CombineVerdict>(
       `combine:${key}`,
       async (shared) => {
-        const known = GeneratedItem.safeParse(await deps.recipe(key));
+        const known = gameSchemas(deps.game).item.safeParse(await deps.recipe(key));
         // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
         if (known.success && !check(known.data).length) {
           deps.metrics?.cacheHits.inc({ cache: 'recipe' });
@@ -253,7 +261,7 @@ export class CombinePlanner {
             'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
           ),
           user,
-          schema: CombineVerdict,
+          schema: gameSchemas(deps.game).verdict,
           schemaName: 'combine_verdict',
           model: deps.textModel,
           metrics: deps.metrics,
@@ -284,7 +292,12 @@ export class CombinePlanner {
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
-    const item = { ...result.item, id: newItemId(), icon, created_at: new Date().toISOString() };
+    const item = {
+      ...keepGameFields(deps.game, result.item),
+      id: newItemId(),
+      icon,
+      created_at: new Date().toISOString(),
+    };
     deps.activity?.record(
       provenanceRows(deps.game, [item], {
         source: fromBook ? 'recipe' : 'combine',
@@ -307,6 +320,7 @@ export async function planCreateItem(
   const st = station(deps, body.crafting_station);
   if (!st) throw refuse('unknown_station', 'crafting_station is required');
   const params = body.item_parameters;
+  knownType(deps.game, params.type, 'item_parameters.type');
   if (!st.types.includes(params.type))
     throw refuse(
       'invalid_request',
@@ -350,7 +364,7 @@ export async function planCreateItem(
     clientId: playerId,
     system: systemPrompt(deps.game, 'Forge the one item the player asks for from the given materials.'),
     user,
-    schema: GeneratedItemBatch,
+    schema: gameSchemas(deps.game).batch,
     schemaName: 'item_batch',
     model: deps.textModel,
     metrics: deps.metrics,
@@ -368,7 +382,7 @@ export async function planCreateItem(
         wordsOf(createItemTexts(body)),
       )) ?? [],
   });
-  const generated = batch.items[0] as (typeof batch.items)[number];
+  const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
   // The icon is painted from the item as checked, never from the player's words.
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };

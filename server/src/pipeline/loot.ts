@@ -3,16 +3,16 @@ import {
   type DropContext,
   formatPrompt,
   type GameDefinition,
-  GeneratedItemBatch,
   type GenerateItemsRequest,
   type Item,
   type ItemIcon,
-  type ItemType,
+  NO_ELEMENT,
 } from '@lootsmith/protocol';
 import { type ContentGuard, itemTexts } from '../content/guard.ts';
+import { gameSchemas } from '../game/item-schemas.ts';
 import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
-import { checkItem, clampLevel, rollRarity, statBudget } from '../game/rules.ts';
+import { checkItem, clampLevel, keepGameFields, rollRarity, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -71,11 +71,13 @@ export interface LootRequest {
   supply?: LootSupply;
 }
 
-/** A material from the game definition, favouring the enemy's element (frost giants drop frost shards). */
-function rollMaterial(deps: LootDeps, element: string | undefined, random: Random): Item {
-  const all = [...deps.materials.values()];
+/** A material of the type from the game definition, favouring the enemy's element (frost giants drop frost shards). */
+function rollMaterial(deps: LootDeps, type: string, element: string | undefined, random: Random): Item {
+  const all = [...deps.materials.values()].filter((m) => m.type === type);
   const weights = all.map(
-    (m) => (m.element === element ? 6 : m.element === 'none' ? 2 : 1) * (m.rarity === 'COMMON' ? 2 : 1),
+    (m) =>
+      (m.element === element ? 6 : m.element === NO_ELEMENT ? 2 : 1) *
+      (m.rarity === deps.game.rarities[0]?.id ? 2 : 1),
   );
   return all[pickWeighted(weights, random)] as Item;
 }
@@ -142,7 +144,7 @@ export async function writeItems(
       'Write loot for the drop described by the user, one item per "Item N" line, in order.',
     ),
     user,
-    schema: GeneratedItemBatch,
+    schema: gameSchemas(game).batch,
     schemaName: 'item_batch',
     seed: Math.floor(req.random.next() * 2 ** 32),
     model: deps.textModel,
@@ -185,7 +187,7 @@ export async function writeItems(
     pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
   } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
-    ...generated,
+    ...keepGameFields(game, generated),
     id: req.ids?.[i] ?? newItemId(),
     icon: icons[i] as ItemIcon,
     created_at,
@@ -247,8 +249,8 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const { enemy, tier, playerLevel } = req.site;
   let specs: ItemSpec[] = req.body.items.map((wanted) => {
     const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
-    const type: ItemType =
-      wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as ItemType);
+    const type =
+      wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as string);
     const level = clampLevel(game, playerLevel + Math.floor(random.next() * 3) - 1 + (tier - 1));
     return {
       type,
@@ -260,10 +262,16 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
       typeChosen: wanted.type !== undefined,
     };
   });
-  const wantsMaterial = (s: ItemSpec) => s.type === 'MATERIAL' && !s.subtype && !s.focus;
+  // A stackable type drops one of the game's materials of that type, when the game has any.
+  const stacked = new Set(
+    game.item_types
+      .filter((t) => t.stackable && game.materials.some((m) => m.type === t.id))
+      .map((t) => t.id),
+  );
+  const wantsMaterial = (s: ItemSpec) => stacked.has(s.type) && !s.subtype && !s.focus;
   // A player's theme does not steer material odds: only the enemy's element (or the game server's theme).
   const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
-  const materials = specs.filter(wantsMaterial).map(() => rollMaterial(deps, element, random));
+  const materials = specs.filter(wantsMaterial).map((s) => rollMaterial(deps, s.type, element, random));
   specs = specs.filter((s) => !wantsMaterial(s));
   // A material's icon is painted when first asked for: not before the drop answers either.
   const pendingMaterials = deps.iconsAfterItem

@@ -1,28 +1,96 @@
 import {
+  formatPrompt,
   type GameDefinition,
+  type GameLines,
   type IngredientLine,
   type Item,
-  type ItemType,
   QUOTED_TEXT_RULE,
-  type Rarity,
   type StationLine,
 } from '@lootsmith/protocol';
 
+/**
+ * The game as the writer is told it, once per system message: its vocabulary (types and what they
+ * are, stats, elements, fields of its own), stations and materials, so a model or the offline writer
+ * names only what the game has.
+ */
+export function gameLines(game: GameDefinition): GameLines {
+  const primary = game.primary_stats;
+  return {
+    name: game.name,
+    theme: game.theme,
+    rarities: game.rarities.map((r) => r.id),
+    types: game.item_types.map((t) => ({
+      id: t.id,
+      name: t.name,
+      ...(t.slot ? { slot: t.slot } : {}),
+      ...(t.consumable ? { consumable: true } : {}),
+      ...(t.stackable ? { stackable: true } : {}),
+      ...(t.strikes ? { strikes: true } : {}),
+      ...(t.subtypes.length ? { subtypes: t.subtypes } : {}),
+      ...(primary[t.id] ? { stats: primary[t.id] } : {}),
+    })),
+    stats: game.stats.map((s) => ({
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      ...(s.types ? { types: s.types } : {}),
+    })),
+    elements: game.elements.map((e) => ({
+      id: e.id,
+      name: e.name,
+      ...(e.resist ? { resist: e.resist } : {}),
+      ...(e.opposes.length ? { opposes: e.opposes } : {}),
+      ...(e.words.length ? { words: e.words } : {}),
+    })),
+    fields: game.item_fields.map((f) => ({
+      id: f.id,
+      type: f.type,
+      description: f.description,
+      ...(f.minimum !== undefined ? { minimum: f.minimum } : {}),
+      ...(f.maximum !== undefined ? { maximum: f.maximum } : {}),
+      ...(f.values ? { values: f.values } : {}),
+      types: f.types,
+    })),
+    stations: game.stations.map(stationLine),
+    materials: game.materials.map((m) => {
+      const words = m.name.toLowerCase().split(/\s+/);
+      return {
+        name: m.name,
+        type: m.type,
+        subtype: words.at(-1) as string,
+        material: words[0] as string,
+        ...(m.element ? { element: m.element } : {}),
+      };
+    }),
+    ...(game.writer ? { words: game.writer } : {}),
+  };
+}
+
+/** What the system message says in every call for one game: the same text, so it is written once. */
+const gameText = new WeakMap<GameDefinition, string>();
+
 export function systemPrompt(game: GameDefinition, task: string): string {
+  let lines = gameText.get(game);
+  if (lines === undefined) {
+    lines = formatPrompt({ game: gameLines(game) });
+    gameText.set(game, lines);
+  }
   return [
-    `You are the item designer of "${game.name}", a fantasy role-playing game.`,
+    `You are the item designer of "${game.name}", a ${game.theme}.`,
     task,
     QUOTED_TEXT_RULE,
     'Names are short and evocative; descriptions say what the item does; lore is one or two sentences of history.',
     'Stats are whole numbers; their positive values together must stay within each item’s stat budget.',
     `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description or affixes exceeds its stat budget.`,
+    'Use only the item types, stats, elements and fields of the game below; each stat only on the types it lists, each field on every item of the types it lists.',
+    lines,
   ].join('\n');
 }
 
 export interface ItemSpec {
-  type: ItemType;
+  type: string;
   subtype?: string;
-  rarity: Rarity;
+  rarity: string;
   level: number;
   budget: number;
   focus?: string;

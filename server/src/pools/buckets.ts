@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type GameDefinition, type ItemType, RARITIES, type Rarity } from '@lootsmith/protocol';
+import type { GameDefinition, Rarity } from '@lootsmith/protocol';
 import type { DropSite } from '../game/loot-authority.ts';
-import { clampLevel, rarityWeights } from '../game/rules.ts';
+import { clampLevel, rarityIds, rarityWeights } from '../game/rules.ts';
 
 /**
  * One pool: items for an enemy (or, without one, an enemy tier), a band of three player levels, an
@@ -11,7 +11,7 @@ export interface Bucket {
   key: string;
   site: DropSite;
   /** The type a request named; `*` when the server rolls it (pooled items then carry any loot type). */
-  type: ItemType | '*';
+  type: string;
   /** A location the game definition names; undefined for every other place. */
   location?: string;
   /** The level every item of the bucket is made at (see `poolLevel`). */
@@ -44,7 +44,7 @@ export function poolLevel(game: GameDefinition, site: DropSite): number {
 export function bucketOf(
   game: GameDefinition,
   site: DropSite,
-  type: ItemType | '*',
+  type: string,
   location: string | undefined,
 ): Bucket {
   const lo = BAND * Math.floor((site.playerLevel - 1) / BAND) + 1;
@@ -63,7 +63,7 @@ export function levelWindow(game: GameDefinition, site: DropSite): [number, numb
 export function rarityOdds(game: GameDefinition, site: DropSite): Array<[Rarity, number]> {
   const weights = rarityWeights(game, site.tier, site.playerLevel);
   const total = weights.reduce((a, b) => a + b, 0) || 1;
-  return RARITIES.flatMap((r, i) =>
+  return rarityIds(game).flatMap((r, i) =>
     (weights[i] ?? 0) > 0 ? [[r, (weights[i] ?? 0) / total] as [Rarity, number]] : [],
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ItemType, Rarity } from '@lootsmith/protocol';
+import type { Rarity } from '@lootsmith/protocol';
 import type { PoolSettings } from '../config.ts';
 import { seededRandom } from '../game/random.ts';
 import { statBudget } from '../game/rules.ts';
@@ -158,11 +158,13 @@ export class Refiller {
     const { loot, store, metrics } = this.deps;
     const { game } = loot;
     const random = seededRandom(randomUUID());
-    const rolled = game.loot_types.filter((t) => t !== 'MATERIAL');
+    // Materials drop from the game's list, never from a pool.
+    const stacked = new Set(game.item_types.filter((t) => t.stackable).map((t) => t.id));
+    const rolled = game.loot_types.filter((t) => !stacked.has(t));
     const specs: ItemSpec[] = slots.map((slot) => {
       const rarity = slot.rarity as Rarity;
-      const type: ItemType =
-        bucket.type === '*' ? (rolled[Math.floor(random.next() * rolled.length)] as ItemType) : bucket.type;
+      const type =
+        bucket.type === '*' ? (rolled[Math.floor(random.next() * rolled.length)] as string) : bucket.type;
       return { type, rarity, level: slot.level, budget: statBudget(game, rarity, slot.level) };
     });
     const { enemy, playerLevel } = bucket.site;

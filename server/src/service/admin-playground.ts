@@ -1,23 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   ApiError,
   type GameCheckResult,
-  GameDefinition,
+  type GameDefinition,
   type GameState,
-  ITEM_TYPES,
   type Item,
   type PlaygroundCombine,
   type PlaygroundCombineResult,
   type PlaygroundDrop,
   type PlaygroundDropResult,
-  RARITIES,
 } from '@lootsmith/protocol';
-import type { ZodError } from 'zod';
 import type { Coordination } from '../coordination/coordination.ts';
+import { DEFAULT_GAME_FILE, GameFileError, parseGame } from '../game/definition.ts';
 import { dropLimits, knownEnemy } from '../game/loot-authority.ts';
 import { materialItems } from '../game/materials.ts';
-import { clampLevel, rarityWeights } from '../game/rules.ts';
+import { clampLevel, knownType, rarityIds, rarityWeights } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import { CombinePlanner } from '../pipeline/crafting.ts';
 import { generateLoot, type LootDeps } from '../pipeline/loot.ts';
@@ -26,10 +23,18 @@ import type { UpstreamClient } from '../upstream/client.ts';
 
 /** The client id of the playground's model calls: no player's. */
 export const PLAYGROUND_CLIENT = 'lootsmith-console';
-const SHIPPED_GAME = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
-
-const issuesOf = (error: ZodError) =>
-  error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+/** What is read, as the console shows it; only a game file's own problems are issues, others are thrown. */
+function readGame(
+  source: string,
+  raw: unknown,
+): { game: GameDefinition } | { issues: GameCheckResult['issues'] } {
+  try {
+    return { game: parseGame(source, raw) };
+  } catch (err) {
+    if (!(err instanceof GameFileError)) throw err;
+    return { issues: err.problems.map((p) => ({ path: p.path || '(root)', message: p.message })) };
+  }
+}
 
 export interface PlaygroundDeps {
   game: GameDefinition;
@@ -53,14 +58,15 @@ export class Playground {
 
   /** The definition in use, and whether the file on disk still says the same (or is now broken). */
   gameState(): GameState {
-    const file = this.deps.gameFile ?? SHIPPED_GAME;
+    const { game } = this.deps;
+    const file = this.deps.gameFile ?? DEFAULT_GAME_FILE;
     const state = (file_state: GameState['file_state'], issues: GameState['issues'] = []): GameState => ({
       file: this.deps.gameFile ?? null,
-      definition: this.deps.game,
+      definition: game,
       file_state,
       issues,
-      rarities: [...RARITIES],
-      item_types: [...ITEM_TYPES],
+      rarities: rarityIds(game),
+      item_types: game.item_types.map((t) => t.id),
     });
     let raw: unknown;
     try {
@@ -68,25 +74,25 @@ export class Playground {
     } catch (err) {
       return state('unreadable', [{ path: '(file)', message: (err as Error).message }]);
     }
-    const parsed = GameDefinition.safeParse(raw);
-    if (!parsed.success) return state('invalid', issuesOf(parsed.error));
-    return state(JSON.stringify(parsed.data) === JSON.stringify(this.deps.game) ? 'loaded' : 'changed');
+    const read = readGame(file, raw);
+    if ('issues' in read) return state('invalid', read.issues);
+    return state(JSON.stringify(read.game) === JSON.stringify(game) ? 'loaded' : 'changed');
   }
 
   check(definition: unknown): GameCheckResult {
-    const parsed = GameDefinition.safeParse(definition);
-    return parsed.success ? { valid: true, issues: [] } : { valid: false, issues: issuesOf(parsed.error) };
+    const read = readGame('definition', definition);
+    return 'issues' in read ? { valid: false, issues: read.issues } : { valid: true, issues: [] };
   }
 
   /** The loaded game, or a candidate definition (refused with its issues when invalid). */
   private game(candidate: unknown): { game: GameDefinition; materials: Map<string, Item> } {
     if (candidate === undefined) return { game: this.deps.game, materials: this.deps.materials };
-    const parsed = GameDefinition.safeParse(candidate);
-    if (!parsed.success)
+    const read = readGame('definition', candidate);
+    if ('issues' in read)
       throw new ApiError(400, 'invalid_request', 'body.definition is not a valid game definition', {
-        details: issuesOf(parsed.error),
+        details: read.issues,
       });
-    return { game: parsed.data, materials: materialItems(parsed.data, this.deps.icons) };
+    return { game: read.game, materials: materialItems(read.game, this.deps.icons) };
   }
 
   private loot(game: GameDefinition, materials: Map<string, Item>): LootDeps {
@@ -97,6 +103,7 @@ export class Playground {
 
   async drop(req: PlaygroundDrop, signal?: AbortSignal): Promise<PlaygroundDropResult> {
     const { game, materials } = this.game(req.definition);
+    if (req.type !== undefined) knownType(game, req.type, 'body.type');
     const enemy = knownEnemy(game, req.enemy);
     const tier = enemy?.tier ?? 1;
     const playerLevel = clampLevel(game, req.player_level);
@@ -119,7 +126,7 @@ export class Playground {
     const total = weights.reduce((a, w) => a + w, 0) || 1;
     return {
       site: { enemy: enemy?.id ?? null, tier, player_level: playerLevel },
-      odds: Object.fromEntries(RARITIES.map((r, i) => [r, (weights[i] ?? 0) / total])),
+      odds: Object.fromEntries(rarityIds(game).map((r, i) => [r, (weights[i] ?? 0) / total])),
       items: [...loot.items, ...loot.materials],
     };
   }

@@ -18,7 +18,7 @@ import {
   type PlayersQuery,
   type RouteFigures,
 } from '@lootsmith/protocol';
-import { craftingLevel } from '../game/rules.ts';
+import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
 import { gameKey } from '../pools/buckets.ts';
 import {
   LATENCY_BOUNDS_MS,
@@ -304,6 +304,9 @@ export class AdminService {
   }
 
   async items(q: ItemsQuery): Promise<ItemsPage> {
+    // The filters are the loaded game's: a rarity or type it lacks is a mistake, not an empty page.
+    if (q.rarity !== undefined) knownRarity(this.deps.game, q.rarity, 'query.rarity');
+    if (q.type !== undefined) knownType(this.deps.game, q.type, 'query.type');
     const after = fromCursor(
       q.after,
       (v): v is { createdAt: string; id: string } =>

@@ -7,6 +7,7 @@ import type {
 import { assertActsFor, issuedAt, type Principal } from '../auth.ts';
 import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
+import { knownRarity, knownType } from '../game/rules.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
 import { dropTexts, generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
@@ -39,6 +40,10 @@ export class DropService {
     const trusted = principal.kind === 'server';
     if (!trusted && body.items.some((i) => i.rarity))
       throw refuse('forbidden', 'Only the game server may choose rarities; players get rolled ones');
+    body.items.forEach((item, i) => {
+      if (item.type !== undefined) knownType(this.deps.game, item.type, `body.items.${i}.type`);
+      if (item.rarity !== undefined) knownRarity(this.deps.game, item.rarity, `body.items.${i}.rarity`);
+    });
     const player = await this.players.forCaller(principal, body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
     const plan = planDrop(this.deps.game, player, body, { trusted, grant });

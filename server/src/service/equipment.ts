@@ -1,13 +1,13 @@
 import type {
   EquipmentResponse,
   EquipRequest,
+  GameDefinition,
   Item,
-  ItemType,
   UseItemRequest,
   UseItemResponse,
 } from '@lootsmith/protocol';
 import type { Principal } from '../auth.ts';
-import { equipmentSlots, isConsumable, statTotals } from '../game/slots.ts';
+import { equipmentSlots, isConsumable, slotOf, statTotals } from '../game/slots.ts';
 import { refuse } from '../refusal.ts';
 import { InsufficientError, type Store } from '../store/store.ts';
 import type { CoreDeps } from './deps.ts';
@@ -28,13 +28,15 @@ const owning = (playerId: string, itemId: string, write: Promise<void>) =>
  * changes anything, so a refused action changes nothing.
  */
 export class EquipmentService {
-  readonly slots: ItemType[];
+  readonly slots: string[];
   private readonly store: Store;
+  private readonly game: GameDefinition;
 
   constructor(
     deps: Pick<CoreDeps, 'game' | 'store'>,
     private readonly players: PlayerService,
   ) {
+    this.game = deps.game;
     this.slots = equipmentSlots(deps.game);
     this.store = deps.store;
   }
@@ -53,26 +55,35 @@ export class EquipmentService {
   }
 
   async equip(principal: Principal, playerId: string, body: EquipRequest): Promise<EquipmentResponse> {
+    // A slot the game lacks is a malformed request, as a value outside an enum is.
+    if (body.slot !== undefined && !this.slots.includes(body.slot))
+      throw refuse(
+        'invalid_request',
+        `body.slot: the game has no ${body.slot} slot; its slots: ${this.slots.join(', ')}`,
+      );
     await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
-    if (!this.slots.includes(item.type))
+    const slot = slotOf(this.game, item.type);
+    if (!slot)
       throw refuse('not_equippable', `${item.name} (${item.type}) cannot be worn`, {
         item_id: item.id,
         slots: this.slots,
       });
-    if (body.slot && body.slot !== item.type)
-      throw refuse('wrong_slot', `${item.name} goes in the ${item.type} slot, not ${body.slot}`, {
+    if (body.slot && body.slot !== slot)
+      throw refuse('wrong_slot', `${item.name} goes in the ${slot} slot, not ${body.slot}`, {
         item_id: item.id,
-        slot: item.type,
+        slot,
       });
-    await owning(playerId, item.id, this.store.equip(playerId, item.type, item.id));
+    await owning(playerId, item.id, this.store.equip(playerId, slot, item.id));
     return this.view(principal, playerId);
   }
 
-  async unequip(principal: Principal, playerId: string, slot: ItemType): Promise<EquipmentResponse> {
+  async unequip(principal: Principal, playerId: string, slot: string): Promise<EquipmentResponse> {
     await this.players.forCaller(principal, playerId);
     if (!this.slots.includes(slot))
-      throw refuse('unknown_slot', `This game has no ${slot} slot`, { slots: this.slots });
+      throw refuse('unknown_slot', `This game has no ${slot} slot; its slots: ${this.slots.join(', ')}`, {
+        slots: this.slots,
+      });
     await this.store.unequip(playerId, slot);
     return this.view(principal, playerId);
   }
@@ -81,7 +92,7 @@ export class EquipmentService {
   async use(principal: Principal, playerId: string, body: UseItemRequest): Promise<UseItemResponse> {
     await this.players.forCaller(principal, playerId);
     const item = await this.owned(playerId, body.item_id);
-    if (!isConsumable(item))
+    if (!isConsumable(this.game, item))
       throw refuse('not_consumable', `${item.name} (${item.type}) cannot be used up`, { item_id: item.id });
     await owning(
       playerId,

@@ -1,13 +1,16 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GameDefinition } from '@lootsmith/protocol';
+import { loadGameDefinition } from '../../src/game/definition.ts';
 
-const SHIPPED = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+export const FANTASY_GAME = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+/** The second shipped game, a space salvage game that shares none of the fantasy game's vocabulary. */
+export const SPACE_GAME = fileURLToPath(new URL('../../game/space-salvage.json', import.meta.url));
 
-/** The shipped fantasy game definition, parsed afresh. */
-export const shippedGame = (): GameDefinition => JSON.parse(readFileSync(SHIPPED, 'utf8'));
+/** The shipped fantasy game definition, loaded afresh with its defaults filled in. */
+export const shippedGame = (file = FANTASY_GAME): GameDefinition => loadGameDefinition(file);
 
 /**
  * Writes the shipped game with some fields changed, for `LOOTSMITH_GAME_FILE`; into `dir` (say the
@@ -16,8 +19,9 @@ export const shippedGame = (): GameDefinition => JSON.parse(readFileSync(SHIPPED
 export function writeGameFile(
   change: (game: GameDefinition) => Partial<GameDefinition>,
   dir = mkdtempSync(join(tmpdir(), 'lootsmith-game-')),
+  base = FANTASY_GAME,
 ): string {
-  const game = shippedGame();
+  const game = shippedGame(base);
   const file = join(dir, 'game.json');
   writeFileSync(file, JSON.stringify({ ...game, ...change(game) }));
   return file;

@@ -3,7 +3,18 @@ import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
 import { n, time, when } from '../format.ts';
 import { facts, gameState } from '../game.ts';
-import { action, badge, icon, itemCard, itemFacts, itemHref, link, playerHref, rarity } from '../parts.ts';
+import {
+  action,
+  badge,
+  icon,
+  itemCard,
+  itemFacts,
+  itemHref,
+  link,
+  playerHref,
+  rarity,
+  rarityText,
+} from '../parts.ts';
 
 const FILTERS = ['rarity', 'type', 'enemy', 'source', 'from', 'to'] as const;
 const SOURCES: Array<[string, string]> = [
@@ -110,7 +121,7 @@ export async function itemPage(view: HTMLElement, [id = '']: string[]) {
       h(
         'div',
         {},
-        h('h1', { class: `rarity-text-${item.rarity.toLowerCase()}` }, item.name),
+        h('h1', { class: rarityText(item.rarity) }, item.name),
         h(
           'p',
           {},

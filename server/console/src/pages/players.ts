@@ -2,6 +2,7 @@ import type { PlayerDetail, PlayerSummary, PlayersPage } from '@lootsmith/protoc
 import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
 import { ms, n, time, when } from '../format.ts';
+import { facts, gameState } from '../game.ts';
 import { action, badge, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
 
 const row = (p: PlayerSummary) => [
@@ -97,6 +98,8 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
   const images = budget('daily_images', p.daily_images);
   const limit = (input: HTMLInputElement) => (input.value === '' ? null : Number(input.value));
   const worn = d.inventory.filter((e) => e.slot);
+  // The game's materials are not generated items: they have no item page.
+  const materials = new Set(facts(await gameState()).materials.map((m) => m.id));
 
   show(
     view,
@@ -141,7 +144,7 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
                 h('span', {}, e.quantity > 1 ? `× ${e.quantity}` : ''),
                 e.slot ? badge(`worn: ${e.slot.toLowerCase()}`, 'ok') : '',
               ],
-              e.item.type === 'MATERIAL' ? undefined : itemHref(e.item.id),
+              materials.has(e.item.id) ? undefined : itemHref(e.item.id),
             ),
           ),
         )

@@ -1,0 +1,202 @@
+import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
+import { type GameDefinition, ITEM_KEYS, NO_ELEMENT } from '@lootsmith/protocol';
+import { equipmentSlots } from './slots.ts';
+
+/** One thing wrong with a game file, at its JSON path (`enemies[2].element`). */
+export interface GameProblem {
+  path: string;
+  message: string;
+}
+
+/** Edit distance between two words, for "did you mean". */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/** The known value a misspelt one most likely meant, if one is close enough. */
+function closest(word: string, known: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.ceil(lower.length * 0.6) + 1;
+  for (const k of known) {
+    const d = distance(lower, k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** "no element "flame" (did you mean "fire"?); the game's elements: fire, frost". */
+export function unknown(what: string, word: string, known: readonly string[], plural = `${what}s`): string {
+  const guess = closest(word, known);
+  const valid = known.length ? `the game's ${plural}: ${known.join(', ')}` : `the game has no ${plural}`;
+  return `no ${what} "${word}"${guess ? ` (did you mean "${guess}"?)` : ''}; ${valid}`;
+}
+
+/**
+ * What a game file gets wrong across its fields, each at its JSON path: ids that repeat, names of
+ * things the game does not have (with a "did you mean"), tier tables that do not cover every tier,
+ * rarity tables that miss a rarity. Empty when the game can run.
+ */
+export function checkGame(game: GameDefinition): GameProblem[] {
+  const problems: GameProblem[] = [];
+  const problem = (path: string, message: string) => {
+    problems.push({ path, message });
+  };
+  const ids = <T extends { id: string }>(list: readonly T[]) => list.map((x) => x.id);
+  const rarities = ids(game.rarities);
+  const stats = ids(game.stats);
+  const elements = ids(game.elements);
+  const types = ids(game.item_types);
+  const materials = ids(game.materials);
+
+  const unique = (key: string, list: ReadonlyArray<{ id: string }>) => {
+    const seen = new Map<string, number>();
+    list.forEach((x, i) => {
+      const first = seen.get(x.id);
+      if (first !== undefined) problem(`${key}[${i}].id`, `"${x.id}" is already the id of ${key}[${first}]`);
+      else seen.set(x.id, i);
+    });
+  };
+  for (const key of [
+    'rarities',
+    'stats',
+    'elements',
+    'item_types',
+    'item_fields',
+    'materials',
+    'enemies',
+    'stations',
+  ] as const)
+    unique(key, game[key]);
+
+  const known = (path: string, word: string, list: readonly string[], what: string, plural?: string) => {
+    if (!list.includes(word)) problem(path, unknown(what, word, list, plural));
+  };
+  const knownAll = (path: string, words: readonly string[], list: readonly string[], what: string) => {
+    for (const [i, w] of words.entries()) known(`${path}[${i}]`, w, list, what);
+  };
+  const type = 'item type';
+  const element = (path: string, word: string | undefined) => {
+    if (word !== undefined && word !== NO_ELEMENT) known(path, word, elements, 'element');
+  };
+  /** A table with one entry per rarity: none missing, none the game lacks. */
+  const perRarity = (path: string, table: Record<string, unknown>, every: boolean) => {
+    for (const key of Object.keys(table)) known(`${path}.${key}`, key, rarities, 'rarity', 'rarities');
+    const missing = rarities.filter((r) => !(r in table));
+    if (every && missing.length) problem(path, `has no value for ${missing.join(', ')}`);
+  };
+  /** drop_limits and loot_tables: one entry per tier, or one for every tier. */
+  const perTier = (path: string, length: number) => {
+    if (length !== 1 && length !== game.tiers)
+      problem(
+        path,
+        `has ${length} entries for ${game.tiers} tiers: give one per tier (entry i belongs to tier i+1) or one for every tier`,
+      );
+  };
+
+  game.elements.forEach((e, i) => {
+    if (e.id === NO_ELEMENT)
+      problem(`elements[${i}].id`, `"${NO_ELEMENT}" is every game's plain element; leave it out`);
+    if (e.resist !== undefined) known(`elements[${i}].resist`, e.resist, stats, 'stat');
+    for (const [j, o] of e.opposes.entries()) element(`elements[${i}].opposes[${j}]`, o);
+  });
+  game.stats.forEach((s, i) => {
+    if (s.types) knownAll(`stats[${i}].types`, s.types, types, type);
+  });
+  game.item_types.forEach((t, i) => {
+    if (t.slot && (t.consumable || t.stackable))
+      problem(
+        `item_types[${i}].slot`,
+        `a ${t.consumable ? 'consumable' : 'stackable'} type is carried, not worn`,
+      );
+    if (t.icon && !(ITEM_KINDS as readonly string[]).includes(t.icon))
+      problem(`item_types[${i}].icon`, unknown('painter silhouette', t.icon, ITEM_KINDS));
+  });
+  game.item_fields.forEach((f, i) => {
+    const at = `item_fields[${i}]`;
+    if (ITEM_KEYS.includes(f.id))
+      problem(`${at}.id`, `"${f.id}" is a field every item has; choose another id`);
+    knownAll(`${at}.types`, f.types, types, type);
+    const numeric = f.type === 'integer' || f.type === 'number';
+    if (!numeric && (f.minimum !== undefined || f.maximum !== undefined))
+      problem(at, `minimum and maximum bound numbers, not a ${f.type}`);
+    if (f.minimum !== undefined && f.maximum !== undefined && f.minimum > f.maximum)
+      problem(at, `minimum ${f.minimum} is above maximum ${f.maximum}`);
+    if (f.values && f.type !== 'string') problem(`${at}.values`, `values list strings, not a ${f.type}`);
+  });
+  if (game.materials.length && !game.item_types.some((t) => t.stackable))
+    problem('item_types', 'no type is stackable: materials need one ("stackable": true)');
+  game.materials.forEach((m, i) => {
+    known(`materials[${i}].rarity`, m.rarity, rarities, 'rarity', 'rarities');
+    element(`materials[${i}].element`, m.element);
+    const t = game.item_types.find((x) => x.id === m.type);
+    if (!t && m.type) known(`materials[${i}].type`, m.type, types, type);
+    else if (t && !t.stackable) problem(`materials[${i}].type`, `${m.type} is not a stackable type`);
+  });
+  game.enemies.forEach((e, i) => {
+    element(`enemies[${i}].element`, e.element);
+    if (e.tier > game.tiers)
+      problem(`enemies[${i}].tier`, `tier ${e.tier} is above the game's ${game.tiers} tiers`);
+  });
+  for (const [i, s] of game.stations.entries()) knownAll(`stations[${i}].types`, s.types, types, type);
+  for (const [i, m] of game.starting_materials.entries())
+    known(`starting_materials[${i}].id`, m.id, materials, 'material');
+  knownAll('loot_types', game.loot_types, types, type);
+  for (const [key, list] of Object.entries(game.primary_stats)) {
+    known(`primary_stats.${key}`, key, types, type);
+    list.forEach((s, j) => {
+      const stat = game.stats.find((x) => x.id === s);
+      if (!stat) known(`primary_stats.${key}[${j}]`, s, stats, 'stat');
+      else if (stat.types && !stat.types.includes(key))
+        problem(
+          `primary_stats.${key}[${j}]`,
+          `a ${key} may not carry ${s} (stats: ${s} is for ${stat.types.join(', ')})`,
+        );
+    });
+  }
+  perTier('loot_tables', game.loot_tables.length);
+  game.loot_tables.forEach((table, i) => {
+    perRarity(`loot_tables[${i}]`, table, false);
+    if (!Object.values(table).some((w) => w > 0)) problem(`loot_tables[${i}]`, 'gives no rarity a weight');
+  });
+  perTier('loot_authority.drop_limits', game.loot_authority.drop_limits.length);
+  perRarity('stat_budget.rarity_multiplier', game.stat_budget.rarity_multiplier, true);
+  perRarity('item_limits.affixes_by_rarity', game.item_limits.affixes_by_rarity, true);
+  if (game.item_limits.on_hit_types)
+    knownAll('item_limits.on_hit_types', game.item_limits.on_hit_types, types, type);
+  perRarity('create_item.min_level_by_rarity', game.create_item.min_level_by_rarity, false);
+  perRarity('crafting.xp_factor_by_rarity', game.crafting.xp_factor_by_rarity, false);
+  known('crafting.max_rarity', game.crafting.max_rarity, rarities, 'rarity', 'rarities');
+  return problems;
+}
+
+/** What a game file holds, in a few lines: what `lootsmith check` and start-up say they read. */
+export function summarise(game: GameDefinition): string {
+  const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  const slots = equipmentSlots(game);
+  const list = (xs: readonly string[]) => (xs.length ? `: ${xs.join(', ')}` : '');
+  return [
+    `${game.name} (${game.theme})`,
+    `  ${count(game.item_types.length, 'item type')}${list(game.item_types.map((t) => t.id))}`,
+    `  ${count(slots.length, 'equipment slot')}${list(slots)}`,
+    `  ${count(game.stats.length, 'stat')}${list(game.stats.map((s) => s.id))}`,
+    `  ${count(game.elements.length, 'element')}${list(game.elements.map((e) => e.id))}`,
+    `  ${count(game.rarities.length, 'rarity', 'rarities')}${list(game.rarities.map((r) => r.id))}`,
+    `  ${count(game.item_fields.length, 'item field')}${list(game.item_fields.map((f) => f.id))}`,
+    `  ${count(game.enemies.length, 'enemy', 'enemies')} in ${count(game.tiers, 'tier')}, ${count(game.materials.length, 'material')}, ${count(game.stations.length, 'station')}${list(game.stations.map((s) => s.id))}`,
+  ].join('\n');
+}
