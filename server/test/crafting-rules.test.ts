@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { CombineResponse, GameDefinition, type GeneratedItem, InventoryResponse } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { FANTASY_GAME, shippedGame } from '@lootsmith/test-support/game-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseGameFile } from '../src/game/definition.ts';
 import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
-import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
-import { FANTASY_GAME, shippedGame } from './support/game-file.ts';
 
 const game = GameDefinition.parse(shippedGame());
 

@@ -1,7 +1,7 @@
 import type { IconPending, Item } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, PLAYER_SECRET } from '@lootsmith/test-support/boot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET } from './support/boot.ts';
 
 const auth = (who: string) => ({ authorization: `Bearer ${signPlayerToken(PLAYER_SECRET, who, 600)}` });
 

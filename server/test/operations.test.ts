@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from '@lootsmith/test-support/boot';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { startServerProcess } from '@lootsmith/test-support/process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ENV_NAMES, loadConfig } from '../src/config.ts';
-import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { startFakeUpstream } from './support/fake-upstream.ts';
-import { startServerProcess } from './support/process.ts';
 
 let t: Booted | undefined;
 afterEach(async () => {

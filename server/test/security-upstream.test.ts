@@ -3,15 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { crc32 } from 'node:zlib';
+import { ADAPTERS } from '@lootsmith/test-support/backends';
+import {
+  type Booted,
+  bootWithFake,
+  PLAYER_SECRET,
+  SERVER_KEY,
+  UPSTREAM_KEY,
+} from '@lootsmith/test-support/boot';
+import { completion, itemsFor } from '@lootsmith/test-support/fake-upstream';
+import { CLUB_REQUEST } from '@lootsmith/test-support/game-file';
+import { TINY_PNG } from '@lootsmith/test-support/png';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { LocalCoordination } from '../src/coordination/local.ts';
 import { CombinePlanner } from '../src/pipeline/crafting.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { ADAPTERS } from './support/backends.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { completion, itemsFor, TINY_PNG } from './support/fake-upstream.ts';
-import { CLUB_REQUEST } from './support/game-file.ts';
 
 // Issue 13, items 1 and 4–9, replayed as they were tried: a player with a valid token and a hostile
 // upstream (a model that echoes headers, ignores the rules, sends HTML or 50 MB as an "image")

@@ -1,7 +1,7 @@
 import { ErrorBody } from '@lootsmith/protocol';
+import { ADAPTERS, type Backends } from '@lootsmith/test-support/backends';
+import { type FakeMode, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADAPTERS, type Backends } from '../../server/test/support/backends.ts';
-import { type FakeMode, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
 import { type FaultUpstream, type HttpFault, startFaultUpstream } from './support/fault-upstream.ts';
 import {
   auth,

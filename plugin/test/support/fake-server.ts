@@ -18,8 +18,8 @@ import {
   UseItemRequest,
   type UseItemResponse,
 } from '@lootsmith/protocol';
+import { solidPng } from '@lootsmith/test-support/png';
 import type { ZodType } from 'zod';
-import { solidPng } from './png.ts';
 
 /** A scripted answer that replaces the normal one for the next matching request. */
 export interface Scripted {

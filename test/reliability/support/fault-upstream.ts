@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TINY_PNG } from '../../../server/test/support/fake-upstream.ts';
+import { TINY_PNG } from '@lootsmith/test-support/png';
 
 /**
  * Faults at the HTTP level that the scripted fake does not make: non-JSON and schema-violating 200s,

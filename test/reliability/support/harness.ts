@@ -2,14 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { type Backends, backendEnv } from '@lootsmith/test-support/backends';
+import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { unlimitedDrops, writeGameFile } from '@lootsmith/test-support/game-file';
+import { ONE_ADDRESS } from '@lootsmith/test-support/process';
 import type Database from 'better-sqlite3';
-import { loadConfig } from '../../../server/src/config.ts';
-import { type RunningServer, startServer } from '../../../server/src/server.ts';
-import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
-import { type Backends, backendEnv } from '../../../server/test/support/backends.ts';
-import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
-import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
-import { ONE_ADDRESS } from '../../../server/test/support/process.ts';
+import { loadConfig, type RunningServer, type SqliteStore, startServer } from 'lootsmith';
 
 /** `npm run test:reliability` sets this; `npm test` runs the bounded form. */
 export const FULL = process.env.LOOTSMITH_RELIABILITY === 'full';

@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signPlayerToken } from '../../src/auth.ts';
-import { loadConfig } from '../../src/config.ts';
-import { type RunningServer, startServer } from '../../src/server.ts';
+import { loadConfig, type RunningServer, signPlayerToken, startServer } from 'lootsmith';
 import { type Backends, backendEnv } from './backends.ts';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.ts';
 import { ONE_ADDRESS } from './process.ts';

@@ -1,5 +1,5 @@
 // One fake of every backend Lootsmith speaks, each as its public reference documents it:
-// - the spec's /v1 service: POST /v1/chat/completions and /v1/image/generations (shared/SPEC.md);
+// - the spec's /v1 service: POST /v1/chat/completions and /v1/image/generations (docs/SPEC.md);
 // - OpenAI chat completions (platform.openai.com/docs/api-reference/chat/create): `user` for the
 //   end user and 400 "Unrecognized request argument supplied" for unknown fields such as client_id,
 //   401 "Incorrect API key provided", 404 model_not_found, structured outputs with strict-mode schema
@@ -16,9 +16,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
 import { parsePrompt } from '@lootsmith/protocol';
 import sharp from 'sharp';
+import { TINY_PNG } from './png.ts';
 
 export type FakeMode =
   | 'ok'
@@ -32,35 +32,6 @@ export type FakeMode =
   | 'refuse'
   | 'senseless'
   | 'forbidden';
-
-/** A tiny valid PNG (1×1), so icons decode. */
-export const TINY_PNG = (() => {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from([0, 200, 80, 40, 255]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-})();
 
 /** Writes items that obey the "Item N:" (or a craft's "Result:") lines of the pipeline's prompt, as a well-behaved model would. */
 export function itemsFor(prompt: string, call: number) {
