@@ -12,10 +12,12 @@
 // - ComfyUI (server.py): POST /prompt → {prompt_id, number, node_errors} or 400 {error, node_errors},
 //   GET /history/{id} ({} until done), GET /view?filename&subfolder&type, GET /system_stats,
 //   GET /object_info/CheckpointLoaderSimple; one prompt executed at a time.
-// Each can be slow (delays), down or wrong (modes, a script of modes, a hostile answer).
+// Each can be slow (delays), down or wrong (modes, a script of modes, a hostile answer). The spec's
+// /v1 calls can instead be relayed to a real /v1 service (the embedded engine: real items, real icons).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startEngine } from '@lootsmith/engine';
 import { parsePrompt } from '@lootsmith/protocol';
 import sharp from 'sharp';
 import { TINY_PNG } from './png.ts';
@@ -116,6 +118,8 @@ export interface FakeUpstream {
   painting: { now: number; most: number };
   /** Response formats asked of chat, in order (to see what was learnt). */
   formats: string[];
+  /** When set, the spec's /v1 calls are answered by this /v1 service (after the pace) instead. */
+  relay?: string;
   close(): Promise<void>;
 }
 
@@ -351,6 +355,20 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       return send(429, { error: { code: 'rate', message: 'slow down' } }, { 'retry-after': '0' });
     if (current === 'forbidden') return fail(401, 'bad key', { code: 'unauthorized' });
 
+    if (state.relay && (path === '/v1/chat/completions' || path === '/v1/image/generations')) {
+      const answer = await fetch(state.relay + path, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: raw,
+      });
+      const relayed = Buffer.from(await answer.arrayBuffer());
+      if (pace) await new Promise((r) => setTimeout(r, pace));
+      state.calls[kind]++;
+      return send(answer.status, relayed, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      });
+    }
+
     if (kind === 'image') {
       const image = async (width: number, height: number) =>
         hostile && 'image' in hostile
@@ -558,4 +576,25 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       server.close(() => r());
     });
   return state;
+}
+
+/** The fake as a hosted `/v1` service: the embedded engine's answers, each sent after a hosted model's pace. */
+export type PacedUpstream = FakeUpstream & {
+  /** The engine's key, for LOOTSMITH_UPSTREAM_KEY. */ key: string;
+};
+
+export async function startPacedUpstream(pace: { chatMs: number; imageMs: number }): Promise<PacedUpstream> {
+  const engine = await startEngine({ host: '127.0.0.1', port: 0 });
+  const fake = await startFakeUpstream();
+  const closeFake = fake.close;
+  return Object.assign(fake, {
+    relay: engine.url,
+    chatDelayMs: pace.chatMs,
+    imageDelayMs: pace.imageMs,
+    key: engine.key,
+    async close() {
+      await closeFake();
+      await engine.close();
+    },
+  });
 }

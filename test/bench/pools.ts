@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
+import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
 import {
   LootsmithClient,
   POOL_DEFAULTS,
   pickWeighted,
   seededRandom,
 } from '@lootsmith/test-support/internals';
-import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/paced-upstream';
 import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
 import { signPlayerToken } from 'lootsmith';
 import { percentile } from './load.ts';

@@ -1,4 +1,4 @@
-import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/paced-upstream';
+import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type DemoRig,
