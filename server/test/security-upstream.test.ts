@@ -14,7 +14,7 @@ import {
 import { completion, itemsFor } from '@lootsmith/test-support/fake-upstream';
 import { CLUB_REQUEST } from '@lootsmith/test-support/game-file';
 import { TINY_PNG } from '@lootsmith/test-support/png';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { LocalCoordination } from '../src/coordination/local.ts';
 import { CombinePlanner } from '../src/pipeline/crafting.ts';
@@ -441,8 +441,10 @@ describe.each(ADAPTERS)(
           body: body(player),
           signal,
         });
+      const asked = t.fake.formats.length;
       const first = post('jo', hangUp.signal).catch((err: Error) => err.name);
-      await new Promise((r) => setTimeout(r, 100));
+      // The second caller comes while the first one's combine is with the model.
+      await vi.waitFor(() => expect(t.fake.formats.length).toBe(asked + 1));
       const second = post('kit');
       setTimeout(() => hangUp.abort(), 200);
       expect(await first).toBe('AbortError');
