@@ -16,10 +16,10 @@
 // /v1 calls can instead be relayed to a real /v1 service (the embedded engine: real items, real icons).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startEngine } from '@lootsmith/engine';
 import { parsePrompt } from '@lootsmith/protocol';
 import sharp from 'sharp';
+import { listenOnLoopback } from './listen.ts';
 import { TINY_PNG } from './png.ts';
 
 export type FakeMode =
@@ -568,13 +568,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       ...(state.chatApi === 'openai' ? { system_fingerprint: 'fp_fake', service_tier: 'default' } : {}),
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@lootsmith/test-support/listen';
 import { TINY_PNG } from '@lootsmith/test-support/png';
 
 /**
@@ -148,12 +148,6 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
     });
     res.end(text);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
 }
