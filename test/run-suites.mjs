@@ -2,7 +2,7 @@
 // and ends with one plain line totalling them all.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { ensureChromium } from './support/find-chromium.mjs';
+import { ensureChromium } from '@lootsmith/test-support/find-chromium';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1;
 

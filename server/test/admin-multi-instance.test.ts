@@ -1,6 +1,6 @@
+import { SERVER_KEY } from '@lootsmith/test-support/boot';
+import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/two-instances';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_KEY } from './support/boot.ts';
-import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
 const PASSWORD = 'console-password-two-instances';
 

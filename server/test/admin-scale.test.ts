@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGameDefinition } from '../src/game/definition.ts';
@@ -8,7 +9,6 @@ import { AdminService } from '../src/service/admin.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 // The console's pages over a big game: 5,000 players, 50,000 items with their provenance, 100,000
 // recorded requests, 20,000 moderation events, a day of per-minute figures. Every page query must use an index (no sort of a

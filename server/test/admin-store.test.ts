@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ActivityBatch,
@@ -12,7 +13,6 @@ import {
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 const item = (id: string, over: Partial<Item> = {}): Item => ({
   id,

@@ -1,10 +1,10 @@
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import type { ActivityRecorder } from '../src/service/admin-activity.ts';
 import { SESSION_IDLE_MS } from '../src/service/admin-sessions.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
-import { startFakeUpstream } from './support/fake-upstream.ts';
 
 const PASSWORD = 'console-password-0123456789';
 let t: Booted | undefined;

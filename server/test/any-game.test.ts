@@ -14,12 +14,12 @@ import {
   jsonSchemaOf,
   UseItemResponse,
 } from '@lootsmith/protocol';
+import { FANTASY_GAME, SPACE_GAME, shippedGame } from '@lootsmith/test-support/game-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { gameSchemas } from '../src/game/item-schemas.ts';
 import { checkItem, keepGameFields } from '../src/game/rules.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
-import { FANTASY_GAME, SPACE_GAME, shippedGame } from './support/game-file.ts';
 
 // The second shipped game through the real server and its embedded engine: a space salvage game
 // that shares none of the fantasy game's vocabulary. Every item it hands out must speak only its own.

@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { runDoctor } from '../src/doctor.ts';
 import { startServer } from '../src/server.ts';
-import { startFakeUpstream } from './support/fake-upstream.ts';
 
 // Every recipe of docs/BACKENDS.md, as written there, against the fakes of its APIs: the hosts of the
 // recipe are pointed at the fake, everything else (paths, models, APIs) is what a user copies.

@@ -1,12 +1,18 @@
 import { Writable } from 'node:stream';
+import { type Backends, label, PAIRINGS } from '@lootsmith/test-support/backends';
+import {
+  type Booted,
+  bootWithFake,
+  PLAYER_SECRET,
+  SERVER_KEY,
+  UPSTREAM_KEY,
+} from '@lootsmith/test-support/boot';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { runDoctor } from '../src/doctor.ts';
-import { type Backends, label, PAIRINGS } from './support/backends.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { startFakeUpstream } from './support/fake-upstream.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const token = (player: string) => signPlayerToken(PLAYER_SECRET, player, 600);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { CombineResponse, GameDefinition, type GeneratedItem, InventoryResponse } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { FANTASY_GAME, shippedGame } from '@lootsmith/test-support/game-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseGameFile } from '../src/game/definition.ts';
 import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
-import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
-import { FANTASY_GAME, shippedGame } from './support/game-file.ts';
 
 const game = GameDefinition.parse(shippedGame());
 
@@ -68,7 +68,12 @@ describe('crafting rules as data', () => {
       'old.json',
       JSON.stringify({ ...old, item_limits: { ...raw.item_limits, on_hit_types: ['WEAPON'] } }),
     );
-    expect(parsed.crafting.max_levels_above_player).toBeGreaterThanOrEqual(0);
+    expect(parsed.crafting).toMatchObject({
+      levels_per_crafting_level: 0.5,
+      max_levels_above_player: 2,
+      rarity_step_quantity: 5,
+      rarity_step_crafting_levels: 5,
+    });
     // Older files list striking types in item_limits.on_hit_types; that list still decides.
     expect(parsed.item_types.filter((t) => t.strikes).map((t) => t.id)).toEqual(['WEAPON']);
   });

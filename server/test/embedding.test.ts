@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Booted, bootWithFake, PLAYER_SECRET, UPSTREAM_KEY } from '@lootsmith/test-support/boot';
+import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildLootsmithApp, ConfigError, loadConfig, lootsmith, resolveConfig } from '../src/index.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, UPSTREAM_KEY } from './support/boot.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { EquipmentResponse, InventoryResponse, type Item, UseItemResponse } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
 
 type InjectPayload = InjectOptions['payload'];
 

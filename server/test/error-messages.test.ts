@@ -1,5 +1,5 @@
+import { type Booted, bootWithFake } from '@lootsmith/test-support/boot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Booted, bootWithFake } from './support/boot.ts';
 
 // A refusal says what would be accepted: a player (or a developer reading the error) need not guess.
 let h: Booted;

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
 import { CombineResponse, GenerateItemsResponse, gameFileJsonSchema } from '@lootsmith/protocol';
+import { FANTASY_GAME, SPACE_GAME } from '@lootsmith/test-support/game-file';
+import { startServerProcess } from '@lootsmith/test-support/process';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { GameFileError, parseGameFile } from '../src/game/definition.ts';
 import { startServer } from '../src/server.ts';
-import { FANTASY_GAME, SPACE_GAME } from './support/game-file.ts';
-import { startServerProcess } from './support/process.ts';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../game/game-file.schema.json', import.meta.url));
 const DOCS = readFileSync(new URL('../../docs/GAME-FILE.md', import.meta.url), 'utf8');

@@ -1,9 +1,19 @@
 import type { IconPending, Item } from '@lootsmith/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Booted, bootWithFake, PLAYER_SECRET } from '@lootsmith/test-support/boot';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET } from './support/boot.ts';
 
 const auth = (who: string) => ({ authorization: `Bearer ${signPlayerToken(PLAYER_SECRET, who, 600)}` });
+/** Asks for the icon until it is no longer pending (202), for at most `timeout` ms. */
+const whenPainted = (t: Booted, url: string, timeout: number) =>
+  vi.waitFor(
+    async () => {
+      const answer = await t.server.app.inject({ url });
+      expect(answer.statusCode).not.toBe(202);
+      return answer;
+    },
+    { timeout, interval: 50 },
+  );
 
 describe('icons after the item (LOOTSMITH_ICONS_AFTER_ITEM=1)', () => {
   let t: Booted;
@@ -39,11 +49,7 @@ describe('icons after the item (LOOTSMITH_ICONS_AFTER_ITEM=1)', () => {
       expect(body.retry_after_ms).toBeGreaterThan(0);
       expect(body.retry_after_ms).toBeLessThanOrEqual(1000);
     }
-    let png = await t.server.app.inject({ url });
-    for (let i = 0; i < 40 && png.statusCode === 202; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      png = await t.server.app.inject({ url });
-    }
+    const png = await whenPainted(t, url, 2_000);
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(t.fake.calls.image - images).toBe(1);
@@ -70,13 +76,10 @@ describe('icons after the item (LOOTSMITH_ICONS_AFTER_ITEM=1)', () => {
     const [item] = res.json().items as Item[];
     expect(res.statusCode).toBe(200);
     const url = item?.icon?.url as string;
-    let answer = await t.server.app.inject({ url });
+    const first = await t.server.app.inject({ url });
     // A failed paint is not tried again for 2 s, however often the icon is asked for.
     const images = t.fake.calls.image;
-    for (let i = 0; i < 100 && answer.statusCode === 202; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      answer = await t.server.app.inject({ url });
-    }
+    const answer = first.statusCode === 202 ? await whenPainted(t, url, 5_000) : first;
     expect(t.fake.calls.image - images).toBe(1);
     expect(answer.statusCode).toBe(200);
     const unknown = await t.server.app.inject({ url: `/api/v1/icons/${'0'.repeat(32)}.png` });

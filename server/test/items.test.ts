@@ -4,9 +4,15 @@ import {
   GenerateItemsResponse,
   InventoryResponse,
 } from '@lootsmith/protocol';
+import {
+  type Booted,
+  bootWithFake,
+  PLAYER_SECRET,
+  SERVER_KEY,
+  UPSTREAM_KEY,
+} from '@lootsmith/test-support/boot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
 
 let t: Booted;
 beforeEach(async () => {

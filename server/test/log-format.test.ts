@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from './support/process.ts';
 
 const SERVER_KEY = 'log-format-server-key-0123456789';
 let server: ServerProcess | undefined;

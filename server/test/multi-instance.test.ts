@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { SERVER_KEY } from '@lootsmith/test-support/boot';
+import type { FakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { CLUB_REQUEST, unlimitedCrafting, writeGameFile } from '@lootsmith/test-support/game-file';
+import type { ServerProcess } from '@lootsmith/test-support/process';
+import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/two-instances';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_KEY } from './support/boot.ts';
-import type { FakeUpstream } from './support/fake-upstream.ts';
-import { CLUB_REQUEST, unlimitedCrafting, writeGameFile } from './support/game-file.ts';
-import type { ServerProcess } from './support/process.ts';
-import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
 /** Two server processes over one PostgreSQL and one Redis behave as one server. */
 describe('two instances over PostgreSQL and Redis', () => {

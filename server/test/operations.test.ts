@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from '@lootsmith/test-support/boot';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { startServerProcess } from '@lootsmith/test-support/process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, ENV_NAMES, loadConfig } from '../src/config.ts';
-import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { startFakeUpstream } from './support/fake-upstream.ts';
-import { startServerProcess } from './support/process.ts';
 
 let t: Booted | undefined;
 afterEach(async () => {
@@ -286,7 +286,8 @@ describe('graceful shutdown', () => {
         headers: { authorization: `Bearer ${SERVER_KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ client_id: 'ana', prompt: 'a slow shield' }),
       });
-      await new Promise((r) => setTimeout(r, 500));
+      // SIGTERM once the request is in flight: the server has passed it on to the fake.
+      await vi.waitFor(() => expect(fake.lastAuth).toBe(`Bearer ${UPSTREAM_KEY}`), { timeout: 5_000 });
       const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
       server.child.kill('SIGTERM');
       const res = await inFlight;

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { PoolSlotRequest, Store } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 const pooled = (id: string, name: string, rarity = 'COMMON', level = 2): Item => ({
   id,

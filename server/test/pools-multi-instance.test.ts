@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Item } from '@lootsmith/protocol';
+import { PLAYER_SECRET } from '@lootsmith/test-support/boot';
+import type { ServerProcess } from '@lootsmith/test-support/process';
+import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/two-instances';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadGameDefinition } from '../src/game/definition.ts';
 import { gameKey } from '../src/pools/buckets.ts';
-import { PLAYER_SECRET } from './support/boot.ts';
-import type { ServerProcess } from './support/process.ts';
-import { startTwoInstances, type TwoInstances } from './support/two-instances.ts';
 
 const BUCKET = 'rat/1-3/WEAPON/*';
 const RARITIES = ['COMMON', 'UNCOMMON', 'RARE'] as const;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig, POOL_DEFAULTS, resolveConfig } from '../src/config.ts';
 import type { LootPools } from '../src/pools/pools.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const player = () => `p-${randomUUID().slice(0, 8)}`;

@@ -1,8 +1,8 @@
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Reservation, ReservationRequest, Store } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 // SQLite runs a reservation's takes in TypeScript, PostgreSQL in `lootsmith_reserve_group`: the same
 // random groups of reservations and releases must get the same answers and leave the same counts.

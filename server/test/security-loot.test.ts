@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { signDropGrant } from '../src/drop-grants.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
-import { writeGameFile } from './support/game-file.ts';
 
 // Loot farming and budget races (issue 13, items 2 and 3), replayed as they were tried: a player
 // with a valid token against a production-mode server.

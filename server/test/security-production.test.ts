@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { createSigner } from 'fast-jwt';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
-import { writeGameFile } from './support/game-file.ts';
 
 // Issue 24, item 4, replayed as it was tried: production that failed open.
 const KEYS = { LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET, LOOTSMITH_SERVER_KEY: SERVER_KEY };

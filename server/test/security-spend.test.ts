@@ -1,8 +1,8 @@
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { itemsFor } from '@lootsmith/test-support/fake-upstream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
-import { itemsFor } from './support/fake-upstream.ts';
 
 // Issue 24, items 1 and 2, replayed as they were tried: a player with a valid token against a
 // production-mode server whose model takes 1.5 s a call. Spend is charged when it is spent.

@@ -1,9 +1,9 @@
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { LocalCoordination } from '../src/coordination/local.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 import { IDEMPOTENCY_PER_OWNER } from '../src/store/store.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
 
 // Issue 24, item 5, replayed as it was tried: storage that grew with whatever a player sent.
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -3,15 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '@lootsmith/test-support/backends';
+import {
+  type Booted,
+  bootWithFake,
+  PLAYER_SECRET,
+  SERVER_KEY,
+  UPSTREAM_KEY,
+} from '@lootsmith/test-support/boot';
+import { completion, itemsFor } from '@lootsmith/test-support/fake-upstream';
+import { CLUB_REQUEST } from '@lootsmith/test-support/game-file';
+import { TINY_PNG } from '@lootsmith/test-support/png';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { LocalCoordination } from '../src/coordination/local.ts';
 import { CombinePlanner } from '../src/pipeline/crafting.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { ADAPTERS } from './support/backends.ts';
-import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/boot.ts';
-import { completion, itemsFor, TINY_PNG } from './support/fake-upstream.ts';
-import { CLUB_REQUEST } from './support/game-file.ts';
 
 // Issue 13, items 1 and 4–9, replayed as they were tried: a player with a valid token and a hostile
 // upstream (a model that echoes headers, ignores the rules, sends HTML or 50 MB as an "image")
@@ -434,8 +441,10 @@ describe.each(ADAPTERS)(
           body: body(player),
           signal,
         });
+      const asked = t.fake.formats.length;
       const first = post('jo', hangUp.signal).catch((err: Error) => err.name);
-      await new Promise((r) => setTimeout(r, 100));
+      // The second caller comes while the first one's combine is with the model.
+      await vi.waitFor(() => expect(t.fake.formats.length).toBe(asked + 1));
       const second = post('kit');
       setTimeout(() => hangUp.abort(), 200);
       expect(await first).toBe('AbortError');

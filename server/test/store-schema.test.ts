@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import { migrationsFor } from '../src/store/migrations.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 /** The schema users' databases have before stacks kept their order: the first six migrations. */
 const BEFORE_ORDER = 6;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Item } from '@lootsmith/protocol';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
@@ -14,7 +15,6 @@ import {
   ReservationRefused,
   type Store,
 } from '../src/store/store.ts';
-import { createTestSchema } from './support/postgres.ts';
 
 const item = (id: string, name = `Item ${id}`): Item => ({
   id,

@@ -1,6 +1,6 @@
+import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UpstreamClient } from '../src/upstream/client.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 let fake: FakeUpstream;
 let client: UpstreamClient;

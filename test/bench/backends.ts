@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signPlayerToken } from '../../server/src/auth.ts';
-import { type FakeUpstream, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
-import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
+import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
+import { signPlayerToken } from 'lootsmith';
 import { percentile } from './load.ts';
 import type { BenchRow } from './row.ts';
 

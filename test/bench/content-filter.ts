@@ -1,8 +1,6 @@
 import { writeCompletion } from '@lootsmith/engine';
 import { type GeneratedItem, GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
-import { TextFilter } from '../../server/src/content/filter.ts';
-import { itemTexts } from '../../server/src/content/guard.ts';
-import { loadGameDefinition } from '../../server/src/game/definition.ts';
+import { itemTexts, loadGameDefinition, TextFilter } from '@lootsmith/test-support/internals';
 import type { BenchRow } from './row.ts';
 
 const LOOT = `Generate 4 items.

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestSchema } from '../../server/test/support/postgres.ts';
-import { REDIS_URL, redisAnswers } from '../../server/test/support/redis.ts';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
+import { REDIS_URL, redisAnswers } from '@lootsmith/test-support/redis';
 import { type Child, ROOT, startChild } from './processes.ts';
 
 export const PLAYER_SECRET = 'bench-player-secret-0123456789';

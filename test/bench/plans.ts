@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import {
   INVENTORY,
   INVENTORY_VERSIONS,
   PLAYER,
   PostgresStore,
+  plan,
   reserveGroupQuery,
-} from '../../server/src/store/postgres.ts';
-import { plan } from '../../server/src/store/reservation.ts';
-import { SqliteStore } from '../../server/src/store/sqlite.ts';
-import { createTestSchema } from '../../server/test/support/postgres.ts';
+} from '@lootsmith/test-support/internals';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
+import { SqliteStore } from 'lootsmith';
+import pg from 'pg';
 
 export interface Plan {
   store: 'SQLite' | 'PostgreSQL';

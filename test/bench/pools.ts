@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
-import { LootsmithClient } from '../../plugin/src/core/client.ts';
-import { signPlayerToken } from '../../server/src/auth.ts';
-import { POOL_DEFAULTS } from '../../server/src/config.ts';
-import { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
-import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
-import { type PacedUpstream, startPacedUpstream } from '../support/paced-upstream.ts';
+import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
+import {
+  LootsmithClient,
+  POOL_DEFAULTS,
+  pickWeighted,
+  seededRandom,
+} from '@lootsmith/test-support/internals';
+import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
+import { signPlayerToken } from 'lootsmith';
 import { percentile } from './load.ts';
 import type { BenchRow } from './row.ts';
 

@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ONE_ADDRESS } from '../../server/test/support/process.ts';
+import { ONE_ADDRESS } from '@lootsmith/test-support/process';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

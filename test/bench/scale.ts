@@ -1,7 +1,7 @@
-import { startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
-import { createTestSchema } from '../../server/test/support/postgres.ts';
-import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
-import { REDIS_URL } from '../../server/test/support/redis.ts';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { createTestSchema } from '@lootsmith/test-support/postgres';
+import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
+import { REDIS_URL } from '@lootsmith/test-support/redis';
 import type { BenchRow } from './row.ts';
 
 const SECRET = 'bench-player-secret-0123456789';

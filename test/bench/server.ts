@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
-import { SqliteStore } from '../../server/src/store/sqlite.ts';
+import { SqliteStore } from 'lootsmith';
 import { percentile, round } from './load.ts';
 import type { BenchRow } from './row.ts';
 

@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { CombineResponse } from '@lootsmith/protocol';
+import { launchChromium } from '@lootsmith/test-support/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const version = JSON.parse(readFileSync(join(ROOT, 'server/package.json'), 'utf8')).version as string;

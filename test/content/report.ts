@@ -3,19 +3,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEngine } from '@lootsmith/engine';
 import type { GameDefinition, Item } from '@lootsmith/protocol';
-import { Ajv } from 'ajv';
-import { startEngine } from '../../engine/src/index.ts';
-import { readPrompt } from '../../engine/src/painter/prompt.ts';
-import { loadConfig } from '../../server/src/config.ts';
-import { startServer } from '../../server/src/server.ts';
 import {
   FANTASY_GAME,
   SPACE_GAME,
   shippedGame,
   unlimitedDrops,
   writeGameFile,
-} from '../../server/test/support/game-file.ts';
+} from '@lootsmith/test-support/game-file';
+import { readPrompt } from '@lootsmith/test-support/internals';
+import { Ajv } from 'ajv';
+import { loadConfig, startServer } from 'lootsmith';
 import { CRAFTS, type Craft, SPACE_CRAFTS } from './crafts.ts';
 import {
   contextWords,

@@ -11,20 +11,13 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve } from 'node:path';
+import { buildEngineApp } from '@lootsmith/engine';
+import { launchChromium } from '@lootsmith/test-support/browser';
+import { loadKeysFile, runGameCommand } from '@lootsmith/test-support/internals';
+import { loadConfig, type RunningServer, signDropGrant, signPlayerToken, startServer } from 'lootsmith';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEngineApp } from '../../engine/src/index.ts';
-import { loadKeysFile } from '../../engine/src/keys.ts';
-import { runGameCommand } from '../../server/src/game/commands.ts';
-import {
-  loadConfig,
-  type RunningServer,
-  signDropGrant,
-  signPlayerToken,
-  startServer,
-} from '../../server/src/index.ts';
-import { launchChromium } from '../support/browser.ts';
 import { type CodeBlock, codeBlocksOf } from './markdown.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -49,6 +49,18 @@ describe('links in the published READMEs', () => {
     expect(links.map((link) => [link, brokenLink(readme, link)]).filter(([, why]) => why)).toEqual([]);
   });
 
+  it.each(['README.md', 'CONTRIBUTING.md'])(
+    '%s: every link into the repository names a file (and heading) here',
+    (file) => {
+      const page = readFileSync(join(ROOT, file), 'utf8');
+      const broken = linksOf(page)
+        .filter((link) => !/^https?:\/\//.test(link))
+        .map((link) => [link, brokenLink(page, link.startsWith('#') ? link : BLOB + link)])
+        .filter(([, why]) => why);
+      expect(broken).toEqual([]);
+    },
+  );
+
   it('tells a broken link from a good one', () => {
     const readme = '# Title\n\n## Loot pools: instant drops\n';
     expect(brokenLink(readme, '../docs/DEPLOY.md')).toMatch(/relative/);

@@ -2,13 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { launchChromium } from '@lootsmith/test-support/browser';
+import { type ActivityRecorder, CONSOLE_DIR } from '@lootsmith/test-support/internals';
+import { loadConfig, type RunningServer, startServer } from 'lootsmith';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/src/config.ts';
-import { CONSOLE_DIR } from '../../server/src/routes/admin-console.ts';
-import { type RunningServer, startServer } from '../../server/src/server.ts';
-import type { ActivityRecorder } from '../../server/src/service/admin-activity.ts';
-import { launchChromium } from '../support/browser.ts';
 
 // The developer console in Chromium, over a server with the embedded engine: sign in, the overview,
 // a player's inventory with icons, block and unblock, the playground, items, moderation; who is

@@ -1,5 +1,5 @@
+import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PacedUpstream, startPacedUpstream } from '../support/paced-upstream.ts';
 import {
   type DemoRig,
   drops,

@@ -1,6 +1,6 @@
 import { ErrorBody } from '@lootsmith/protocol';
+import { signPlayerToken } from 'lootsmith';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPlayerToken } from '../../server/src/auth.ts';
 import { jwt } from './support/bad-input.ts';
 import {
   auth,

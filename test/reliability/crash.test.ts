@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { unlimitedDrops, writeGameFile } from '@lootsmith/test-support/game-file';
+import { type ServerProcess, startServerProcess } from '@lootsmith/test-support/process';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeUpstream, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
-import { unlimitedDrops, writeGameFile } from '../../server/test/support/game-file.ts';
-import { type ServerProcess, startServerProcess } from '../../server/test/support/process.ts';
 import { auth, checkLedger, FULL, PLAYER_SECRET, SERVER_KEY, UPSTREAM_KEY } from './support/harness.ts';
 
 // The server process killed with SIGKILL in the middle of crafting, then restarted on the same files:

@@ -1,10 +1,10 @@
 import { type GeneratedItem, SPEC_RARITIES } from '@lootsmith/protocol';
+import { ADAPTERS } from '@lootsmith/test-support/backends';
+import { completion, itemsFor } from '@lootsmith/test-support/fake-upstream';
+import { checkImage, checkItem } from '@lootsmith/test-support/internals';
+import { TINY_PNG } from '@lootsmith/test-support/png';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkItem } from '../../server/src/game/rules.ts';
-import { checkImage } from '../../server/src/upstream/image.ts';
-import { ADAPTERS } from '../../server/test/support/backends.ts';
-import { completion, itemsFor, TINY_PNG } from '../../server/test/support/fake-upstream.ts';
 import { auth, boot, dumpStore, FULL, type Harness, UPSTREAM_KEY } from './support/harness.ts';
 
 // A misbehaving model and image service, at random, behind every backend API: whatever they answer, a

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { unlimitedCrafting, writeGameFile } from '@lootsmith/test-support/game-file';
+import { signDropGrant } from 'lootsmith';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDropGrant } from '../../server/src/drop-grants.ts';
-import { unlimitedCrafting, writeGameFile } from '../../server/test/support/game-file.ts';
 import { auth, boot, checkLedger, type Harness, SERVER_KEY } from './support/harness.ts';
 
 // Races over real loopback sockets: many requests in flight at once against one store.

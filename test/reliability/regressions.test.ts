@@ -1,6 +1,6 @@
 import { ErrorBody } from '@lootsmith/protocol';
+import { CLUB_REQUEST } from '@lootsmith/test-support/game-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLUB_REQUEST } from '../../server/test/support/game-file.ts';
 import { auth, boot, dumpStore, type Harness, SERVER_KEY } from './support/harness.ts';
 
 // Server bugs the reliability suites found, each pinned by the smallest request that showed it.

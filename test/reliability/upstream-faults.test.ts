@@ -1,7 +1,7 @@
 import { ErrorBody } from '@lootsmith/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADAPTERS, type Backends } from '../../server/test/support/backends.ts';
-import { type FakeMode, startFakeUpstream } from '../../server/test/support/fake-upstream.ts';
+import { ADAPTERS, type Backends } from '@lootsmith/test-support/backends';
+import { type FakeMode, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FaultUpstream, type HttpFault, startFaultUpstream } from './support/fault-upstream.ts';
 import {
   auth,
@@ -389,17 +389,19 @@ describe('a player who hangs up mid-generation', () => {
           : { client_id: player, items: [{ type: 'WEAPON' }] };
       const path = route === 'combine' ? '/api/v1/crafting/combine' : '/v1/generate/items';
       const abort = new AbortController();
+      const calls = slow.calls;
       const sent = fetch(h.server.url + path, {
         method: 'POST',
         headers: { ...auth(token), 'content-type': 'application/json' },
         body: JSON.stringify(body),
         signal: abort.signal,
       }).catch((err: Error) => err);
-      await new Promise((r) => setTimeout(r, 300));
+      // Hang up once the server's call is on its way to the slow service.
+      await vi.waitFor(() => expect(slow.calls).toBeGreaterThan(calls), { timeout: 5_000 });
       abort.abort();
       expect(await sent).toBeInstanceOf(Error);
-      // Long enough for the slow answer to have arrived had the call not been dropped.
-      await new Promise((r) => setTimeout(r, 2_000));
+      // The slow answer finds its caller gone: the server dropped the call.
+      await vi.waitFor(() => expect(slow.abandoned).toBeGreaterThanOrEqual(1), { timeout: 5_000 });
       slow.mode = 'pass';
       expect(slow.abandoned).toBeGreaterThanOrEqual(1);
       expect(dumpStore(h.db, UNTOUCHED)).toBe(before);

@@ -1,6 +1,5 @@
 import { hex, type Rgb } from './colour.ts';
-import { ELEMENT_PALETTES, type ElementPalette } from './palettes.ts';
-import type { Element } from './prompt.ts';
+import { ELEMENT_PALETTES, type Element, type ElementPalette } from './palettes.ts';
 import type { Finish, Material } from './scene.ts';
 
 const m = (colour: string, finish: Finish): Material => ({ base: hex(colour), finish });

@@ -1,5 +1,7 @@
 import { hex, type Rgb } from './colour.ts';
-import type { Element } from './prompt.ts';
+
+/** The elements the painter has palettes and effects for; any other element is painted plain. */
+export type Element = 'none' | 'fire' | 'frost' | 'poison' | 'shadow' | 'holy' | 'lightning';
 
 /** One colouring of an element: its glow ramp (edge → hot centre), the material it suggests, and a tint. */
 export interface ElementPalette {

@@ -1,6 +1,7 @@
 import { COLOUR_WORDS } from './colour.ts';
 import { declaredKind, type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
+import type { Element } from './palettes.ts';
 import type { Style } from './scene.ts';
 
 export { ITEM_KINDS, type ItemKind } from './kinds.ts';
@@ -13,8 +14,7 @@ const TYPE_KINDS: Record<string, ItemKind> = {
   material: 'ore',
 };
 
-/** The elements the painter has palettes and effects for; any other element is painted plain. */
-export type Element = 'none' | 'fire' | 'frost' | 'poison' | 'shadow' | 'holy' | 'lightning';
+export type { Element };
 
 const ELEMENT_WORDS: Record<string, Exclude<Element, 'none'>> = {};
 const elementSynonyms: Record<Exclude<Element, 'none'>, string> = {

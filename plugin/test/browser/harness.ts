@@ -3,14 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '@lootsmith/test-support/browser';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { type FakeServer, startFakeServer } from '../support/fake-server.ts';
-
-// Imported by URL: the shared helper lives outside this TypeScript project.
-const SUPPORT = new URL('../../../test/support/browser.ts', import.meta.url).href;
-const launchChromium = async (): Promise<Browser> =>
-  ((await import(/* @vite-ignore */ SUPPORT)) as { launchChromium: () => Promise<Browser> }).launchChromium();
 
 const PAGE_ROOT = fileURLToPath(new URL('page', import.meta.url));
 const TYPES: Record<string, string> = {

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   CombineRequest,
   type CombineResponse,
@@ -18,8 +17,9 @@ import {
   UseItemRequest,
   type UseItemResponse,
 } from '@lootsmith/protocol';
+import { listenOnLoopback } from '@lootsmith/test-support/listen';
+import { solidPng } from '@lootsmith/test-support/png';
 import type { ZodType } from 'zod';
-import { solidPng } from './png.ts';
 
 /** A scripted answer that replaces the normal one for the next matching request. */
 export interface Scripted {
@@ -214,11 +214,10 @@ export async function startFakeServer() {
       answer(req, res, path, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenOnLoopback(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     seen,
     /** Requests to `path` (API calls only). */
     calls: (path: string) => seen.filter((s) => s.path === path),
@@ -238,11 +237,7 @@ export async function startFakeServer() {
     serve(files: typeof staticFiles) {
       staticFiles = files;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import type { GameDefinition, InventoryResponse, Item, PlayerSettingsRequest } from '@lootsmith/protocol';
 import { assertActsFor, assertTokenCurrent, type Principal, safeEqual } from '../auth.ts';
 import { materialItems } from '../game/materials.ts';
@@ -14,7 +15,6 @@ import {
   type Store,
 } from '../store/store.ts';
 
-/** Players known to exist, so a forward needs no read to create them (players are never deleted). */
 const KNOWN_PLAYERS = 100_000;
 const KEPT_INVENTORIES = 10_000;
 
@@ -24,9 +24,10 @@ export class PlayerService {
   readonly materials: Map<string, Item>;
   /** Each material's JSON, written once: inventories are assembled from JSON text, never re-serialised. */
   private readonly materialJson: Map<string, string>;
-  private readonly known = new Set<string>();
+  /** Players known to exist, so a forward needs no read to create them (players are never deleted). */
+  private readonly known = new BoundedMap<string, true>(KNOWN_PLAYERS);
   /** Assembled inventories by player, with the version each was made from (oldest dropped first). */
-  private readonly inventories = new Map<string, { version: number; json: string }>();
+  private readonly inventories = new BoundedMap<string, { version: number; json: string }>(KEPT_INVENTORIES);
 
   constructor(private readonly deps: { game: GameDefinition; store: Store; icons: IconService }) {
     this.materials = materialItems(deps.game, deps.icons);
@@ -48,8 +49,7 @@ export class PlayerService {
   /** The player, created with the game's starting materials on first sight; refused when blocked. */
   async player(id: string): Promise<PlayerRecord> {
     const player = await this.deps.store.ensurePlayer(id, this.starting);
-    if (this.known.size >= KNOWN_PLAYERS) this.known.clear();
-    this.known.add(id);
+    this.known.set(id, true);
     if (player.blocked) throw playerBlocked(id);
     return player;
   }
@@ -150,8 +150,6 @@ export class PlayerService {
     if (!read) throw new Error(`player ${playerId} was not stored`);
     if (read.player.blocked) throw playerBlocked(playerId);
     const json = this.assemble(playerId, read);
-    if (this.inventories.size >= KEPT_INVENTORIES)
-      this.inventories.delete(this.inventories.keys().next().value as string);
     this.inventories.set(playerId, { version: read.version, json });
     return json;
   }

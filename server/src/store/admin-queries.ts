@@ -14,6 +14,7 @@ import {
   type PlayerListQuery,
   type PlayerRequestRow,
   type PlayerRow,
+  type ProvenanceFacts,
   type ProvenanceRow,
   type RemovalRow,
   type Retention,
@@ -214,17 +215,11 @@ const toItemRow = (r: ItemSqlRow): ItemRow => ({
   removed: Number(r.removed) === 1,
 });
 
-interface ProvenanceSqlRow {
+interface ProvenanceSqlRow extends ProvenanceFacts {
   item_id: string;
   /** A `ProvenanceRow` source, or `earlier` for an item listed from its JSON alone. */
   source: string;
   player_id: string | null;
-  rarity: string;
-  type: string;
-  level: number;
-  enemy: string | null;
-  backend: string | null;
-  model: string | null;
   seed: number | string | null;
   prompt: string | null;
   rules: string | null;

@@ -42,15 +42,19 @@ export interface CounterMinute {
   value: number;
 }
 
-/** What a player's requests and upstream calls added up to since the last write. */
-export interface PlayerActivity {
-  playerId: string;
+/** A player's requests and upstream calls, counted. */
+export interface ActivityCounts {
   requests: number;
   drops: number;
   crafts: number;
   refusals: number;
   tokens: number;
   images: number;
+}
+
+/** What a player's requests and upstream calls added up to since the last write. */
+export interface PlayerActivity extends ActivityCounts {
+  playerId: string;
   lastAt: number;
 }
 
@@ -75,17 +79,21 @@ export interface ItemRules {
   rejected: string[][];
 }
 
-/** How one item was made; kept apart from the item, so what players receive stays as it is. */
-export interface ProvenanceRow {
-  itemId: string;
-  source: 'loot' | 'pool' | 'combine' | 'create_item' | 'recipe';
-  playerId: string | null;
+/** What an item was asked as and which backend and model made it. */
+export interface ProvenanceFacts {
   rarity: string;
   type: string;
   level: number;
   enemy: string | null;
   backend: string | null;
   model: string | null;
+}
+
+/** How one item was made; kept apart from the item, so what players receive stays as it is. */
+export interface ProvenanceRow extends ProvenanceFacts {
+  itemId: string;
+  source: 'loot' | 'pool' | 'combine' | 'create_item' | 'recipe';
+  playerId: string | null;
   seed: number | null;
   prompt: string | null;
   rules: ItemRules | null;
@@ -129,7 +137,7 @@ export interface ModerationRow extends Required<Omit<ModerationRecord, 'playerId
   playerId: string | null;
 }
 
-export interface PlayerRow {
+export interface PlayerRow extends ActivityCounts {
   id: string;
   level: number | null;
   claimedLevel: number | null;
@@ -139,12 +147,6 @@ export interface PlayerRow {
   dailyImages: number | null;
   createdAt: string;
   stacks: number;
-  requests: number;
-  drops: number;
-  crafts: number;
-  refusals: number;
-  tokens: number;
-  images: number;
   lastAt: number | null;
 }
 

@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { launchChromium } from '@lootsmith/test-support/browser';
+import { loadConfig, type RunningServer, startServer } from 'lootsmith';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig } from '../../../server/src/config.ts';
-import { type RunningServer, startServer } from '../../../server/src/server.ts';
-import { launchChromium } from '../../support/browser.ts';
 
 export const UPSTREAM_KEY = 'a-known-secret-key-123';
 export const SCREENSHOTS = resolve('test-results/screenshots');

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { TINY_PNG } from '../../../server/test/support/fake-upstream.ts';
+import { listenOnLoopback } from '@lootsmith/test-support/listen';
+import { TINY_PNG } from '@lootsmith/test-support/png';
 
 /**
  * Faults at the HTTP level that the scripted fake does not make: non-JSON and schema-violating 200s,
@@ -148,12 +148,6 @@ export async function startFaultUpstream(target: string): Promise<FaultUpstream>
     });
     res.end(text);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
 }

@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { type Booted, type BootOptions, bootServer } from '@lootsmith/test-support/boot';
+import { unlimitedDrops } from '@lootsmith/test-support/game-file';
 import type Database from 'better-sqlite3';
-import { loadConfig } from '../../../server/src/config.ts';
-import { type RunningServer, startServer } from '../../../server/src/server.ts';
-import type { SqliteStore } from '../../../server/src/store/sqlite.ts';
-import { type Backends, backendEnv } from '../../../server/test/support/backends.ts';
-import { type FakeUpstream, startFakeUpstream } from '../../../server/test/support/fake-upstream.ts';
-import { unlimitedDrops, writeGameFile } from '../../../server/test/support/game-file.ts';
-import { ONE_ADDRESS } from '../../../server/test/support/process.ts';
+import type { SqliteStore } from 'lootsmith';
 
 /** `npm run test:reliability` sets this; `npm test` runs the bounded form. */
 export const FULL = process.env.LOOTSMITH_RELIABILITY === 'full';
@@ -40,82 +33,36 @@ export class LogSink extends Writable {
   }
 }
 
-export interface Harness {
-  server: RunningServer;
-  fake: FakeUpstream;
-  dataDir: string;
+export interface Harness extends Booted {
   logs: LogSink;
   db: Database.Database;
-  /** A player token from the guest login. */
-  token(playerId: string): Promise<string>;
   /** Server credential: give a player materials. */
   grant(playerId: string, items: Record<string, number>): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** The server over the scripted fake `/v1` service, with a temporary SQLite store and captured logs. */
 export async function boot(
-  options: {
-    env?: Record<string, string>;
-    listen?: boolean;
-    fake?: FakeUpstream;
-    /** Where the server sends `/v1` calls, when not straight to the fake (a fault proxy in front of it). */
-    upstreamUrl?: string;
-    logLevel?: string;
-    /** Share another server's data directory (a second instance); it is then not removed on close. */
-    dataDir?: string;
+  options: Omit<BootOptions, 'logStream' | 'keys' | 'game' | 'signWhenRefused'> & {
     /** Drop limits raised out of reach, for suites that drop far faster than any player. */
     unlimitedDrops?: boolean;
-    /** The chat and image APIs the server speaks to the fake (the spec's /v1 service by default). */
-    backends?: Backends;
   } = {},
 ): Promise<Harness> {
-  const fake = options.fake ?? (await startFakeUpstream());
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lootsmith-reliability-'));
   const logs = new LogSink();
   logs.secrets = [UPSTREAM_KEY, FALLBACK_KEY, SERVER_KEY];
-  const server = await startServer(
-    loadConfig({
-      LOOTSMITH_UPSTREAM_URL: options.upstreamUrl ?? fake.url,
-      LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
-      LOOTSMITH_SERVER_KEY: SERVER_KEY,
-      LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
-      LOOTSMITH_DATA_DIR: dataDir,
-      LOOTSMITH_LOG_LEVEL: options.logLevel ?? 'info',
-      LOOTSMITH_UPSTREAM_RETRIES: '0',
-      LOOTSMITH_UPSTREAM_TIMEOUT_MS: '1000',
-      LOOTSMITH_PORT: '0',
-      ...ONE_ADDRESS,
-      ...(options.unlimitedDrops ? { LOOTSMITH_GAME_FILE: writeGameFile(unlimitedDrops, dataDir) } : {}),
-      ...backendEnv(fake, options.backends ?? {}, UPSTREAM_KEY, {
-        url: options.upstreamUrl,
-        timeoutMs: options.env?.LOOTSMITH_UPSTREAM_TIMEOUT_MS ?? '1000',
-      }),
-      ...options.env,
-    }),
-    { listen: options.listen ?? false, logStream: logs },
-  );
-  const guestSecrets = new Map<string, string>();
-  const h: Harness = {
-    server,
-    fake,
-    dataDir,
+  const booted = await bootServer({
+    ...options,
+    logLevel: options.logLevel ?? 'info',
+    logStream: logs,
+    keys: { upstream: UPSTREAM_KEY, server: SERVER_KEY, player: PLAYER_SECRET },
+    ...(options.unlimitedDrops ? { game: unlimitedDrops } : {}),
+    signWhenRefused: false,
+  });
+  return {
+    ...booted,
     logs,
-    db: (server.core.deps.store as SqliteStore).db,
-    async token(playerId) {
-      // As a guest, keeping the secret its first session gave.
-      const guest_secret = guestSecrets.get(playerId);
-      const res = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/session',
-        payload: { player_id: playerId, ...(guest_secret ? { guest_secret } : {}) },
-      });
-      if (res.statusCode !== 200) throw new Error(`session ${playerId}: ${res.statusCode} ${res.body}`);
-      if (res.json().guest_secret) guestSecrets.set(playerId, res.json().guest_secret);
-      return res.json().token;
-    },
+    db: (booted.server.core.deps.store as SqliteStore).db,
     async grant(playerId, items) {
-      const res = await server.app.inject({
+      const res = await booted.server.app.inject({
         method: 'POST',
         url: `/api/v1/player/${playerId}/inventory/grant`,
         headers: auth(SERVER_KEY),
@@ -123,13 +70,7 @@ export async function boot(
       });
       if (res.statusCode !== 200) throw new Error(`grant ${playerId}: ${res.statusCode} ${res.body}`);
     },
-    async close() {
-      await server.close();
-      if (!options.fake) await fake.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
   };
-  return h;
 }
 
 const TABLES = [

@@ -1,3 +1,5 @@
+// The one PNG writer of the suites: real, decodable files (the CRC and zlib framing the PNG
+// specification requires), so what reads them (browsers, sharp, the server's checks) is exercised.
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -21,7 +23,7 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A real, decodable RGBA PNG of one colour, so browser tests exercise the image decoder. */
+/** A real, decodable RGBA PNG of one colour (8-bit, no interlace), for fakes that answer with an image. */
 export function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
@@ -37,3 +39,6 @@ export function solidPng(size: number, [r, g, b]: [number, number, number]): Buf
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A 1×1 PNG, the smallest icon a fake sends that still decodes. */
+export const TINY_PNG = solidPng(1, [200, 80, 40]);

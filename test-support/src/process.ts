@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../server/src/cli.ts', import.meta.url));
 
 export interface ServerProcess {
   url: string;

@@ -4,7 +4,7 @@
 // category_scores}]}, one result per input in order; a wrong key gets 401 with the error body
 // {error: {message, type, param, code}}. It flags any text containing one of `flag`'s words.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen.ts';
 
 const CATEGORIES = ['harassment', 'hate', 'self-harm', 'sexual', 'violence'];
 
@@ -60,12 +60,8 @@ export async function startFakeModeration(key = 'moderation-key-0123456789'): Pr
       }),
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  const listening = await listenOnLoopback(server);
+  state.url = `${listening.url}/v1`;
+  state.close = listening.close;
   return state;
 }

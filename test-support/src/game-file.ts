@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GameDefinition } from '@lootsmith/protocol';
-import { loadGameDefinition } from '../../src/game/definition.ts';
+import { loadGameDefinition } from '../../server/src/game/definition.ts';
 
-export const FANTASY_GAME = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
+export const FANTASY_GAME = fileURLToPath(new URL('../../server/game/fantasy-rpg.json', import.meta.url));
 /** The second shipped game, a space salvage game that shares none of the fantasy game's vocabulary. */
-export const SPACE_GAME = fileURLToPath(new URL('../../game/space-salvage.json', import.meta.url));
+export const SPACE_GAME = fileURLToPath(new URL('../../server/game/space-salvage.json', import.meta.url));
 
 /** The shipped fantasy game definition, loaded afresh with its defaults filled in. */
 export const shippedGame = (file = FANTASY_GAME): GameDefinition => loadGameDefinition(file);

@@ -1,5 +1,5 @@
 // One fake of every backend Lootsmith speaks, each as its public reference documents it:
-// - the spec's /v1 service: POST /v1/chat/completions and /v1/image/generations (shared/SPEC.md);
+// - the spec's /v1 service: POST /v1/chat/completions and /v1/image/generations (docs/SPEC.md);
 // - OpenAI chat completions (platform.openai.com/docs/api-reference/chat/create): `user` for the
 //   end user and 400 "Unrecognized request argument supplied" for unknown fields such as client_id,
 //   401 "Incorrect API key provided", 404 model_not_found, structured outputs with strict-mode schema
@@ -12,13 +12,15 @@
 // - ComfyUI (server.py): POST /prompt → {prompt_id, number, node_errors} or 400 {error, node_errors},
 //   GET /history/{id} ({} until done), GET /view?filename&subfolder&type, GET /system_stats,
 //   GET /object_info/CheckpointLoaderSimple; one prompt executed at a time.
-// Each can be slow (delays), down or wrong (modes, a script of modes, a hostile answer).
+// Each can be slow (delays), down or wrong (modes, a script of modes, a hostile answer). The spec's
+// /v1 calls can instead be relayed to a real /v1 service (the embedded engine: real items, real icons).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
+import { startEngine } from '@lootsmith/engine';
 import { parsePrompt } from '@lootsmith/protocol';
 import sharp from 'sharp';
+import { listenOnLoopback } from './listen.ts';
+import { TINY_PNG } from './png.ts';
 
 export type FakeMode =
   | 'ok'
@@ -32,35 +34,6 @@ export type FakeMode =
   | 'refuse'
   | 'senseless'
   | 'forbidden';
-
-/** A tiny valid PNG (1×1), so icons decode. */
-export const TINY_PNG = (() => {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from([0, 200, 80, 40, 255]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-})();
 
 /** Writes items that obey the "Item N:" (or a craft's "Result:") lines of the pipeline's prompt, as a well-behaved model would. */
 export function itemsFor(prompt: string, call: number) {
@@ -145,6 +118,8 @@ export interface FakeUpstream {
   painting: { now: number; most: number };
   /** Response formats asked of chat, in order (to see what was learnt). */
   formats: string[];
+  /** When set, the spec's /v1 calls are answered by this /v1 service (after the pace) instead. */
+  relay?: string;
   close(): Promise<void>;
 }
 
@@ -380,6 +355,20 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       return send(429, { error: { code: 'rate', message: 'slow down' } }, { 'retry-after': '0' });
     if (current === 'forbidden') return fail(401, 'bad key', { code: 'unauthorized' });
 
+    if (state.relay && (path === '/v1/chat/completions' || path === '/v1/image/generations')) {
+      const answer = await fetch(state.relay + path, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: raw,
+      });
+      const relayed = Buffer.from(await answer.arrayBuffer());
+      if (pace) await new Promise((r) => setTimeout(r, pace));
+      state.calls[kind]++;
+      return send(answer.status, relayed, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      });
+    }
+
     if (kind === 'image') {
       const image = async (width: number, height: number) =>
         hostile && 'image' in hostile
@@ -579,12 +568,27 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       ...(state.chatApi === 'openai' ? { system_fingerprint: 'fp_fake', service_tier: 'default' } : {}),
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
+}
+
+/** The fake as a hosted `/v1` service: the embedded engine's answers, each sent after a hosted model's pace. */
+export type PacedUpstream = FakeUpstream & {
+  /** The engine's key, for LOOTSMITH_UPSTREAM_KEY. */ key: string;
+};
+
+export async function startPacedUpstream(pace: { chatMs: number; imageMs: number }): Promise<PacedUpstream> {
+  const engine = await startEngine({ host: '127.0.0.1', port: 0 });
+  const fake = await startFakeUpstream();
+  const closeFake = fake.close;
+  return Object.assign(fake, {
+    relay: engine.url,
+    chatDelayMs: pace.chatMs,
+    imageDelayMs: pace.imageMs,
+    key: engine.key,
+    async close() {
+      await closeFake();
+      await engine.close();
+    },
+  });
 }

@@ -1,0 +1,27 @@
+// The parts of the server, engine and plugin that suites and benchmarks use but the packages do not
+// publish: units measured or fuzzed on their own, and paths inside the server package. Everything else
+// comes from the packages' own names (`lootsmith`, `@lootsmith/engine`, `@lootsmith/protocol`). With
+// game-file.ts (the shipped games' loader) and process.ts (the CLI a child process runs), this is the
+// one place outside the packages that reaches into their sources.
+export { loadKeysFile } from '../../engine/src/keys.ts';
+export { readPrompt } from '../../engine/src/painter/prompt.ts';
+export { LootsmithClient } from '../../plugin/src/core/client.ts';
+export { POOL_DEFAULTS } from '../../server/src/config.ts';
+export { TextFilter } from '../../server/src/content/filter.ts';
+export { itemTexts } from '../../server/src/content/guard.ts';
+export { runGameCommand } from '../../server/src/game/commands.ts';
+export { loadGameDefinition } from '../../server/src/game/definition.ts';
+export { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
+export { checkItem } from '../../server/src/game/rules.ts';
+export { CONSOLE_DIR } from '../../server/src/routes/admin-console.ts';
+export { Secrets } from '../../server/src/secrets.ts';
+export type { ActivityRecorder } from '../../server/src/service/admin-activity.ts';
+export {
+  INVENTORY,
+  INVENTORY_VERSIONS,
+  PLAYER,
+  PostgresStore,
+  reserveGroupQuery,
+} from '../../server/src/store/postgres.ts';
+export { plan } from '../../server/src/store/reservation.ts';
+export { checkImage } from '../../server/src/upstream/image.ts';
