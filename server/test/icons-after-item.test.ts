@@ -25,7 +25,6 @@ describe('icons after the item (LOOTSMITH_ICONS_AFTER_ITEM=1)', () => {
 
   it('answers a drop before its icon is painted, says so, and serves 202 until the PNG is there', async () => {
     const images = t.fake.calls.image;
-    const started = Date.now();
     const res = await t.server.app.inject({
       method: 'POST',
       url: '/v1/generate/items',
@@ -33,7 +32,6 @@ describe('icons after the item (LOOTSMITH_ICONS_AFTER_ITEM=1)', () => {
       payload: { client_id: 'iris', generation_context: { enemy: 'rat' }, items: [{ type: 'WEAPON' }] },
     });
     expect(res.statusCode).toBe(200);
-    expect(Date.now() - started).toBeLessThan(600);
     const [item] = res.json().items as Item[];
     expect(item?.icon?.status).toBe('pending');
     const url = item?.icon?.url as string;
