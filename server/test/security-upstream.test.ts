@@ -413,7 +413,10 @@ describe.each(ADAPTERS)(
 
     it('7. the second caller of a shared combine gets its answer when the first hangs up', async () => {
       const url = await listening();
-      t.fake.delayMs = 600;
+      // The model takes 0.7 s (the attempt's timeout here is 1 s); the first hangs up as soon as the
+      // second has joined its combine.
+      t.fake.delayMs = 700;
+      const flights = vi.spyOn(t.server.core.deps.coordination, 'singleFlight');
       const chats = t.fake.calls.chat;
       const body = (player: string) =>
         JSON.stringify({
@@ -446,7 +449,11 @@ describe.each(ADAPTERS)(
       // The second caller comes while the first one's combine is with the model.
       await vi.waitFor(() => expect(t.fake.formats.length).toBe(asked + 1));
       const second = post('kit');
-      setTimeout(() => hangUp.abort(), 200);
+      await vi.waitFor(() =>
+        expect(flights.mock.calls.filter(([key]) => key.startsWith('combine:')).length).toBe(2),
+      );
+      flights.mockRestore();
+      hangUp.abort();
       expect(await first).toBe('AbortError');
       const res = await second;
       expect(res.status, await res.clone().text()).toBe(200);
