@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { writeDemoGameFile } from '../../../scripts/demo-game-file.mjs';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type RunningServer, startServer } from '../../../server/src/server.ts';
 import { launchChromium } from '../../support/browser.ts';
@@ -100,19 +101,22 @@ export interface DemoRig {
 
 /**
  * `env` adds server variables, e.g. a hosted upstream (`LOOTSMITH_UPSTREAM_URL`) instead of the
- * engine; `build` is the demo build served (the test build unless a suite checks the production one).
+ * engine, or another game file than the demo's own (what `npm start` serves); `build` is the demo
+ * build served (the test build unless a suite checks the production one).
  */
 export async function startDemo(env: Record<string, string> = {}, build = TEST_BUILD): Promise<DemoRig> {
   if (!existsSync(join(build, 'index.html')))
     throw new Error(`${relative('.', build)} is missing: run \`npm run build\` first`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-e2e-'));
+  const gameFile = env.LOOTSMITH_GAME_FILE ? undefined : writeDemoGameFile();
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
+    if (gameFile) rmSync(dirname(gameFile), { recursive: true, force: true });
   };
   try {
     server = await startServer(
@@ -122,6 +126,7 @@ export async function startDemo(env: Record<string, string> = {}, build = TEST_B
         LOOTSMITH_STATIC_DIR: build,
         LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
         LOOTSMITH_LOG_LEVEL: 'silent',
+        ...(gameFile ? { LOOTSMITH_GAME_FILE: gameFile } : {}),
         ...env,
       }),
     );
@@ -133,11 +138,11 @@ export async function startDemo(env: Record<string, string> = {}, build = TEST_B
   }
 }
 
-/** Starts a demo rig before the file's tests and closes it after them; the result reads it. */
-export function useDemoRig(): () => DemoRig {
+/** Starts a demo rig (`env` as for `startDemo`) before the file's tests and closes it after them; the result reads it. */
+export function useDemoRig(env: Record<string, string> = {}): () => DemoRig {
   let rig: DemoRig | undefined;
   beforeAll(async () => {
-    rig = await startDemo();
+    rig = await startDemo(env);
   });
   afterAll(async () => {
     await rig?.close();
