@@ -54,6 +54,11 @@ export class PlayerState extends EventTarget {
     return this.#equipment?.stats ?? {};
   }
 
+  /** Whether something is worn in the WEAPON slot (what the Frost Door needs). */
+  get wearsWeapon(): boolean {
+    return this.slots.some((s) => s.slot === 'WEAPON' && s.item);
+  }
+
   isWorn(id: string): boolean {
     return this.slots.some((s) => s.item?.id === id);
   }

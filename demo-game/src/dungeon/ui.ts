@@ -1,4 +1,5 @@
 import Phaser from 'phaser';
+import { heroEffects } from '../hero-effects.ts';
 import { HeroGear } from '../hero-gear.ts';
 import { heroStats } from '../hero-stats.ts';
 import { forgetPlayer } from '../player-id.ts';
@@ -114,6 +115,7 @@ export class DungeonUi {
   #applyGear() {
     const { hero, state } = this.#c;
     hero.setStats(heroStats(state.wornStats));
+    hero.effects = heroEffects(state.slots.flatMap((s) => (s.item ? [s.item] : [])));
     hero.wear(state.slots);
     this.paintHealth();
   }

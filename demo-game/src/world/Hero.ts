@@ -1,6 +1,7 @@
 import { type Item, RARITY_COLORS } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { BEHIND_HERO, GEAR_SPRITES } from '../art/gear.ts';
+import { type HeroEffects, heroEffects } from '../hero-effects.ts';
 import { BASE, type HeroStats, heroStats } from '../hero-stats.ts';
 import { isClear } from './dungeon-map.ts';
 
@@ -8,6 +9,8 @@ import { isClear } from './dungeon-map.ts';
 export class Hero extends Phaser.GameObjects.Container {
   readonly radius = 10;
   stats: HeroStats = heroStats({});
+  /** What the worn items' effects add up to. */
+  effects: HeroEffects = heroEffects([]);
   hp = BASE.health;
   /** Whether the hero moved in the last frame. */
   moving = false;
