@@ -56,6 +56,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         defense,
         speed,
         damage: damageRange(attack),
+        /** How each worn slot shows on the hero: 'icon' (the item's own picture) or 'shape'. */
+        gear: { ...hero.shown },
         page: page(hero),
       };
     },

@@ -1,3 +1,4 @@
+import type { Item } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { heroEffects } from '../hero-effects.ts';
 import { HeroGear } from '../hero-gear.ts';
@@ -116,7 +117,12 @@ export class DungeonUi {
     const { hero, state } = this.#c;
     hero.setStats(heroStats(state.wornStats));
     hero.effects = heroEffects(state.slots.flatMap((s) => (s.item ? [s.item] : [])));
-    hero.wear(state.slots);
+    const look = (item: Item) => ({ icon: this.icons.keyFor(item), color: this.icons.colorOf(item) });
+    hero.wear(state.slots, look);
     this.paintHealth();
+    // Drawn again once every worn item's icon has loaded (a weapon in hand is its own picture).
+    const worn = state.slots.flatMap((s) => (s.item ? [s.item] : []));
+    if (worn.some((item) => item.icon && !this.icons.keyFor(item)))
+      void Promise.all(worn.map((item) => this.icons.url(item))).then(() => hero.wear(state.slots, look));
   }
 }

@@ -33,7 +33,7 @@ function zoomFor(width: number, height: number) {
 
 /** What the dungeon shows, read only: for the development and test hook (`demo-hook.ts`). */
 export interface DungeonView {
-  readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats'>>;
+  readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats' | 'shown'>>;
   readonly hits: readonly number[];
   readonly effects: Readonly<EffectLog>;
   readonly heroEffects: Hero['effects'];

@@ -1,4 +1,5 @@
 import type { Item } from '@lootsmith/plugin';
+import { effectText, itemEffects } from '../hero-effects.ts';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { rarityCss, titleCase } from './rarity.ts';
@@ -7,9 +8,14 @@ const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
 const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
-/** The tooltip card of an item: name in its rarity's colour, type, level, stats, affixes, text and lore. */
+/**
+ * The tooltip card of an item: name in its rarity's colour, type, level, stats, the effects the demo
+ * plays (what each does, in its numbers), text and lore. Affixes a model wrote are left out: the card
+ * promises only what the game does.
+ */
 export function itemCard(item: Item, icons: IconSource): HTMLElement {
   const color = rarityCss(item.rarity);
+  const effects = itemEffects(item);
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
@@ -37,11 +43,13 @@ export function itemCard(item: Item, icons: IconSource): HTMLElement {
           h('li', {}, h('b', {}, statValue(s.name, s.value)), ` ${titleCase(s.name)}`),
         ),
       ),
-    item.affixes.length > 0 &&
+    effects.length > 0 &&
       h(
         'ul',
-        { class: 'item-affixes' },
-        ...item.affixes.map((a) => h('li', {}, h('b', {}, a.name), ` — ${a.effect}`)),
+        { class: 'item-effects' },
+        ...effects.map((e) =>
+          h('li', { 'data-effect': e.id }, h('b', {}, titleCase(e.id)), ` — ${effectText(e)}`),
+        ),
       ),
     h('p', { class: 'item-description' }, item.description),
     h('p', { class: 'item-lore' }, `“${item.lore}”`),
