@@ -1,4 +1,4 @@
-import type { Item } from '@lootsmith/plugin';
+import { type EffectDefinition, effectText, type Item } from '@lootsmith/plugin';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { rarityCss, titleCase } from './rarity.ts';
@@ -7,9 +7,17 @@ const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
 const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
-/** The tooltip card of an item: name in its rarity's colour, type, level, stats, affixes, text and lore. */
-export function itemCard(item: Item, icons: IconSource): HTMLElement {
+/**
+ * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
+ * lore. Effects are worded from the game's catalogue (`GET /api/v1/game`); one it lacks is not shown.
+ */
+export function itemCard(
+  item: Item,
+  icons: IconSource,
+  catalogue: readonly EffectDefinition[] = [],
+): HTMLElement {
   const color = rarityCss(item.rarity);
+  const effects = item.effects.flatMap((e) => effectText(e, catalogue) ?? []);
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
@@ -37,11 +45,11 @@ export function itemCard(item: Item, icons: IconSource): HTMLElement {
           h('li', {}, h('b', {}, statValue(s.name, s.value)), ` ${titleCase(s.name)}`),
         ),
       ),
-    item.affixes.length > 0 &&
+    effects.length > 0 &&
       h(
         'ul',
         { class: 'item-affixes' },
-        ...item.affixes.map((a) => h('li', {}, h('b', {}, a.name), ` — ${a.effect}`)),
+        ...effects.map((e) => h('li', {}, h('b', {}, e.name), ` — ${e.text}`)),
       ),
     h('p', { class: 'item-description' }, item.description),
     h('p', { class: 'item-lore' }, `“${item.lore}”`),
