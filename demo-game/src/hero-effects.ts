@@ -1,10 +1,4 @@
-import type { Item } from '@lootsmith/plugin';
-
-/** One effect an item carries: an id of the game's effect catalogue and its numbers. */
-export interface ItemEffect {
-  id: string;
-  params: Record<string, number>;
-}
+import type { Item, ItemEffect } from '@lootsmith/plugin';
 
 /** The effects the demo plays: those of the shipped fantasy RPG's catalogue. */
 export const PLAYED_EFFECTS = [
@@ -21,8 +15,7 @@ const played = (id: string): id is EffectId => (PLAYED_EFFECTS as readonly strin
 
 /** The effects of an item that the demo plays (an effect of another game's catalogue is left out). */
 export function itemEffects(item: Item): Array<ItemEffect & { id: EffectId }> {
-  const effects = (item as Item & { effects?: ItemEffect[] }).effects ?? [];
-  return effects.filter((e): e is ItemEffect & { id: EffectId } => played(e.id));
+  return item.effects.filter((e): e is ItemEffect & { id: EffectId } => played(e.id));
 }
 
 /** What the worn items' effects add up to (zero when nothing worn carries the effect). */
@@ -62,22 +55,4 @@ export function heroEffects(worn: readonly Item[]): HeroEffects {
     healOnKill: param('heal_on_kill', 'health'),
     regeneration: param('regeneration', 'health_per_5s'),
   };
-}
-
-/** What an effect does in the demo, in the words of an item card. */
-export function effectText({ id, params: p }: ItemEffect & { id: EffectId }): string {
-  switch (id) {
-    case 'life_steal':
-      return `heals you ${p.percent ?? 0}% of the damage you deal`;
-    case 'burn':
-      return `sets the enemy you hit burning: ${p.damage ?? 0} damage a second for ${p.seconds ?? 0} s`;
-    case 'frost_slow':
-      return `chills the enemy you hit: ${p.percent ?? 0}% slower for ${p.seconds ?? 0} s`;
-    case 'thorns':
-      return `an enemy that strikes you takes ${p.damage ?? 0} damage`;
-    case 'heal_on_kill':
-      return `+${p.health ?? 0} health for each kill`;
-    case 'regeneration':
-      return `+${p.health_per_5s ?? 0} health every 5 s, even in a fight`;
-  }
 }

@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { gameSchemas } from '../src/game/item-schemas.ts';
-import { checkItem, keepGameFields } from '../src/game/rules.ts';
+import { checkItem, settleItem } from '../src/game/rules.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { FANTASY_GAME, SPACE_GAME, shippedGame } from './support/game-file.ts';
 
@@ -358,7 +358,7 @@ describe("the game's rules for its own vocabulary", () => {
     );
     const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 8 }] };
     expect(checkItem(space, { ...stim, mass: null }, want)).toEqual([]);
-    expect(keepGameFields(space, { ...stim, mass: 3, clearance: null })).toEqual(
+    expect(settleItem(space, { ...stim, mass: 3, clearance: null })).toEqual(
       Object.fromEntries(Object.entries(stim).filter(([k]) => k !== 'mass')),
     );
   });

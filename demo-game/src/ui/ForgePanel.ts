@@ -162,7 +162,7 @@ export class ForgePanel extends Panel {
       fill(
         this.#result,
         h('div', { class: 'success' }, h('b', {}, 'Forged!'), ` ${xp}`),
-        itemCard(result.item, this.#s.icons),
+        itemCard(result.item, this.#s.icons, this.#s.state.effects),
       );
       this.#s.toasts.show('success', `Created ${result.item.name}`, xp);
       this.#picker.clear();

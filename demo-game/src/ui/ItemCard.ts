@@ -1,5 +1,5 @@
-import type { Item } from '@lootsmith/plugin';
-import { effectText, itemEffects } from '../hero-effects.ts';
+import { type EffectDefinition, effectText, type Item } from '@lootsmith/plugin';
+import { itemEffects } from '../hero-effects.ts';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { rarityCss, titleCase } from './rarity.ts';
@@ -9,13 +9,16 @@ const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
 /**
- * The tooltip card of an item: name in its rarity's colour, type, level, stats, the effects the demo
- * plays (what each does, in its numbers), text and lore. Affixes a model wrote are left out: the card
- * promises only what the game does.
+ * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
+ * lore. Effects are worded from the game's catalogue (`GET /api/v1/game`); one it lacks, or one the
+ * demo does not play, is not shown: the card promises only what the game does.
  */
-export function itemCard(item: Item, icons: IconSource): HTMLElement {
+export function itemCard(item: Item, icons: IconSource, catalogue: readonly EffectDefinition[]): HTMLElement {
   const color = rarityCss(item.rarity);
-  const effects = itemEffects(item);
+  const effects = itemEffects(item).flatMap((e) => {
+    const worded = effectText(e, catalogue);
+    return worded ? [{ ...worded, id: e.id }] : [];
+  });
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
@@ -47,9 +50,7 @@ export function itemCard(item: Item, icons: IconSource): HTMLElement {
       h(
         'ul',
         { class: 'item-effects' },
-        ...effects.map((e) =>
-          h('li', { 'data-effect': e.id }, h('b', {}, titleCase(e.id)), ` — ${effectText(e)}`),
-        ),
+        ...effects.map((e) => h('li', { 'data-effect': e.id }, h('b', {}, e.name), ` — ${e.text}`)),
       ),
     h('p', { class: 'item-description' }, item.description),
     h('p', { class: 'item-lore' }, `“${item.lore}”`),

@@ -77,6 +77,7 @@ export function checkGame(game: GameDefinition): GameProblem[] {
     'elements',
     'item_types',
     'item_fields',
+    'effects',
     'materials',
     'enemies',
     'stations',
@@ -138,6 +139,15 @@ export function checkGame(game: GameDefinition): GameProblem[] {
       problem(at, `minimum ${f.minimum} is above maximum ${f.maximum}`);
     if (f.values && f.type !== 'string') problem(`${at}.values`, `values list strings, not a ${f.type}`);
   });
+  game.effects.forEach((e, i) => {
+    const at = `effects[${i}]`;
+    knownAll(`${at}.types`, e.types, types, type);
+    for (const [name, p] of Object.entries(e.params))
+      if (p.min > p.max) problem(`${at}.params.${name}`, `min ${p.min} is above max ${p.max}`);
+    for (const [, name] of e.text.matchAll(/\{(\w+)\}/g))
+      if (!((name as string) in e.params))
+        problem(`${at}.text`, unknown('param', name as string, Object.keys(e.params)));
+  });
   if (game.materials.length && !game.item_types.some((t) => t.stackable))
     problem('item_types', 'no type is stackable: materials need one ("stackable": true)');
   game.materials.forEach((m, i) => {
@@ -197,6 +207,7 @@ export function summarise(game: GameDefinition): string {
     `  ${count(game.elements.length, 'element')}${list(game.elements.map((e) => e.id))}`,
     `  ${count(game.rarities.length, 'rarity', 'rarities')}${list(game.rarities.map((r) => r.id))}`,
     `  ${count(game.item_fields.length, 'item field')}${list(game.item_fields.map((f) => f.id))}`,
+    `  ${count(game.effects.length, 'effect')}${list(game.effects.map((e) => e.id))}`,
     `  ${count(game.enemies.length, 'enemy', 'enemies')} in ${count(game.tiers, 'tier')}, ${count(game.materials.length, 'material')}, ${count(game.stations.length, 'station')}${list(game.stations.map((s) => s.id))}`,
   ].join('\n');
 }

@@ -1,4 +1,9 @@
-import type { GameDefinition, GeneratedItem, Rarity } from '@lootsmith/protocol';
+import {
+  effectParamCeiling,
+  type GameDefinition,
+  type GeneratedItem,
+  type Rarity,
+} from '@lootsmith/protocol';
 import { refuse } from '../refusal.ts';
 import { pickWeighted, type Random } from './random.ts';
 
@@ -75,6 +80,21 @@ export function statBudget(game: GameDefinition, rarity: Rarity, level: number):
   return Math.round((b.base + b.per_level * level) * (b.rarity_multiplier[rarity] ?? 1));
 }
 
+/** Most stat points an item of this rarity and level may carry: its budget within the tolerance. */
+export function statCeiling(game: GameDefinition, rarity: Rarity, level: number): number {
+  return Math.floor(statBudget(game, rarity, level) * game.stat_budget.tolerance);
+}
+
+/**
+ * Fewest stat points an item of this rarity and level carries: one above the most the rarity below
+ * may carry, so every item of a rarity is stronger than every item of the rarity below (0 for the
+ * most common).
+ */
+export function statFloor(game: GameDefinition, rarity: Rarity, level: number): number {
+  const below = rarityIds(game)[rarityIndex(game, rarity) - 1];
+  return below === undefined ? 0 : statCeiling(game, below, level) + 1;
+}
+
 /** Most gold an item of this rarity and level is worth. */
 export function valueCap(game: GameDefinition, rarity: Rarity, level: number): number {
   return Math.round(statBudget(game, rarity, level) * game.item_limits.value_per_budget_point);
@@ -100,10 +120,9 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   if (item.rarity !== want.rarity) problems.push(`rarity must be ${want.rarity}, not ${item.rarity}`);
   if (want.type && item.type !== want.type) problems.push(`type must be ${want.type}, not ${item.type}`);
   if (item.level !== want.level) problems.push(`level must be ${want.level}, not ${item.level}`);
-  const type = game.item_types.find((t) => t.id === item.type);
   const budget = statBudget(game, want.rarity, want.level);
   const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
-  if (sum > budget * game.stat_budget.tolerance)
+  if (sum > statCeiling(game, want.rarity, want.level))
     problems.push(`stats sum to ${sum}, above the stat budget of ${budget}: lower them`);
   const names = new Set<string>();
   for (const s of item.stats) {
@@ -118,21 +137,9 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
       problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
-  const affixes = game.item_limits.affixes_by_rarity[want.rarity] ?? 0;
-  if (item.affixes.length > affixes)
-    problems.push(`a ${want.rarity} item has at most ${affixes} affixes, not ${item.affixes.length}`);
-  if (type && !type.strikes)
-    item.affixes.forEach((a, i) => {
-      if (ON_HIT.test(a.effect))
-        problems.push(
-          `affixes.${i}: a ${item.type} does not strike, so its effects act on use or while worn, not on a hit`,
-        );
-    });
-  const texts = [
-    ['description', item.description],
-    ...item.affixes.map((a, i) => [`affixes.${i}`, `${a.name} ${a.effect}`]),
-  ];
-  for (const [where, text] of texts as Array<[string, string]>) {
+  problems.push(...effectProblems(game, item, want.rarity));
+  const texts: Array<[string, string]> = [['description', item.description]];
+  for (const [where, text] of texts) {
     const biggest = Math.max(
       0,
       ...(text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
@@ -146,16 +153,88 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
 }
 
 /**
- * The item as the game stores it: the game's own fields kept only on the types that carry them
- * (a model may write a potion's durability; a potion has none).
+ * What is wrong with an item's effects: one the game's catalogue lacks, one its type may not carry,
+ * one twice, more than its rarity allows, or numbers not the effect's own. Numbers out of range are
+ * not wrong here: `settleItem` clamps them.
  */
-export function keepGameFields<T extends GeneratedItem>(game: GameDefinition, item: T): T {
-  const stray = game.item_fields.filter(
-    (f) => f.id in item && (!f.types.includes(item.type) || item[f.id] === null),
+function effectProblems(game: GameDefinition, item: GeneratedItem, rarity: Rarity): string[] {
+  const problems: string[] = [];
+  const most = game.item_limits.affixes_by_rarity[rarity] ?? 0;
+  if (item.effects.length > most)
+    problems.push(`a ${rarity} item has at most ${most} effects, not ${item.effects.length}`);
+  const seen = new Set<string>();
+  const catalogue = game.effects.map((e) => e.id);
+  item.effects.forEach((effect, i) => {
+    const at = `effects.${i}`;
+    const known = game.effects.find((e) => e.id === effect.id);
+    if (!known) {
+      problems.push(
+        `${at}: the game has no effect "${effect.id}"; ${catalogue.length ? `use one of ${catalogue.join(', ')}` : 'leave effects empty'}`,
+      );
+      return;
+    }
+    if (seen.has(effect.id)) problems.push(`${at}: ${effect.id} appears twice`);
+    seen.add(effect.id);
+    if (!known.types.includes(item.type))
+      problems.push(`${at}: a ${item.type} may not carry ${effect.id} (only ${known.types.join(', ')} do)`);
+    const wanted = Object.keys(known.params);
+    const given = Object.keys(effect.params);
+    const missing = wanted.filter((p) => !given.includes(p));
+    const stray = given.filter((p) => !wanted.includes(p));
+    if (missing.length || stray.length)
+      problems.push(
+        `${at}: ${effect.id} takes ${wanted.length ? `exactly ${wanted.join(', ')}` : 'no params'}${missing.length ? `; missing ${missing.join(', ')}` : ''}${stray.length ? `; not ${stray.join(', ')}` : ''}`,
+      );
+  });
+  return problems;
+}
+
+/**
+ * An item's stats raised to its rarity's floor when a model wrote them short: the shortfall goes to
+ * its strongest stat, else to the first stat its type leans to.
+ */
+function statsAtFloor(game: GameDefinition, item: GeneratedItem): GeneratedItem['stats'] {
+  const short =
+    statFloor(game, item.rarity, item.level) - item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+  if (short <= 0) return item.stats;
+  const strongest = item.stats.reduce<GeneratedItem['stats'][number] | undefined>(
+    (best, s) => (s.value > (best?.value ?? 0) ? s : best),
+    undefined,
   );
-  if (!stray.length) return item;
-  const kept = { ...item };
-  for (const f of stray) delete kept[f.id];
+  if (strongest) return item.stats.map((s) => (s === strongest ? { ...s, value: s.value + short } : s));
+  const lean =
+    game.primary_stats[item.type]?.[0] ?? game.stats.find((s) => !s.types || s.types.includes(item.type))?.id;
+  return lean ? [{ name: lean, value: short }] : item.stats;
+}
+
+/** Each number of an item's effects within its range for the item's rarity and level. */
+function clampEffects(game: GameDefinition, item: GeneratedItem): GeneratedItem['effects'] {
+  const step = Math.max(0, rarityIndex(game, item.rarity));
+  return item.effects.map((effect) => {
+    const known = game.effects.find((e) => e.id === effect.id);
+    if (!known) return effect;
+    const params = Object.fromEntries(
+      Object.entries(effect.params).map(([name, value]) => {
+        const range = known.params[name];
+        if (!range) return [name, value];
+        const ceiling = effectParamCeiling(range, step, item.level);
+        return [name, Math.round(Math.min(ceiling, Math.max(range.min, value)) * 10) / 10];
+      }),
+    );
+    return { id: effect.id, params };
+  });
+}
+
+/**
+ * The item as the game stores it, once `checkItem` passed it: the game's own fields kept only on the
+ * types that carry them (a model may write a potion's durability; a potion has none), its stats raised
+ * to its rarity's floor, and each effect number clamped to its range for the item's rarity and level.
+ */
+export function settleItem<T extends GeneratedItem>(game: GameDefinition, item: T): T {
+  const kept: T = { ...item, stats: statsAtFloor(game, item), effects: clampEffects(game, item) };
+  for (const f of game.item_fields)
+    if (f.id in kept && (!f.types.includes(item.type) || kept[f.id] === null)) delete kept[f.id];
+  if (kept.color === null) delete kept.color;
   return kept;
 }
 
@@ -196,6 +275,3 @@ export function craftedLevel(
 export function craftingXp(game: GameDefinition, base: number, rarity: Rarity): number {
   return Math.round(base * (game.crafting.xp_factor_by_rarity[rarity] ?? 1));
 }
-
-/** Wording of an effect that acts when striking: only on types that strike. */
-const ON_HIT = /\b(hits?|on hit|strikes?|struck|critical hits?)\b/i;

@@ -16,8 +16,8 @@ import {
   craftedLevel,
   craftedRarity,
   craftingLevel,
-  keepGameFields,
   knownType,
+  settleItem,
   statBudget,
 } from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
@@ -293,7 +293,7 @@ export class CombinePlanner {
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
     const item = {
-      ...keepGameFields(deps.game, result.item),
+      ...settleItem(deps.game, result.item),
       id: newItemId(),
       icon,
       created_at: new Date().toISOString(),
@@ -382,7 +382,7 @@ export async function planCreateItem(
         wordsOf(createItemTexts(body)),
       )) ?? [],
   });
-  const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
+  const generated = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number]);
   // The icon is painted from the item as checked, never from the player's words.
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };

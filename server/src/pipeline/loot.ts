@@ -12,7 +12,7 @@ import { type ContentGuard, itemTexts } from '../content/guard.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
-import { checkItem, clampLevel, keepGameFields, rollRarity, statBudget } from '../game/rules.ts';
+import { checkItem, clampLevel, rollRarity, settleItem, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -187,7 +187,7 @@ export async function writeItems(
     pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
   } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
-    ...keepGameFields(game, generated),
+    ...settleItem(game, generated),
     id: req.ids?.[i] ?? newItemId(),
     icon: icons[i] as ItemIcon,
     created_at,
