@@ -1,6 +1,6 @@
 import type { ItemType } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
-import { fill, h } from './dom.ts';
+import { fill, h, showResult } from './dom.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
@@ -143,7 +143,10 @@ export class ForgePanel extends Panel {
     if (this.#busy || this.#picker.total < 1) return;
     this.#busy = true;
     this.#sync();
-    fill(this.#result, h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'Hammer on anvil…'));
+    showResult(
+      this.#result,
+      h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'Hammer on anvil…'),
+    );
     const type = this.#type.value as ItemType;
     try {
       const result = await this.#s.plugin.crafting.createItem({
@@ -159,7 +162,7 @@ export class ForgePanel extends Panel {
         },
       });
       const xp = `+${result.crafting_xp} crafting XP`;
-      fill(
+      showResult(
         this.#result,
         h('div', { class: 'success' }, h('b', {}, 'Forged!'), ` ${xp}`),
         itemCard(result.item, this.#s.icons, this.#s.state.effects),
