@@ -26,9 +26,12 @@ export interface Goal {
   place?: GoalPlace;
 }
 
+/** How to open the Bag, in the words of the goal line and the pick-up toast. */
+export const bagKey = (touch: boolean) => (touch ? 'tap Bag' : 'press I');
+
 /** The one next step, so a new player always knows what to do (and where: the goal arrow). */
 export function objective(run: RunState): Goal {
-  const bag = run.touch ? 'tap Bag' : 'press I';
+  const bag = bagKey(run.touch);
   if (run.won) return { text: 'Victory! The Frost Giant is defeated.' };
   if (run.bossSeen)
     return {
