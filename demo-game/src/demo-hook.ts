@@ -176,6 +176,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         type: e.item.type,
         quantity: e.quantity,
         stats: e.item.stats.map((s) => ({ ...s })),
+        /** The effects of it that the demo plays. */
+        effects: structuredClone(itemEffects(e.item)),
       }));
     },
     get craftingLevel() {

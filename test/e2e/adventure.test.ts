@@ -12,8 +12,10 @@ import {
 } from './support/demo.ts';
 
 // The demo as a new player finishes it, with real mouse and keyboard input: fight bare-handed,
-// forge and wear a weapon (and see the hits grow), brew a potion and drink it, shatter the Frost
-// Door, beat the Frost Giant, see the victory screen — checking the server's store along the way.
+// forge and wear a weapon (and see the hits grow, and the weapon's own icon in the hero's hand),
+// brew potions, find the Frost Door shut to bare hands, shatter it, and beat the Frost Giant in a
+// real fight (dodging its stomps, drinking when hurt) in which every effect on the worn gear acts —
+// then the victory screen, checking the server's store along the way.
 const rig = useDemoRig();
 
 const TILE = 32;
@@ -60,12 +62,13 @@ async function wear(page: Page, itemId: string) {
 }
 
 const WORN = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
-const power = (item: { stats: Array<{ name: string; value: number }> }) =>
+const power = (item: { stats: Array<{ name: string; value: number }>; effects: unknown[] }) =>
   item.stats
     .filter((s) => ['attack', 'defense', 'health'].includes(s.name))
-    .reduce((sum, s) => sum + s.value, 0);
+    .reduce((sum, s) => sum + s.value, 0) +
+  5 * item.effects.length;
 
-/** Wears, slot by slot, the item of the bag with the most attack, defence and health. */
+/** Wears, slot by slot, the item of the bag with the most attack, defence, health and effects. */
 async function wearBest(page: Page) {
   const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
   const worn = new Set((await page.evaluate(() => window.__lootsmithDemo.worn())).map((w) => w.id));
@@ -116,9 +119,10 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(prompt?.y).toBeLessThan(forgeStation.y);
   expect(prompt?.y).toBeLessThan((await hero(page)).y - TILE);
 
-  // Bare-handed, every hit is the base attack's (doubled on a critical hit).
+  // Bare-handed, every hit is the base attack's (doubled on a critical hit), and no sword shows.
   const bare = await hero(page);
   expect(bare.attack).toBe(2);
+  expect(bare.gear).toEqual({});
   await killEnemy(page, 'slime');
   expect(dropPlaces).toEqual([await page.textContent('.room-name')]);
   await pickUpLoot(page);
@@ -140,6 +144,10 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   if (!weapon) throw new Error('the forged weapon is not in the bag');
   const stat = (name: string) => weapon.stats.find((s) => s.name === name)?.value ?? 0;
   await wear(page, weaponId);
+  // The hero holds the weapon's own icon once it has loaded.
+  await page.waitForFunction(() => window.__lootsmithDemo.hero()?.gear.WEAPON === 'icon', null, {
+    timeout: 15_000,
+  });
   await page.waitForTimeout(400);
   await screenshot(page, 'adventure-02-wear-weapon');
   await page.keyboard.press('Escape');
@@ -195,18 +203,43 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(attackShown).toContain(String((await hero(page)).attack));
   await page.keyboard.press('Escape');
 
-  // East to the Frost Door: it shatters under the armed hero's blows.
+  // East to the Frost Door, following the goal arrow: bare hands glance off; the weapon cracks it
+  // blow by blow until it shatters.
   const door = await page.evaluate(() => window.__lootsmithDemo.door());
   if (!door) throw new Error('no door');
   expect((await hero(page)).attack).toBeGreaterThanOrEqual(door.needs);
+  expect(await goal(page)).toMatch(/Explore east/);
+  const arrow = await page.evaluate(() => window.__lootsmithDemo.arrow());
+  expect(arrow?.visible).toBe(true);
+  expect(Math.cos(arrow?.angle ?? Math.PI)).toBeGreaterThan(0);
   await walkTo(page, { x: door.x - 3 * TILE, y: door.y });
   expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toContain('cold');
   await page.waitForTimeout(300);
   await screenshot(page, 'adventure-04-frost-door');
-  const doorAt = (await page.evaluate(() => window.__lootsmithDemo.door()))?.page;
-  if (!doorAt) throw new Error('no door');
-  await page.mouse.click(doorAt.x, doorAt.y);
-  await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 20_000 });
+  const doorAt = async () => {
+    const at = (await page.evaluate(() => window.__lootsmithDemo.door()))?.page;
+    if (!at) throw new Error('no door');
+    return at;
+  };
+  // Without the weapon (taken off in the Bag) the ice holds, and the door and goal line say why.
+  await page.keyboard.press('i');
+  await page.click(`#inventory-panel .grid [data-item-id="${weaponId}"]`);
+  await page.click('#inventory-panel .details button[name=unequip]');
+  await page.waitForFunction((id) => !window.__lootsmithDemo.worn().some((w) => w.id === id), weaponId);
+  await page.keyboard.press('Escape');
+  const unarmedAt = await doorAt();
+  await page.mouse.click(unarmedAt.x, unarmedAt.y);
+  await page.waitForFunction(() =>
+    window.__lootsmithDemo.toasts().some((t) => t.detail?.includes('only cracks under a weapon')),
+  );
+  expect(await page.evaluate(() => window.__lootsmithDemo.door()?.hp)).toBe(door.hp);
+  expect(await goal(page)).toMatch(/needs a weapon .*wear one from your Bag \(press I\)/);
+  await wear(page, weaponId);
+  await page.keyboard.press('Escape');
+  const armedAt = await doorAt();
+  await page.mouse.click(armedAt.x, armedAt.y);
+  await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 30_000 });
+  expect((await page.evaluate(() => window.__lootsmithDemo.door()))?.cracks).toBeGreaterThan(3);
 
   // Into the Frozen Throne: the giant wakes. Fight it, drinking the potion once hurt.
   await walkTo(page, { x: door.x + 3 * TILE, y: door.y });
@@ -214,17 +247,56 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     timeout: 10_000,
   });
   expect(await goal(page)).toMatch(/Defeat the Frost Giant/);
-  // A knocked-out hero wakes in the hall; it walks back and fights on until the giant falls.
+  // The worn effects, as the item cards show them.
+  const worn = await page.evaluate(() => window.__lootsmithDemo.worn());
+  const wornEffects = [...new Set(worn.flatMap((w) => w.effects.map((e) => e.id)))];
+  expect(wornEffects.length).toBeGreaterThan(0);
+  await page.keyboard.press('i');
+  for (const w of worn.filter((w) => w.effects.length)) {
+    await page.click(`#inventory-panel .grid [data-item-id="${w.id}"]`);
+    for (const e of w.effects)
+      expect(await page.isVisible(`#inventory-panel .details [data-effect=${e.id}]`)).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+
+  // The fight, with real input: click the giant; when its stomp winds up, step out of the ring (a key
+  // held away from it); drink when hurt. A knocked-out hero wakes in the hall (the giant recovers)
+  // and comes back. The statuses effects put on the giant are watched as it goes.
   let drank = false;
-  for (let round = 0; round < 120; round++) {
+  let stomps = 0;
+  let dodged = 0;
+  let slowed = false;
+  let burned = false;
+  let fightStart: number | undefined;
+  let fightEnd = 0;
+  const gameNow = () => page.evaluate(() => performance.now());
+  for (let round = 0; round < 600; round++) {
     const boss = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
       (e) => e.kind === 'frost_giant',
     );
     if (!boss?.alive) break;
+    if (boss.hp < boss.maxHp && fightStart === undefined) fightStart = await gameNow();
+    fightEnd = await gameNow();
+    slowed ||= boss.slowedBy > 0 && boss.speed < 50;
+    burned ||= boss.burning;
     const me = await hero(page);
+    const near = Math.hypot(me.x - boss.x, me.y - boss.y);
+    if (boss.stompComing) {
+      stomps += 1;
+      if (near < 140) {
+        dodged += 1;
+        const away = me.x <= boss.x ? 'a' : 'd';
+        await page.keyboard.down(away);
+        await page.waitForTimeout(800);
+        await page.keyboard.up(away);
+      }
+      while ((await page.evaluate(() => window.__lootsmithDemo.enemies())).some((e) => e.stompComing))
+        await page.waitForTimeout(100);
+      continue;
+    }
     // The first hurt drinks the best potion (the server spends it); later, drink when low.
     const potions = await page.isVisible('.hud-button[name=potion]');
-    if (potions && (!drank || me.hp < me.maxHp * 0.45) && me.hp < me.maxHp) {
+    if (potions && (!drank || me.hp < me.maxHp * 0.45) && me.hp < me.maxHp * 0.8) {
       const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
       await page.click('.hud-button[name=potion]');
       await page.waitForFunction((hp) => (window.__lootsmithDemo.hero()?.hp ?? 0) > hp, me.hp, {
@@ -241,11 +313,26 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
       }
       drank = true;
     }
-    if (boss.page.onScreen) await page.mouse.click(boss.page.x, boss.page.y);
-    else await walkTo(page, boss, 120);
-    await page.waitForTimeout(1000);
+    if (near > 70) {
+      if (boss.page.onScreen && boss.visible) await page.mouse.click(boss.page.x, boss.page.y);
+      else await walkTo(page, boss, 120);
+    }
+    await page.waitForTimeout(250);
   }
   expect(drank).toBe(true);
+  // A real fight: it lasts, the giant stomps (telegraphed) and the hero can step out of it.
+  expect(fightStart).toBeDefined();
+  expect((fightEnd - (fightStart ?? fightEnd)) / 1000).toBeGreaterThan(15);
+  expect(stomps).toBeGreaterThan(0);
+  expect(dodged).toBeGreaterThan(0);
+  // Every effect the worn gear shows did something measurable in play.
+  const log = await page.evaluate(() => window.__lootsmithDemo.effectLog());
+  for (const id of wornEffects) {
+    expect(log?.[id]?.times, `${id} acted`).toBeGreaterThan(0);
+    expect(log?.[id]?.total, `${id} did something`).toBeGreaterThan(0);
+  }
+  if (wornEffects.includes('frost_slow')) expect(slowed).toBe(true);
+  if (wornEffects.includes('burn')) expect(burned).toBe(true);
   await page.waitForFunction(() => window.__lootsmithDemo.won, null, { timeout: 10_000 });
   await page.waitForFunction(() => window.__lootsmithDemo.panel === 'win-panel', null, { timeout: 15_000 });
   await page.waitForTimeout(600);

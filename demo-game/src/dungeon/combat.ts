@@ -28,6 +28,8 @@ export type EffectLog = Record<EffectId, { times: number; total: number }>;
 export interface CombatEvents {
   /** The hero's health or level changed: repaint it. */
   healthChanged(): void;
+  /** The hero's level went up or down: its stats follow. */
+  levelChanged(): void;
   /** The hero fell and woke up at the spawn: any order is void. */
   knockedOut(): void;
   /** A monster fell where it stood (loot, and for the boss the victory). */
@@ -190,8 +192,8 @@ export class Combat {
   }
 
   /**
-   * The hero wakes in the Crafters' Hall with full health, less some XP; the monsters forget the
-   * fight and a boss gets its health back.
+   * The hero wakes in the Crafters' Hall with full health, less some XP (a level may go); the
+   * monsters forget the fight, and a boss gets its breath back while the hero is away.
    */
   #knockOut() {
     const { scene, hero, toasts, progress } = this.#c;
@@ -199,9 +201,10 @@ export class Combat {
     toasts.show(
       'warn',
       'You were knocked out',
-      `You lose ${lost} XP and come to in the Crafters’ Hall; ${this.#monsters.all.some((e) => e.kind.boss && e.provoked) ? 'the Frost Giant recovers. ' : ''}Better gear and potions would help.`,
+      `You lose ${lost} XP and come to in the Crafters’ Hall. Better gear and potions would help.`,
     );
     this.#monsters.calm();
+    this.#events.levelChanged();
     this.#events.knockedOut();
     hero.stop();
     hero.setPosition(HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
@@ -220,6 +223,7 @@ export class Combat {
     floatingNumber(scene, hero.x, hero.y - 40, `+${kind.xp} XP`, '#9fd3ff');
     if (hero.effects.healOnKill > 0) this.#heal('heal_on_kill', hero.effects.healOnKill);
     if (progress.gain(kind.xp)) {
+      this.#events.levelChanged();
       hero.heal(hero.maxHp);
       toasts.show('success', `Hero level ${progress.level}!`, 'Fully healed; better loot awaits.');
       sparkBurst(scene, hero.x, hero.y, 0xf4d58d, 30);

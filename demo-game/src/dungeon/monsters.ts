@@ -34,12 +34,9 @@ export class Monsters {
     }
   }
 
-  /** Every monster forgets the hero (who was knocked out), and a boss gets its health back. */
+  /** Every monster forgets the hero (who was knocked out); a boss left alone gets its breath back. */
   calm() {
-    for (const enemy of this.#all) {
-      enemy.provoked = false;
-      if (enemy.kind.boss) enemy.recover();
-    }
+    for (const enemy of this.#all) enemy.calm();
   }
 
   /** A fallen monster fades away; its kind comes back later at the same spawn. */

@@ -64,8 +64,8 @@ export class DungeonUi {
       if (e.op === 'createItem' || e.result.success) run.itemsMade += 1;
     });
     root.prepend(this.hud.root, this.#panels.root);
-    const stopWatching = state.onChange(() => this.#applyGear());
-    this.#applyGear();
+    const stopWatching = state.onChange(() => this.applyGear());
+    this.applyGear();
     // Icons of everything owned start loading now, so the bag opens with pictures in it.
     for (const { item } of state.items) void this.icons.url(item);
     scene.events.once(Phaser.Scenes.Events.SHUTDOWN, () => {
@@ -112,10 +112,10 @@ export class DungeonUi {
     this.#win.show({ ...run, seconds: (scene.time.now - run.startedAt) / 1000 });
   }
 
-  /** The hero's stats and looks follow what the server says is worn. */
-  #applyGear() {
-    const { hero, state } = this.#c;
-    hero.setStats(heroStats(state.wornStats));
+  /** The hero's stats (from what the server says is worn, and the hero's level) and looks. */
+  applyGear() {
+    const { hero, state, progress } = this.#c;
+    hero.setStats(heroStats(state.wornStats, progress.level));
     hero.effects = heroEffects(state.slots.flatMap((s) => (s.item ? [s.item] : [])));
     const look = (item: Item) => ({ icon: this.icons.keyFor(item), color: this.icons.colorOf(item) });
     hero.wear(state.slots, look);

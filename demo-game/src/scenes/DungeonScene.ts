@@ -116,6 +116,7 @@ export class DungeonScene extends Phaser.Scene {
     this.#exploration = new Exploration(this, this.#toasts, this.#door);
     this.#combat = new Combat(context, this.#monsters, {
       healthChanged: () => this.#ui.paintHealth(),
+      levelChanged: () => this.#ui.applyGear(),
       knockedOut: () => this.#orders.clear(),
       killed: (enemy, at) => {
         void this.#loot.drop(enemy, at);

@@ -127,11 +127,11 @@ export class Enemy extends Phaser.GameObjects.Container {
     return this.hp === 0;
   }
 
-  /** A boss gets all its health back (the hero who wore it down was knocked out). */
-  recover() {
-    this.hp = this.kind.hp;
+  /** The hero is gone (knocked out): any stomp being wound up is called off. */
+  calm() {
+    this.provoked = false;
     this.#endStomp();
-    this.#drawBar();
+    this.sprite.y = 0;
   }
 
   /** Takes a hit; returns true when this one killed it. */

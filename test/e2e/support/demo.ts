@@ -42,22 +42,41 @@ export interface DemoHook {
         defense: number;
         speed: number;
         damage: [number, number];
+        /** How each worn slot shows on the hero: the item's own icon, or the slot's shape. */
+        gear: Record<string, 'icon' | 'shape'>;
         page: PagePoint;
       }
     | undefined;
   hits(): number[];
-  worn(): Array<{ slot: string; id: string; name: string }>;
+  /** What the worn effects add up to (`demo-game/src/hero-effects.ts`). */
+  heroEffects(): Record<string, unknown> | undefined;
+  /** How often each effect acted in play, and how much it did. */
+  effectLog(): Record<string, { times: number; total: number }> | undefined;
+  worn(): Array<{
+    slot: string;
+    id: string;
+    name: string;
+    effects: Array<{ id: string; params: Record<string, number> }>;
+  }>;
   enemies(): Array<{
     uid: string;
     kind: string;
     hp: number;
+    maxHp: number;
     alive: boolean;
     visible: boolean;
     x: number;
     y: number;
+    speed: number;
+    slowedBy: number;
+    burning: boolean;
+    stompComing: boolean;
     page: PagePoint;
   }>;
-  door(): { open: boolean; cracks: number; needs: number; x: number; y: number; page: PagePoint } | undefined;
+  door():
+    | { open: boolean; cracks: number; hp: number; needs: number; x: number; y: number; page: PagePoint }
+    | undefined;
+  arrow(): { visible: boolean; angle: number } | undefined;
   drops(): Array<{
     itemId: string;
     name: string;
@@ -81,6 +100,7 @@ export interface DemoHook {
     type: string;
     quantity: number;
     stats: Array<{ name: string; value: number }>;
+    effects: Array<{ id: string; params: Record<string, number> }>;
   }>;
   toasts(): Array<{ kind: string; title: string; detail?: string }>;
   textureExists(key: string): boolean;
