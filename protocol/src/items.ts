@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type EffectDefinition, type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
+import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
+import type { EffectLine } from './prompt-lines.ts';
 
 /** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
 const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;
@@ -94,7 +95,7 @@ export interface ItemVocabulary {
   rarities: Ids;
   elements: Ids;
   stats: Ids;
-  effects: ReadonlyArray<Pick<EffectDefinition, 'id' | 'name' | 'text' | 'params'>>;
+  effects: ReadonlyArray<EffectLine>;
   item_fields: ReadonlyArray<
     Pick<ItemFieldDefinition, 'id' | 'type' | 'description' | 'minimum' | 'maximum' | 'values' | 'types'> & {
       max_length?: number;
@@ -107,7 +108,7 @@ const ids = (list: Ids) => list.map((x) => x.id) as [string, ...string[]];
 
 /** One effect of the catalogue as a model writes it: its id, and each of its numbers within its range. */
 function effectSchema(effect: ItemVocabulary['effects'][number]) {
-  const params = Object.entries(effect.params).map(([name, p]) => [
+  const params = Object.entries(effect.params ?? {}).map(([name, p]) => [
     name,
     z
       .number()
@@ -117,7 +118,7 @@ function effectSchema(effect: ItemVocabulary['effects'][number]) {
   ]);
   return z
     .object({ id: z.literal(effect.id), params: z.object(Object.fromEntries(params)) })
-    .describe(`${effect.name}: ${effect.text}`);
+    .describe(`${effect.name ?? effect.id}: ${effect.text ?? ''}`);
 }
 
 /**

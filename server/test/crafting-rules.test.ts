@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { CombineResponse, GameDefinition, type GeneratedItem, InventoryResponse } from '@lootsmith/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseGameFile } from '../src/game/definition.ts';
-import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
+import {
+  checkItem,
+  craftedLevel,
+  craftedRarity,
+  craftingXp,
+  settleItem,
+  statCeiling,
+  statFloor,
+} from '../src/game/rules.ts';
 import { type Booted, bootWithFake, SERVER_KEY } from './support/boot.ts';
 import { FANTASY_GAME, shippedGame } from './support/game-file.ts';
 
@@ -39,26 +47,71 @@ describe('crafting rules as data', () => {
     expect(craftingXp(generous, 15, 'COMMON')).toBe(60);
   });
 
-  it('keeps on-hit effects to the types that strike', () => {
-    const potion: GeneratedItem = {
-      name: 'Red Draught',
-      type: 'CONSUMABLE',
-      subtype: 'potion',
-      rarity: 'COMMON',
-      level: 3,
-      element: 'none',
-      material: 'glass',
-      description: 'A red potion that restores 9 health.',
-      lore: 'Brewed in a cellar.',
-      stats: [{ name: 'health', value: 9 }],
-      affixes: [{ name: 'Searing Strike', effect: 'Hits set the target ablaze for 4 fire damage.' }],
-      value: 10,
-    };
-    const want = { rarity: 'COMMON' as const, level: 3 };
-    expect(checkItem(game, potion, want).join(' ')).toMatch(/does not strike/);
-    const used = { ...potion, affixes: [{ name: 'Mending', effect: 'On use: heals 4 more over 10s.' }] };
-    expect(checkItem(game, used, want)).toEqual([]);
-    expect(checkItem(game, { ...potion, type: 'WEAPON', subtype: 'sword' }, want)).toEqual([]);
+  const potion: GeneratedItem = {
+    name: 'Red Draught',
+    type: 'CONSUMABLE',
+    subtype: 'potion',
+    rarity: 'COMMON',
+    level: 3,
+    element: 'none',
+    material: 'glass',
+    description: 'A red potion that restores 9 health.',
+    lore: 'Brewed in a cellar.',
+    stats: [{ name: 'health', value: 9 }],
+    effects: [],
+    value: 10,
+  };
+  const sword: GeneratedItem = {
+    ...potion,
+    name: 'Ember Blade',
+    type: 'WEAPON',
+    subtype: 'sword',
+    material: 'iron',
+    stats: [{ name: 'attack', value: 10 }],
+  };
+  const want = { rarity: 'COMMON' as const, level: 3 };
+
+  it("refuses effects the game's catalogue lacks, on types it does not list, or with other params", () => {
+    const burn = { id: 'burn', params: { damage: 1, seconds: 2 } };
+    expect(checkItem(game, { ...sword, effects: [burn] }, want)).toEqual([]);
+    expect(
+      checkItem(game, { ...sword, effects: [{ id: 'fortune', params: { percent: 15 } }] }, want).join(' '),
+    ).toMatch(/no effect "fortune"; use one of life_steal, burn/);
+    expect(checkItem(game, { ...potion, effects: [burn] }, want).join(' ')).toMatch(
+      /a CONSUMABLE may not carry burn \(only WEAPON, GLOVES do\)/,
+    );
+    expect(
+      checkItem(game, { ...sword, effects: [{ id: 'burn', params: { damage: 1 } }] }, want).join(' '),
+    ).toMatch(/burn takes exactly damage, seconds; missing seconds/);
+    const two = [burn, { id: 'life_steal', params: { percent: 2 } }];
+    expect(checkItem(game, { ...sword, effects: two }, want).join(' ')).toMatch(/at most 1 effects, not 2/);
+  });
+
+  it("clamps effect numbers to the range of the item's rarity and level", () => {
+    const wild = { ...sword, effects: [{ id: 'life_steal', params: { percent: 95 } }] };
+    // Ceiling of life_steal's percent: min 2 + 3 per rarity step + 0.1 per level.
+    expect(settleItem(game, wild).effects).toEqual([{ id: 'life_steal', params: { percent: 2.3 } }]);
+    const epic = settleItem(game, { ...wild, rarity: 'EPIC', level: 40 });
+    expect(epic.effects[0]?.params.percent).toBe(15);
+    expect(settleItem(game, { ...wild, rarity: 'MYTHIC', level: 60 }).effects[0]?.params.percent).toBe(20);
+    const low = settleItem(game, { ...sword, effects: [{ id: 'burn', params: { damage: -4, seconds: 0 } }] });
+    expect(low.effects[0]?.params).toEqual({ damage: 1, seconds: 2 });
+  });
+
+  it('raises a rare item to above the strongest item of the rarity below, and refuses one above its own', () => {
+    for (const level of [1, 10, 40]) {
+      const rarities = game.rarities.map((r) => r.id);
+      for (const [i, rarity] of rarities.entries()) {
+        if (i === 0) continue;
+        const weak = settleItem(game, { ...sword, rarity, level, stats: [{ name: 'attack', value: 1 }] });
+        const below = rarities[i - 1] as string;
+        const strongestBelow = statCeiling(game, below, level);
+        expect(weak.stats.reduce((a, s) => a + s.value, 0)).toBe(strongestBelow + 1);
+        expect(statFloor(game, rarity, level)).toBeLessThanOrEqual(statCeiling(game, rarity, level));
+      }
+    }
+    const over = { ...sword, stats: [{ name: 'attack', value: 40 }] };
+    expect(checkItem(game, over, want).join(' ')).toMatch(/above the stat budget/);
   });
 
   it('reads a game file written before these rules, with their defaults', () => {

@@ -305,12 +305,12 @@ describe.each(ADAPTERS)(
       expect(t.fake.calls.chat).toBe(chats + 1);
     });
 
-    it('6. refuses a value of 10,000,000 and "+99999 power (MYTHIC)", storing nothing', async () => {
+    it('6. refuses a value of 10,000,000 and an effect the game lacks, storing nothing', async () => {
       t.fake.itemsFor = (prompt, call) =>
         itemsFor(prompt, call).map((i) => ({
           ...i,
           value: 10_000_000,
-          affixes: [{ name: 'Godlike', effect: '+99999 power (MYTHIC)' }],
+          effects: [{ id: 'godlike', params: { power: 99999 } }],
         }));
       const items = count('items');
       const res = await drop('dot');

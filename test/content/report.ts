@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameDefinition, Item } from '@lootsmith/protocol';
+import { effectParamCeiling, effectText, type GameDefinition, type Item } from '@lootsmith/protocol';
 import { Ajv } from 'ajv';
 import { startEngine } from '../../engine/src/index.ts';
 import { readPrompt } from '../../engine/src/painter/prompt.ts';
@@ -78,6 +78,28 @@ const GAMES: GameCase[] = [
     chain: { material: 'scrap_alloy', station: 'fabricator', intent: 'a plasma cutter' },
   },
 ];
+
+/**
+ * Whether every effect an item carries is the game's: an id of its catalogue, on a type the effect
+ * lists, with exactly its params, each between its least value and the ceiling of the item's rarity
+ * and level.
+ */
+function withinCatalogue(game: GameDefinition, item: Item): boolean {
+  const step = game.rarities.findIndex((r) => r.id === item.rarity);
+  return item.effects.every((e) => {
+    const known = game.effects.find((x) => x.id === e.id);
+    if (!known?.types.includes(item.type)) return false;
+    const names = Object.keys(known.params);
+    return (
+      names.length === Object.keys(e.params).length &&
+      names.every((name) => {
+        const v = e.params[name];
+        const range = known.params[name] as (typeof known.params)[string];
+        return v !== undefined && v >= range.min && v <= effectParamCeiling(range, step, item.level);
+      })
+    );
+  });
+}
 
 /** Whether every value an item carries is the game's: type, rarity, element, stats and fields. */
 function speaksOnly(game: GameDefinition, item: Item): boolean {
@@ -468,7 +490,7 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
   const names = uniqueNames(new Map([...bags].map(([k, v]) => [k, v.map((d) => d.item.name)])));
   const strictContext = items.filter((d) =>
     mentionsContext(
-      [d.item.name, d.item.description, ...d.item.affixes.map((a) => `${a.name} ${a.effect}`)].join(' '),
+      [d.item.name, d.item.description].join(' '),
       contextWords(d.enemyName, d.location, theme),
     ),
   ).length;
@@ -499,11 +521,8 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
   const byLevel = levelBands.map(([lo, hi]) =>
     items.filter((d) => d.item.level >= lo && d.item.level <= hi).map((d) => statTotal(d.item)),
   );
-  const consumable = new Set(game.item_types.filter((t) => t.consumable).map((t) => t.id));
-  const consumableProcs = items.filter(
-    (d) =>
-      consumable.has(d.item.type) && d.item.affixes.some((a) => /\bhits?\b|on hit|critical/i.test(a.effect)),
-  ).length;
+  const offCatalogue = items.filter((d) => !withinCatalogue(game, d.item)).length;
+  const withEffects = items.filter((d) => d.item.effects.length > 0).length;
   const ownWords = items.filter((d) => speaksOnly(game, d.item)).length;
   const expected = crafts.filter((r) => r.asExpected).length;
   const chainLevel = 8;
@@ -526,7 +545,7 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
 
 \`${relative(ROOT, c.file)}\`, theme "${theme}", rooms ${c.rooms.join(', ')}: ${PLAYERS} players kill the game's enemies through \`POST /v1/generate/items\` until ${BAG} items have dropped each, ${items.length} generated items from ${loot.requests} drops (${loot.failed} failed drops). Items carrying only the game's own types, rarities, elements, stats and item fields: ${summary.vocabulary}.
 
-Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Consumables with on-hit effects: ${consumableProcs}.
+Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Items with an effect outside the game's catalogue (an id it lacks, on a type it does not list, or a number outside the range of the item's rarity and level): ${offCatalogue} of ${items.length} (${withEffects} carry effects).
 
 The rise of stats in the summary is measured on ${grid.count} items the game server asked for at each rarity (${rarities.join(', ')}) and level (${GRID_LEVELS.join(', ')}), so that rarity and level do not mix. In the players' bags rarity is rolled and mixes with level; there, mean stat total by rarity:
 
@@ -576,7 +595,7 @@ ${
 }The first player's bag, as dropped:
 
 ${table(
-  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'affixes', 'own fields'],
+  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'effects', 'own fields'],
   sample.map((d) => [
     cell(d.item.name),
     `${d.item.type} ${d.item.subtype}`,
@@ -586,7 +605,12 @@ ${table(
     `${d.enemyName}, ${d.location}`,
     cell(d.item.description),
     cell(d.item.lore),
-    cell(d.item.affixes.map((a) => `${a.name}: ${a.effect}`).join(' / ') || '–'),
+    cell(
+      d.item.effects
+        .map((e) => effectText(e, game.effects))
+        .map((e) => (e ? `${e.name}: ${e.text}` : '(not in the catalogue)'))
+        .join(' / ') || '–',
+    ),
     cell(
       game.item_fields
         .filter((f) => d.item[f.id] !== undefined)

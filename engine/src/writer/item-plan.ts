@@ -1,8 +1,8 @@
-import type { ItemLine } from '@lootsmith/protocol';
+import type { ItemEffect, ItemLine } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
-import { affixesFor } from './affixes.ts';
 import { subtypeIn } from './context.ts';
 import type { Cues } from './cues.ts';
+import { effectsFor } from './effects.ts';
 import { describeItem, loreFor, originClause } from './item-text.ts';
 import { ELEMENT_MATERIALS, METALS_BY_TIER } from './lexicon.ts';
 import { itemName } from './names.ts';
@@ -23,7 +23,8 @@ export interface ItemPlan {
   description: string;
   lore: string;
   stats: Array<{ name: string; value: number }>;
-  affixes: Array<{ name: string; effect: string }>;
+  /** Effects of the game's catalogue, with their numbers. */
+  effects: ItemEffect[];
   value: number;
   budget: number;
   /** The game's own fields, for an item of a type that carries them. */
@@ -173,7 +174,7 @@ export function allotStats(
 export interface PlanOptions {
   allowedStats?: readonly string[];
   maxStats?: number;
-  maxAffixes?: number;
+  maxEffects?: number;
   material?: string;
   element?: string;
   nameHint?: string;
@@ -273,8 +274,8 @@ export function planItem(
     rng.fork('stats'),
     0.1 + 0.2 * Math.min(2, temperature),
   );
-  const affixCount = Math.min(options.maxAffixes ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] as number);
-  const affixes = affixesFor(vocab, type, element, rarity, level, affixCount, rng.fork('affixes'));
+  const effectCount = Math.min(options.maxEffects ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] ?? 4);
+  const effects = effectsFor(vocab, type, element, rarity, level, effectCount, rng.fork('effects'));
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
@@ -297,7 +298,7 @@ export function planItem(
     level,
     description: describeItem(facts, rng.fork('description'), used, origin),
     lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
-    affixes,
+    effects,
     budget,
     fields: gameFields(vocab, type, rarity, rng.fork('fields')),
   };
