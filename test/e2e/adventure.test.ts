@@ -29,6 +29,8 @@ async function forge(
 ) {
   await page.keyboard.press('f');
   expect(await panel(page)).toBe('forge-panel');
+  // The demo's own game file allows 30 creations an hour (the shipped game 5).
+  expect(await page.textContent('#forge-panel .limit')).toBe('Limit: 30 creations per hour');
   await page.selectOption('#forge-panel select[name=station]', o.station);
   await page.selectOption('#forge-panel select[name=type]', o.type);
   for (const id of o.materials) await page.click(`#forge-panel [data-role=owned][data-item-id=${id}]`);
@@ -85,7 +87,7 @@ const serverWorn = async (playerId: string) =>
   (await rig().server.core.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
 
 it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
-  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 720 } });
   const consoleMessages = recordConsole(page);
   // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
   const dropPlaces: string[] = [];
@@ -212,6 +214,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   const arrow = await page.evaluate(() => window.__lootsmithDemo.arrow());
   expect(arrow?.visible).toBe(true);
   expect(Math.cos(arrow?.angle ?? Math.PI)).toBeGreaterThan(0);
+  await screenshot(page, 'adventure-03-goal-arrow');
   await walkTo(page, { x: door.x - 3 * TILE, y: door.y });
   expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toContain('cold');
   await page.waitForTimeout(300);
@@ -283,6 +286,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     const near = Math.hypot(me.x - boss.x, me.y - boss.y);
     if (boss.stompComing) {
       stomps += 1;
+      if (stomps === 1) await screenshot(page, 'adventure-05-stomp-coming');
       if (near < 140) {
         dodged += 1;
         const away = me.x <= boss.x ? 'a' : 'd';
@@ -309,7 +313,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
             .filter((e) => (e.type ?? e.item?.type) === 'CONSUMABLE')
             .reduce((n, e) => n + e.quantity, 0);
         expect(potionsOf(stored.items)).toBe(potionsOf(bag) - 1);
-        await screenshot(page, 'adventure-05-boss-fight');
+        await screenshot(page, 'adventure-06-boss-fight');
       }
       drank = true;
     }
@@ -336,7 +340,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   await page.waitForFunction(() => window.__lootsmithDemo.won, null, { timeout: 10_000 });
   await page.waitForFunction(() => window.__lootsmithDemo.panel === 'win-panel', null, { timeout: 15_000 });
   await page.waitForTimeout(600);
-  await screenshot(page, 'adventure-06-victory');
+  await screenshot(page, 'adventure-07-victory');
   expect(await page.textContent('#win-panel')).toContain('The gear that won it');
   expect(await page.$$('#win-panel .win-gear li')).not.toHaveLength(0);
 

@@ -118,7 +118,12 @@ export class ForgePanel extends Panel {
             'div',
             { class: 'row action-bar' },
             this.#button,
-            h('span', { class: 'muted small' }, 'Limit: 5 creations per hour'),
+            this.#s.state.game &&
+              h(
+                'span',
+                { class: 'muted small limit' },
+                `Limit: ${this.#s.state.game.create_item.per_hour} creations per hour`,
+              ),
           ),
           this.#result,
         ),
