@@ -65,11 +65,6 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     hits() {
       return [...(dungeon()?.hits ?? [])];
     },
-    /** What the worn items' effects add up to (`hero-effects.ts`). */
-    heroEffects() {
-      const effects = dungeon()?.heroEffects;
-      return effects && structuredClone(effects);
-    },
     /** How often each effect acted in play so far, and how much it did. */
     effectLog() {
       const log = dungeon()?.effects;

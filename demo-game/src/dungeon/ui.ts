@@ -115,13 +115,13 @@ export class DungeonUi {
   /** The hero's stats (from what the server says is worn, and the hero's level) and looks. */
   applyGear() {
     const { hero, state, progress } = this.#c;
+    const worn = state.slots.flatMap((s) => (s.item ? [s.item] : []));
     hero.setStats(heroStats(state.wornStats, progress.level));
-    hero.effects = heroEffects(state.slots.flatMap((s) => (s.item ? [s.item] : [])));
+    hero.effects = heroEffects(worn);
     const look = (item: Item) => ({ icon: this.icons.keyFor(item), color: this.icons.colorOf(item) });
     hero.wear(state.slots, look);
     this.paintHealth();
     // Drawn again once every worn item's icon has loaded (a weapon in hand is its own picture).
-    const worn = state.slots.flatMap((s) => (s.item ? [s.item] : []));
     if (worn.some((item) => item.icon && !this.icons.keyFor(item)))
       void Promise.all(worn.map((item) => this.icons.url(item))).then(() => hero.wear(state.slots, look));
   }

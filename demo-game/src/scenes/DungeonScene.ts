@@ -36,7 +36,6 @@ export interface DungeonView {
   readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats' | 'shown'>>;
   readonly hits: readonly number[];
   readonly effects: Readonly<EffectLog>;
-  readonly heroEffects: Hero['effects'];
   readonly enemies: ReadonlyArray<
     Readonly<
       Pick<
@@ -169,7 +168,6 @@ export class DungeonScene extends Phaser.Scene {
       hero: this.#hero,
       hits: this.#combat.hits,
       effects: this.#combat.effects,
-      heroEffects: this.#hero.effects,
       enemies: this.#monsters.all,
       door: this.#door,
       revealed: this.#exploration.revealed,

@@ -48,8 +48,6 @@ export interface DemoHook {
       }
     | undefined;
   hits(): number[];
-  /** What the worn effects add up to (`demo-game/src/hero-effects.ts`). */
-  heroEffects(): Record<string, unknown> | undefined;
   /** How often each effect acted in play, and how much it did. */
   effectLog(): Record<string, { times: number; total: number }> | undefined;
   worn(): Array<{
