@@ -1,17 +1,17 @@
 import Phaser from 'phaser';
 
 /** How far from the hero the arrow floats, and how near the goal it hides, in pixels. */
-const RING = 34;
+const RING = 38;
 const HIDE_WITHIN = 110;
 
 /** A gold arrow beside the hero, pointing at where the goal line's next step happens. */
 export class GoalArrow extends Phaser.GameObjects.Graphics {
   constructor(scene: Phaser.Scene) {
     super(scene);
-    this.fillStyle(0xf4d58d, 0.95).fillTriangle(10, 0, -6, -8, -6, 8);
-    this.lineStyle(2, 0x0b0a10, 0.9).strokeTriangle(10, 0, -6, -8, -6, 8);
+    this.fillStyle(0xffd166, 1).fillTriangle(13, 0, -8, -10, -8, 10);
+    this.lineStyle(3, 0x0b0a10, 1).strokeTriangle(13, 0, -8, -10, -8, 10);
     this.setDepth(25_000).setVisible(false);
-    scene.tweens.add({ targets: this, alpha: { from: 1, to: 0.45 }, duration: 600, yoyo: true, repeat: -1 });
+    scene.tweens.add({ targets: this, alpha: { from: 1, to: 0.7 }, duration: 600, yoyo: true, repeat: -1 });
     scene.add.existing(this);
   }
 
