@@ -285,10 +285,13 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     burned ||= boss.burning;
     const me = await hero(page);
     const near = Math.hypot(me.x - boss.x, me.y - boss.y);
+    // Near the end the hero takes the stomps (and drinks no more), so it is hurt when the giant
+    // falls: a heal on kill then has health to give back.
+    const endgame = boss.hp < boss.maxHp * 0.25;
     if (boss.stompComing) {
       stomps += 1;
       if (stomps === 1) await screenshot(page, 'adventure-05-stomp-coming');
-      if (near < 140) {
+      if (near < 140 && !endgame) {
         dodged += 1;
         const away = me.x <= boss.x ? 'a' : 'd';
         await page.keyboard.down(away);
@@ -301,7 +304,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     }
     // The first hurt drinks the best potion (the server spends it); later, drink when low.
     const potions = await page.isVisible('.hud-button[name=potion]');
-    if (potions && (!drank || me.hp < me.maxHp * 0.45) && me.hp < me.maxHp * 0.8) {
+    if (potions && (!drank || (me.hp < me.maxHp * 0.45 && !endgame)) && me.hp < me.maxHp * 0.8) {
       const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
       await page.click('.hud-button[name=potion]');
       await page.waitForFunction((hp) => (window.__lootsmithDemo.hero()?.hp ?? 0) > hp, me.hp, {
