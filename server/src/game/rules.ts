@@ -23,6 +23,12 @@ function rarityWord(game: GameDefinition): RegExp {
   return re;
 }
 
+/** A rarity as players read it, with its article: "an Uncommon", "a Rare". */
+export function rarityPhrase(game: GameDefinition, rarity: Rarity): string {
+  const name = game.rarities.find((r) => r.id === rarity)?.name ?? rarity;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 /** Refused `unknown_type`, naming the game's types, unless the game has an item type of this id. */
 export function knownType(game: GameDefinition, type: string, where: string) {
   const types = game.item_types.map((t) => t.id);

@@ -13,6 +13,7 @@ import type { Coordination } from '../coordination/coordination.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import {
   checkItem,
+  rarityPhrase,
   craftedLevel,
   craftedRarity,
   craftingLevel,
@@ -132,7 +133,7 @@ function assertRarityLevel(deps: LootDeps, rarity: Rarity, craftingLvl: number, 
   if (craftingLvl < required)
     throw refuse(
       'skill_too_low',
-      `Crafting level ${required} is needed to make a ${rarity} item ${where}; you are level ${craftingLvl}`,
+      `Crafting level ${required} is needed to make ${rarityPhrase(deps.game, rarity)} item ${where}; you are level ${craftingLvl}`,
       { required_level: required, crafting_level: craftingLvl },
     );
 }
