@@ -29,6 +29,19 @@ function drop(context: string, item: string, seed: number): GeneratedItem {
   return GeneratedItemBatch.parse(batch).items[0] as GeneratedItem;
 }
 
+/** A create-item as the server asks it: materials, station, the player's words, one item line. */
+function forge(request: string, type: string, seed: number, look?: Record<string, string>): GeneratedItem {
+  const lines = [
+    'Generate 1 item.',
+    'Materials: 2 × "Iron Ore" (MATERIAL, "ore", "iron", none)',
+    'Station: "Forge"',
+    `Player request: ${JSON.stringify(request)}`,
+    `Item 1: type: ${type}; rarity: COMMON; level: 3; stat budget: 12`,
+    ...(look ? [`Look: ${JSON.stringify(look)}`] : []),
+  ];
+  return GeneratedItemBatch.parse(write(lines.join('\n'), batchSchema, seed)).items[0] as GeneratedItem;
+}
+
 function verdict(lines: string[]) {
   return CombineVerdict.parse(write(lines.join('\n'), verdictSchema, 1));
 }
@@ -178,6 +191,26 @@ describe('writer: writing worth reading', () => {
         expect(text).not.toMatch(/\b(carries|around|near|on|touch) they\b/);
       }
     }
+  });
+
+  it('makes the thing the player names, in the colour they ask, whatever else their words name', () => {
+    const asked: Array<[string, string, string, string | undefined]> = [
+      ['A jagged iron cleaver for chopping slimes', 'WEAPON', 'cleaver', undefined],
+      ['a simple club', 'WEAPON', 'club', undefined],
+      ['a round oak shield', 'SHIELD', 'round shield', undefined],
+      ['a thin bracelet of braided wire', 'ACCESSORY', 'bracelet', undefined],
+      ['a rapier I can hide under my cloak, with a scarlet guard', 'WEAPON', 'rapier', 'scarlet'],
+      ['navy blue trousers with patched knees', 'LEGS', 'trousers', 'blue'],
+    ];
+    for (const [request, type, subtype, colour] of asked)
+      for (let seed = 0; seed < 5; seed++) {
+        const item = forge(request, type, seed);
+        expect(item.type).toBe(type);
+        expect(item.subtype, request).toBe(subtype);
+        expect(item.color).toBe(colour);
+        expect(item.lore).not.toContain(request);
+      }
+    expect(forge('a sword', 'WEAPON', 1, { color: 'Crimson' }).color).toBe('crimson');
   });
 
   it("gives only the catalogue's effects, on the types each lists, numbers within their ranges", () => {

@@ -7,6 +7,7 @@ import {
   craftedLevel,
   craftedRarity,
   craftingXp,
+  dropLevels,
   settleItem,
   statCeiling,
   statFloor,
@@ -85,6 +86,38 @@ describe('crafting rules as data', () => {
     ).toMatch(/burn takes exactly damage, seconds; missing seconds/);
     const two = [burn, { id: 'life_steal', params: { percent: 2 } }];
     expect(checkItem(game, { ...sword, effects: two }, want).join(' ')).toMatch(/at most 1 effects, not 2/);
+  });
+
+  it("drops nothing above the player's level plus the game's drop_level_over", () => {
+    expect(game.drop_level_over).toBe(0);
+    for (const tier of [1, 3, 5]) expect(dropLevels(game, 10, tier)).toEqual([8, 10]);
+    const generous = { ...game, drop_level_over: 2 };
+    expect(dropLevels(generous, 10, 1)).toEqual([9, 11]);
+    expect(dropLevels(generous, 10, 5)).toEqual([10, 12]);
+    expect(dropLevels(game, 1, 1)).toEqual([1, 1]);
+  });
+
+  it('asks an item to lean to the stat the player chose, when its type may carry it', () => {
+    const leaning = { ...want, focus: 'Crit chance, speed' };
+    const lopsided = {
+      ...sword,
+      stats: [
+        { name: 'attack', value: 8 },
+        { name: 'crit_chance', value: 2 },
+      ],
+    };
+    expect(checkItem(game, lopsided, leaning).join(' ')).toMatch(
+      /asked for crit_chance: make it the item's strongest/,
+    );
+    const fair = {
+      ...sword,
+      stats: [
+        { name: 'crit_chance', value: 8 },
+        { name: 'attack', value: 2 },
+      ],
+    };
+    expect(checkItem(game, fair, leaning)).toEqual([]);
+    expect(checkItem(game, lopsided, { ...want, focus: 'charisma' })).toEqual([]);
   });
 
   it("clamps effect numbers to the range of the item's rarity and level", () => {

@@ -43,8 +43,12 @@ export function effectsFor(
       0,
       weights.reduce((a, b) => a + b, 0),
     );
-    const pick = left.find((_, i) => (roll -= weights[i] as number) < 0) ?? (left[0] as EffectLine);
-    chosen.push(pick);
+    let at = 0;
+    while (at < left.length - 1 && roll >= (weights[at] as number)) {
+      roll -= weights[at] as number;
+      at++;
+    }
+    chosen.push(left[at] as EffectLine);
   }
   return chosen.map((effect) => ({
     id: effect.id,

@@ -357,10 +357,15 @@ const ITEM_RULES: FillRules<ItemFill> = {
   boolean: ({ state }, key) => (key === 'sensible' && state.verdict ? state.verdict.sensible : undefined),
   isNull: ({ state }, key) => key === 'item' && state.verdict !== undefined && !state.verdict.item,
   // A field of the game's own goes only on the types that carry it.
-  include: ({ state }, key) =>
-    !state.plan ||
-    !state.cues.vocab.fields.some((f) => f.id === key) ||
-    (state.plan.fields !== undefined && key in state.plan.fields),
+  // A colour only when the player asked for one.
+  include: ({ state }, key) => {
+    const { plan } = state;
+    if (!plan) return true;
+    if (/^colou?r$/i.test(key)) return plan.color !== undefined;
+    return (
+      !state.cues.vocab.fields.some((f) => f.id === key) || (plan.fields !== undefined && key in plan.fields)
+    );
+  },
 };
 
 const fill = schemaFiller(ITEM_RULES);

@@ -17,6 +17,8 @@ export interface ItemFacts {
   element: string;
   stats: ReadonlyArray<{ name: string; value: number }>;
   value: number;
+  /** The colour the player asked for, if any. */
+  color?: string;
 }
 
 const ADJECTIVES: Record<Element, readonly string[]> = {
@@ -149,6 +151,27 @@ function wordsOf<T>(table: Record<Element, T>, element: string, own: T | undefin
 }
 const some = <T>(list: readonly T[] | undefined) => (list?.length ? list : undefined);
 
+/** Metals an item may be made of: only these rust, tarnish or ring like a bell. */
+const METAL = /iron|steel|bronze|copper|silver|gold|mithril|adamant|metal|brass|tin|starmetal|alloy|titanium/;
+
+/**
+ * Whether a clause of lore fits the thing: a grip only on what is held in the hand to strike or
+ * block, rust and metal only on metal, swinging and striking only on what strikes, nothing of
+ * wear and battle on what is drunk or eaten.
+ */
+function fitsItem(clause: string, item: ItemFacts): boolean {
+  const type = item.vocab.type(item.type);
+  const used = type?.consumable || type?.stackable;
+  const held =
+    type?.strikes ||
+    /shield|buckler|targe|pavise|staff|wand|tool|cutter|welder|driver|lance|hook/.test(item.subtype);
+  const metal = METAL.test(item.material);
+  if (/\bgrip\b|\bhilt\b|\bswung\b|\bdrawn\b|when struck|\bnotch/.test(clause) && !held) return false;
+  if (/\brust|tarnish|\bmetal\b|\brings\b|\bseams\b/.test(clause) && (!metal || used)) return false;
+  if (/\boutlasted\b|mended|handed down|owners?\b|battle/.test(clause) && used) return false;
+  return true;
+}
+
 function agreeClause(clause: string, noun: string): string {
   const a = agree(noun);
   return clause
@@ -205,7 +228,7 @@ export function describeItem(
   const adjective = fresh(rng, wordsOf(ADJECTIVES, item.element, some(vocab.words.adjectives)), used);
   const material = item.material.includes(' ') ? '' : `${item.material} `;
   const noun = item.noun.toLowerCase();
-  const phrase = `${adjective} ${material}${noun}`;
+  const phrase = `${adjective} ${item.color ? `${item.color} ` : ''}${material}${noun}`;
   const from = origin ? ` ${origin}` : '';
   const main = item.stats[0];
   const type = vocab.type(item.type);
@@ -228,7 +251,7 @@ export function describeItem(
       ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
       used,
     );
-    return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
+    return `${capitalise(withArticle(`${adjective} ${item.color ? `${item.color} ` : ''}${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
   }
   if (type?.stackable || !main) {
     const crafters = fresh(
@@ -263,10 +286,9 @@ export function loreFor(
   // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
   const was = isPlural(noun) ? 'were' : 'was';
-  const flavour = agreeClause(
-    fresh(rng, wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore)), used),
-    noun,
-  );
+  const clauses = wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore));
+  const fitting = clauses.filter((c) => fitsItem(c, item));
+  const flavour = agreeClause(fresh(rng, fitting.length ? fitting : clauses, used), noun);
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   let opening: string;
@@ -277,12 +299,17 @@ export function loreFor(
   } else if (cues.obtained === 'forged') {
     const parts = (cues.materials ?? []).map((i) => i.name);
     const station = cues.station ?? 'forge';
-    const asked = cues.request ? ` to answer a request for ${cues.request.replace(/^an?\s+/i, 'a ')}` : '';
-    opening = `${item.name} ${was} forged at the ${station} from ${listOf(parts) || 'raw stock'}${asked}`;
+    const type = item.vocab.type(item.type);
+    const how = type?.consumable
+      ? ['brewed', 'prepared', 'mixed']
+      : METAL.test(item.material)
+        ? ['forged', 'made', 'worked']
+        : ['made', 'crafted', 'worked'];
+    opening = `${item.name} ${was} ${fresh(rng, how, used)} at the ${station} from ${listOf(parts) || 'raw stock'}`;
   } else if (enemy) {
     const how = fresh(
       rng,
-      ['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from'],
+      ['torn from', 'recovered from the remains of', 'taken from', 'looted from', 'won from'],
       used,
     );
     const said = !place || origin.includes(place) || item.name.includes(place);

@@ -265,7 +265,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of the Last Ember',
     'of the Molten Deep',
     'of Wildfire',
-    'of the Phoenix',
+    'of the Undying Flame',
     'of Ashfall',
     'of the Red Dawn',
     'of the Kiln',
@@ -292,7 +292,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of the Pale Moon',
   ],
   poison: [
-    'of the Serpent',
+    'of the Coiled Fang',
     'of Blight',
     'of the Mire',
     'of Slow Death',
@@ -304,7 +304,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of Nightshade',
     'of the Sunken Fen',
     'of Sour Blood',
-    'of the Spider Queen',
+    'of the Rotting Fen',
     'of Long Sickness',
   ],
   shadow: [

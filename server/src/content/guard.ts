@@ -30,6 +30,7 @@ export function itemTexts(item: GeneratedItem, at = ''): Texts {
     [`${at}material`, item.material],
     [`${at}description`, item.description],
     [`${at}lore`, item.lore],
+    ...(item.color ? ([[`${at}color`, item.color]] as Texts) : []),
     ...Object.entries(item).flatMap(
       ([key, value]): Texts =>
         typeof value === 'string' && !ITEM_KEYS.includes(key) ? [[`${at}${key}`, value]] : [],

@@ -23,6 +23,12 @@ function rarityWord(game: GameDefinition): RegExp {
   return re;
 }
 
+/** A rarity as players read it, with its article: "an Uncommon", "a Rare". */
+export function rarityPhrase(game: GameDefinition, rarity: Rarity): string {
+  const name = game.rarities.find((r) => r.id === rarity)?.name ?? rarity;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 /** Refused `unknown_type`, naming the game's types, unless the game has an item type of this id. */
 export function knownType(game: GameDefinition, type: string, where: string) {
   const types = game.item_types.map((t) => t.id);
@@ -104,6 +110,18 @@ export function clampLevel(game: GameDefinition, level: number): number {
   return Math.max(1, Math.min(game.max_item_level, Math.round(level)));
 }
 
+/**
+ * How far above a player a drop of this enemy tier reaches: the tier less one and one more (a tier-3
+ * enemy drops up to three levels up), never more than the game's `drop_level_over`.
+ */
+export const dropReach = (game: GameDefinition, tier: number) => Math.min(tier, game.drop_level_over);
+
+/** The item levels a drop may give a player: three levels, the highest the player's level plus its reach. */
+export function dropLevels(game: GameDefinition, playerLevel: number, tier: number): [number, number] {
+  const top = playerLevel + dropReach(game, tier);
+  return [clampLevel(game, top - 2), clampLevel(game, top)];
+}
+
 export function craftingLevel(game: GameDefinition, xp: number): number {
   return Math.floor(xp / game.xp_per_level);
 }
@@ -112,7 +130,25 @@ export interface ItemExpectation {
   type?: string;
   rarity: Rarity;
   level: number;
+  /** What the player asked the item to lean to ("health", "crit chance, speed"). */
+  focus?: string;
 }
+
+/** The game's stats a focus names, by id or name, in the order named ("Health, crit chance"). */
+export function focusStats(game: GameDefinition, focus: string | undefined): string[] {
+  const words = (focus ?? '').split(/[,;/]|\band\b/).map((w) => w.trim().toLowerCase().replaceAll(' ', '_'));
+  return words.flatMap(
+    (w) =>
+      game.stats.find((s) => s.id.toLowerCase() === w || s.name.toLowerCase().replaceAll(' ', '_') === w)
+        ?.id ?? [],
+  );
+}
+
+/** Whether an item of this type may carry the stat. */
+export const carries = (game: GameDefinition, type: string, stat: string) => {
+  const carriers = game.stats.find((s) => s.id === stat)?.types;
+  return !carriers || carriers.includes(type);
+};
 
 /** Game rules a generated item must meet; each problem is a sentence a model can act on. */
 export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemExpectation): string[] {
@@ -132,6 +168,10 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
     if (carriers && !carriers.includes(item.type))
       problems.push(`a ${item.type} may not carry ${s.name} (only ${carriers.join(', ')} do)`);
   }
+  const lean = focusStats(game, want.focus).find((stat) => carries(game, item.type, stat));
+  const leaning = item.stats.find((s) => s.name === lean)?.value;
+  if (lean && (leaning === undefined || item.stats.some((s) => s.value > leaning)))
+    problems.push(`the player asked for ${lean}: make it the item's strongest stat`);
   for (const field of game.item_fields)
     if (field.types.includes(item.type) && (item[field.id] === undefined || item[field.id] === null))
       problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
