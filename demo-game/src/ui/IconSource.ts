@@ -47,12 +47,12 @@ export class IconSource {
   }
 
   /**
-   * The colour an item is drawn in on the hero: its own `color` when the game gives one, else the
-   * average of its icon's opaque pixels once the icon is loaded.
+   * The colour an item is drawn in on the hero: its own `color` when that names a colour ("crimson",
+   * "azure", "#3366ff"), else the average of its icon's opaque pixels once the icon is loaded.
    */
   colorOf(item: Item): number | undefined {
-    const own = (item as Item & { color?: unknown }).color;
-    if (typeof own === 'string' && /^#[0-9a-f]{6}$/i.test(own)) return Number.parseInt(own.slice(1), 16);
+    const own = item.color ? namedColor(item.color) : undefined;
+    if (own !== undefined) return own;
     const key = this.keyFor(item);
     if (!key || !item.icon) return undefined;
     let color = this.#colors.get(item.icon.id);
@@ -80,6 +80,17 @@ export class IconSource {
     if (source instanceof HTMLCanvasElement) return source.toDataURL();
     return undefined;
   }
+}
+
+/** A CSS colour ("crimson", "dark green", "#36f") as a number; undefined for a word that is none. */
+function namedColor(word: string): number | undefined {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return undefined;
+  const unset = '#010203';
+  context.fillStyle = unset;
+  context.fillStyle = word.toLowerCase().replaceAll(' ', '');
+  const css = context.fillStyle;
+  return css !== unset && /^#[0-9a-f]{6}$/.test(css) ? Number.parseInt(css.slice(1), 16) : undefined;
 }
 
 /** The average colour of an image's opaque pixels (undefined for a blank one). */
