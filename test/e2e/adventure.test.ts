@@ -189,9 +189,23 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   await wear(page, shieldId);
   await page.keyboard.press('Escape');
 
-  // The Crossroads' monsters give more loot; wear the best of everything found.
+  // The Crossroads' monsters give more loot; the hero hunts on (the nearest monster in sight, a few
+  // at most) until the bag holds gear with an effect; then wears the best of everything found.
   for (const kind of ['rat', 'slime']) {
     await killEnemy(page, kind);
+    await pickUpLoot(page);
+  }
+  const withEffects = async () =>
+    (await page.evaluate(() => window.__lootsmithDemo.inventory())).some(
+      (i) => WORN.includes(i.type) && i.effects.length > 0,
+    );
+  for (let hunt = 0; hunt < 8 && !(await withEffects()); hunt++) {
+    const me = await hero(page);
+    const [prey] = (await page.evaluate(() => window.__lootsmithDemo.enemies()))
+      .filter((e) => e.alive && e.visible && e.kind !== 'frost_giant')
+      .sort((a, b) => Math.hypot(a.x - me.x, a.y - me.y) - Math.hypot(b.x - me.x, b.y - me.y));
+    if (!prey) break;
+    await killEnemy(page, prey.kind);
     await pickUpLoot(page);
   }
   await wearBest(page);
