@@ -7,7 +7,7 @@ import type { DungeonContext } from './context.ts';
 
 /** Attack a weapon's blow needs to crack the Frost Door: more than bare hands, less than any real weapon. */
 export const DOOR_NEEDS = 6;
-/** Where a weapon comes from, in the words of the goal line and the door's message. */
+/** Where a weapon comes from, as the door's message says it. */
 export const WEAPON_HINT = 'Wear a weapon from your Bag, or forge one at the Workbench.';
 
 /** How close to the door's front the hero must stand to strike it, in pixels. */
@@ -32,7 +32,7 @@ export function strikeDoor({ scene, hero, toasts, state }: DungeonContext, door:
       'The ice holds',
       blow === 'unarmed'
         ? `The Frost Door only cracks under a weapon. ${WEAPON_HINT}`
-        : `The Frost Door needs a weapon of ${door.needs} attack; you have ${attack}. ${WEAPON_HINT}`,
+        : `The Frost Door needs a weapon of ${door.needs}+ attack; you have ${attack}. ${WEAPON_HINT}`,
       'door',
     );
   } else if (blow === 'cracked') floatingNumber(scene, door.x, top, String(damage), '#bfe6ff', true);
