@@ -338,9 +338,13 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     }
     if (near > 70) {
       if (boss.page.onScreen && boss.visible) await page.mouse.click(boss.page.x, boss.page.y);
-      // Back from the hall after a knock-out: to the throne room's doorway (the giant moves), where
-      // it is on screen again.
-      else await walkTo(page, { x: door.x + 3 * TILE, y: door.y }, 60);
+      // Back from the hall after a knock-out: to the throne room's doorway first, then toward the
+      // giant (which moves: a walk cut short is tried again next round).
+      else {
+        const doorway = { x: door.x + 3 * TILE, y: door.y };
+        const far = Math.hypot(me.x - doorway.x, me.y - doorway.y) > 60 && me.x < doorway.x;
+        await walkTo(page, far ? doorway : boss, 90).catch(() => {});
+      }
     }
     await page.waitForTimeout(250);
   }
