@@ -239,10 +239,12 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     return at;
   };
   // Without the weapon (taken off in the Bag) the ice holds, and the door and goal line say why.
+  const wielded = (await page.evaluate(() => window.__lootsmithDemo.worn())).find((w) => w.slot === 'WEAPON');
+  if (!wielded) throw new Error('no weapon worn');
   await page.keyboard.press('i');
-  await page.click(`#inventory-panel .grid [data-item-id="${weaponId}"]`);
+  await page.click(`#inventory-panel .grid [data-item-id="${wielded.id}"]`);
   await page.click('#inventory-panel .details button[name=unequip]');
-  await page.waitForFunction((id) => !window.__lootsmithDemo.worn().some((w) => w.id === id), weaponId);
+  await page.waitForFunction((id) => !window.__lootsmithDemo.worn().some((w) => w.id === id), wielded.id);
   await page.keyboard.press('Escape');
   const unarmedAt = await doorAt();
   await page.mouse.click(unarmedAt.x, unarmedAt.y);
@@ -251,7 +253,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   );
   expect(await page.evaluate(() => window.__lootsmithDemo.door()?.hp)).toBe(door.hp);
   expect(await goal(page)).toMatch(/needs a weapon .*wear one from your Bag \(press I\)/);
-  await wear(page, weaponId);
+  await wear(page, wielded.id);
   await page.keyboard.press('Escape');
   const armedAt = await doorAt();
   await page.mouse.click(armedAt.x, armedAt.y);
