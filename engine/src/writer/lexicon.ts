@@ -158,7 +158,7 @@ export const NAME_PREFIXES: Record<Element, readonly string[]> = {
     'Kindled',
     'Searing',
     'Magmaborn',
-    'Phoenix',
+    'Firebrand',
   ],
   frost: [
     'Frostbitten',
