@@ -136,7 +136,9 @@ export function itemSchemasFor(game: ItemVocabulary) {
     effects: z
       .array(
         game.effects.length
-          ? z.union(game.effects.map(effectSchema) as unknown as [z.ZodType, z.ZodType])
+          ? z.union(game.effects.map(effectSchema) as unknown as [z.ZodType, z.ZodType], {
+              error: `an effect of the game's catalogue (${game.effects.map((e) => e.id).join(', ')}) with exactly its params, each within its range`,
+            })
           : z.never(),
       )
       .max(4)

@@ -205,7 +205,7 @@ const statPoints = (item: Item) => item.stats.reduce((a, s) => a + Math.max(0, s
  */
 async function statGrid(server: Server, { game, rooms, theme, gridTypes }: GameCase) {
   const rarities = game.rarities.map((r) => r.id);
-  const cells: Array<{ type: string; rarity: string; level: number; total: number }> = [];
+  const cells: Array<{ type: string; rarity: string; asked: number; level: number; total: number }> = [];
   for (const rarity of rarities)
     for (const level of GRID_LEVELS)
       for (const type of gridTypes) {
@@ -215,12 +215,10 @@ async function statGrid(server: Server, { game, rooms, theme, gridTypes }: GameC
           items: Array.from({ length: 6 }, () => ({ type, rarity })),
         });
         for (const item of (res.body as { items?: Item[] }).items ?? [])
-          cells.push({ type, rarity, level: item.level, total: statPoints(item) });
+          cells.push({ type, rarity, asked: level, level: item.level, total: statPoints(item) });
       }
   const byRarity = rarities.map((r) => mean(cells.filter((c) => c.rarity === r).map((c) => c.total)));
-  const byLevel = GRID_LEVELS.map((l) =>
-    mean(cells.filter((c) => Math.abs(c.level - l) <= 2).map((c) => c.total)),
-  );
+  const byLevel = GRID_LEVELS.map((l) => mean(cells.filter((c) => c.asked === l).map((c) => c.total)));
   // Each (type, item level) cell: the weakest of each rarity against the strongest of the one below.
   const pairs: Array<{
     type: string;
@@ -661,7 +659,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
     valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
     vocabulary: `${fmt(percent(ownWords, items.length))}% (${ownWords}/${items.length})`,
     names: `${fmt(percent(names.unique, names.names))}% (${names.unique}/${names.names})`,
-    context: `${fmt(percent(strictContext, items.length))}% in name, description or affixes; ${fmt(percent(anyContext, items.length))}% anywhere`,
+    context: `${fmt(percent(strictContext, items.length))}% in name or description; ${fmt(percent(anyContext, items.length))}% anywhere`,
     repeats: `${repeats.filter((r) => r.length).length} of ${repeats.length}`,
     echoes: `${echoes.filter((e) => e.length).length} of ${echoes.length}`,
     rarity: `${strictlyRising(grid.byRarity) ? 'yes' : 'no'}: ${grid.byRarity.map((x) => fmt(x, 0)).join(', ')}`,

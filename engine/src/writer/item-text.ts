@@ -199,14 +199,31 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
   const place = cues.location && placeName(cues.location);
   const options: string[] = [];
   if (enemy && place)
-    options.push(`taken from the ${enemy} in ${place}`, `won from the ${enemy} in ${place}`);
+    options.push(
+      `taken from the ${enemy} in ${place}`,
+      `won from the ${enemy} in ${place}`,
+      `claimed off the ${enemy} in ${place}`,
+      `dropped by the ${enemy} in ${place}`,
+    );
   if (enemy)
     options.push(
       `pried from the ${enemy}`,
       `left behind by the ${enemy}`,
       `marked by the ${enemy}'s last stand`,
+      `guarded by the ${enemy}`,
+      `last held by the ${enemy}`,
+      `kept by the ${enemy} until now`,
+      `among the ${enemy}'s spoils`,
+      `out of the ${enemy}'s hoard`,
     );
-  if (place) options.push(`from ${place}`, `carried out of ${place}`, `found deep in ${place}`);
+  if (place)
+    options.push(
+      `from ${place}`,
+      `carried out of ${place}`,
+      `found deep in ${place}`,
+      `unearthed in ${place}`,
+      `brought up from ${place}`,
+    );
   if (!options.length && cues.theme) options.push(`in the ${cues.theme} style`, `fit for a ${cues.theme}`);
   if (cues.obtained === 'crafted' && cues.combine?.station)
     options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
@@ -309,27 +326,68 @@ export function loreFor(
   } else if (enemy) {
     const how = fresh(
       rng,
-      ['torn from', 'recovered from the remains of', 'taken from', 'looted from', 'won from'],
-      used,
-    );
-    const said = !place || origin.includes(place) || item.name.includes(place);
-    opening = `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
-  } else if (place) {
-    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
-  } else {
-    const who = fresh(
-      rng,
       [
-        'a forgotten warlord',
-        'a wandering smith',
-        'an old hermit',
-        'a fallen knight',
-        'a river pirate',
-        'a temple guard',
+        'torn from',
+        'recovered from the remains of',
+        'taken from',
+        'looted from',
+        'won from',
+        'wrested from',
+        'salvaged from',
+        'claimed from',
+        'prised off',
+        'stripped from',
+        'picked from the lair of',
+        'carried off from',
       ],
       used,
     );
-    opening = `${item.name} ${was} ${fresh(rng, ['once carried by', 'last seen with', 'made for', 'lost by'], used)} ${who}`;
-  }
+    const said = !place || origin.includes(place) || item.name.includes(place);
+    // The description names the enemy already: the lore tells the item's own past instead.
+    opening = origin.includes(enemy)
+      ? pastOf(item, rng, used, was)
+      : `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
+  } else if (place) {
+    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
+  } else opening = pastOf(item, rng, used, was);
   return `${opening}, and ${flavour}.`;
+}
+
+/** Who an item once belonged to, in the item's name: "Emberbite was made for a temple guard". */
+function pastOf(item: ItemFacts, rng: Rng, used: Set<string>, was: string): string {
+  const who = fresh(
+    rng,
+    [
+      'a forgotten warlord',
+      'a wandering smith',
+      'an old hermit',
+      'a fallen knight',
+      'a river pirate',
+      'a temple guard',
+      'a border captain',
+      'a travelling tinker',
+      'a disgraced noble',
+      'a village healer',
+      'a mercenary company',
+      'a mountain clan',
+    ],
+    used,
+  );
+  const how = fresh(
+    rng,
+    [
+      'once carried by',
+      'last seen with',
+      'made for',
+      'lost by',
+      'traded away by',
+      'handed on by',
+      'hidden by',
+      'prized by',
+      'pawned by',
+      'buried with',
+    ],
+    used,
+  );
+  return `${item.name} ${was} ${how} ${who}`;
 }

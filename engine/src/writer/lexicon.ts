@@ -158,7 +158,7 @@ export const NAME_PREFIXES: Record<Element, readonly string[]> = {
     'Kindled',
     'Searing',
     'Magmaborn',
-    'Phoenix',
+    'Firebrand',
   ],
   frost: [
     'Frostbitten',
@@ -672,7 +672,7 @@ export const SUBTYPE_TYPES: Record<string, string> = {
 
 export const METALS_BY_TIER = ['iron', 'steel', 'darksteel', 'mithril', 'adamantite', 'starmetal'] as const;
 export const ELEMENT_MATERIALS: Record<string, readonly string[]> = {
-  fire: ['emberstone', 'dragonbone', 'molten steel', 'obsidian'],
+  fire: ['emberstone', 'ashbone', 'molten steel', 'obsidian'],
   frost: ['rime-forged steel', 'glacial iron', 'frost crystal', 'giant bone'],
   poison: ['venom-etched iron', 'bog oak', 'serpent scale', 'blightwood'],
   shadow: ['shadowsteel', 'obsidian', 'ebon bone', 'voidglass'],
