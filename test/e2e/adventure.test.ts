@@ -64,13 +64,14 @@ async function wear(page: Page, itemId: string) {
 }
 
 const WORN = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
+/** Gear with an effect first (the fight measures every worn effect), then the most attack, defence and health. */
 const power = (item: { stats: Array<{ name: string; value: number }>; effects: unknown[] }) =>
+  1000 * item.effects.length +
   item.stats
     .filter((s) => ['attack', 'defense', 'health'].includes(s.name))
-    .reduce((sum, s) => sum + s.value, 0) +
-  5 * item.effects.length;
+    .reduce((sum, s) => sum + s.value, 0);
 
-/** Wears, slot by slot, the item of the bag with the most attack, defence, health and effects. */
+/** Wears, slot by slot, the best item of the bag (by `power`). */
 async function wearBest(page: Page) {
   const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
   const worn = new Set((await page.evaluate(() => window.__lootsmithDemo.worn())).map((w) => w.id));
