@@ -277,6 +277,7 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     for (const e of w.effects)
       expect(await page.isVisible(`#inventory-panel .details [data-effect=${e.id}]`)).toBe(true);
   }
+  await page.waitForTimeout(400);
   await screenshot(page, 'adventure-04-effect-card');
   await page.keyboard.press('Escape');
 
