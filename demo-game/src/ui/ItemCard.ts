@@ -1,4 +1,4 @@
-import { type EffectDefinition, effectText, type Item } from '@lootsmith/plugin';
+import type { EffectDefinition, Item, ItemEffect } from '@lootsmith/plugin';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { rarityCss, titleCase } from './rarity.ts';
@@ -6,6 +6,16 @@ import { rarityCss, titleCase } from './rarity.ts';
 const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
 const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
+
+/** An effect as the card shows it: the catalogue's text with the item's numbers; none the catalogue lacks. */
+function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinition[]) {
+  const known = catalogue.find((e) => e.id === effect.id);
+  if (!known) return [];
+  const text = known.text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    effect.params[name] === undefined ? whole : String(effect.params[name]),
+  );
+  return [{ name: known.name, text }];
+}
 
 /**
  * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
@@ -17,7 +27,7 @@ export function itemCard(
   catalogue: readonly EffectDefinition[] = [],
 ): HTMLElement {
   const color = rarityCss(item.rarity);
-  const effects = item.effects.flatMap((e) => effectText(e, catalogue) ?? []);
+  const effects = item.effects.flatMap((e) => effectLine(e, catalogue));
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
