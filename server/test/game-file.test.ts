@@ -193,7 +193,7 @@ describe('the game file', () => {
       },
     };
     expect(problems(flat)).toEqual([
-      "stat_budget.rarity_multiplier.RARE: 1.3 is below UNCOMMON's 1.3 × tolerance 1.1: a RARE item could be no stronger than a UNCOMMON one",
+      "stat_budget.rarity_multiplier.RARE: 1.3 is below UNCOMMON's 1.3 × tolerance 1.1: RARE items could be no stronger than UNCOMMON ones",
     ]);
     const station = { ...SMALL, stations: [{ id: 'bench', name: 'Bench', types: ['WEAPN'] }] };
     expect(problems(station)[0]).toMatch(

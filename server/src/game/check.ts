@@ -192,7 +192,7 @@ export function checkGame(game: GameDefinition): GameProblem[] {
     if (i > 0 && below !== undefined && mine !== undefined && mine < below * game.stat_budget.tolerance)
       problem(
         `stat_budget.rarity_multiplier.${r}`,
-        `${mine} is below ${rarities[i - 1]}'s ${below} × tolerance ${game.stat_budget.tolerance}: a ${r} item could be no stronger than a ${rarities[i - 1]} one`,
+        `${mine} is below ${rarities[i - 1]}'s ${below} × tolerance ${game.stat_budget.tolerance}: ${r} items could be no stronger than ${rarities[i - 1]} ones`,
       );
   });
   perRarity('item_limits.affixes_by_rarity', game.item_limits.affixes_by_rarity, true);
