@@ -8,7 +8,6 @@ export {
   type LootsmithConfig,
   type Progress,
 } from './core/client.ts';
-export { effectText } from './core/effect-text.ts';
 export { type ClientErrorCode, LootsmithError } from './core/errors.ts';
 export type {
   CombineResponse,

@@ -186,6 +186,15 @@ describe('the game file', () => {
       'effects[0].params.damage: min 5 is above max 2',
       'effects[0].text: no param "damag" (did you mean "damage"?); the game\'s params: damage',
     ]);
+    const flat = {
+      ...SMALL,
+      stat_budget: {
+        rarity_multiplier: { COMMON: 1, UNCOMMON: 1.3, RARE: 1.3, EPIC: 2, LEGENDARY: 3, MYTHIC: 4 },
+      },
+    };
+    expect(problems(flat)).toEqual([
+      "stat_budget.rarity_multiplier.RARE: 1.3 is below UNCOMMON's 1.3 × tolerance 1.1: RARE items could be no stronger than UNCOMMON ones",
+    ]);
     const station = { ...SMALL, stations: [{ id: 'bench', name: 'Bench', types: ['WEAPN'] }] };
     expect(problems(station)[0]).toMatch(
       /^stations\[0\]\.types\[0\]: no item type "WEAPN" \(did you mean "WEAPON"\?\)/,

@@ -1,4 +1,4 @@
-import { type EffectDefinition, effectText, type Item } from '@lootsmith/plugin';
+import type { EffectDefinition, Item, ItemEffect } from '@lootsmith/plugin';
 import { itemEffects } from '../hero-effects.ts';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
@@ -8,6 +8,16 @@ const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
 const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
+/** An effect as the card shows it: the catalogue's text with the item's numbers; none the catalogue lacks. */
+function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinition[]) {
+  const known = catalogue.find((e) => e.id === effect.id);
+  if (!known) return [];
+  const text = known.text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    effect.params[name] === undefined ? whole : String(effect.params[name]),
+  );
+  return [{ id: effect.id, name: known.name, text }];
+}
+
 /**
  * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
  * lore. Effects are worded from the game's catalogue (`GET /api/v1/game`); one it lacks, or one the
@@ -15,10 +25,7 @@ const statValue = (name: string, value: number) =>
  */
 export function itemCard(item: Item, icons: IconSource, catalogue: readonly EffectDefinition[]): HTMLElement {
   const color = rarityCss(item.rarity);
-  const effects = itemEffects(item).flatMap((e) => {
-    const worded = effectText(e, catalogue);
-    return worded ? [{ ...worded, id: e.id }] : [];
-  });
+  const effects = itemEffects(item).flatMap((e) => effectLine(e, catalogue));
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },

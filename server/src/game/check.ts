@@ -185,6 +185,16 @@ export function checkGame(game: GameDefinition): GameProblem[] {
   });
   perTier('loot_authority.drop_limits', game.loot_authority.drop_limits.length);
   perRarity('stat_budget.rarity_multiplier', game.stat_budget.rarity_multiplier, true);
+  // Every item of a rarity outdoes every item of the rarity below: the budgets must rise past the tolerance.
+  rarities.forEach((r, i) => {
+    const below = game.stat_budget.rarity_multiplier[rarities[i - 1] as string];
+    const mine = game.stat_budget.rarity_multiplier[r];
+    if (i > 0 && below !== undefined && mine !== undefined && mine < below * game.stat_budget.tolerance)
+      problem(
+        `stat_budget.rarity_multiplier.${r}`,
+        `${mine} is below ${rarities[i - 1]}'s ${below} × tolerance ${game.stat_budget.tolerance}: ${r} items could be no stronger than ${rarities[i - 1]} ones`,
+      );
+  });
   perRarity('item_limits.affixes_by_rarity', game.item_limits.affixes_by_rarity, true);
   if (game.item_limits.on_hit_types)
     knownAll('item_limits.on_hit_types', game.item_limits.on_hit_types, types, type);

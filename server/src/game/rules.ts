@@ -111,8 +111,8 @@ export function clampLevel(game: GameDefinition, level: number): number {
 }
 
 /**
- * How far above a player a drop of this enemy tier reaches: the tier less one and one more (a tier-3
- * enemy drops up to three levels up), never more than the game's `drop_level_over`.
+ * How far above a player a drop of this enemy tier reaches: its tier (a tier-3 enemy's drops reach
+ * three levels up), never more than the game's `drop_level_over`.
  */
 export const dropReach = (game: GameDefinition, tier: number) => Math.min(tier, game.drop_level_over);
 
@@ -164,9 +164,10 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   for (const s of item.stats) {
     if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
     names.add(s.name);
-    const carriers = game.stats.find((x) => x.id === s.name)?.types;
-    if (carriers && !carriers.includes(item.type))
-      problems.push(`a ${item.type} may not carry ${s.name} (only ${carriers.join(', ')} do)`);
+    if (!carries(game, item.type, s.name))
+      problems.push(
+        `a ${item.type} may not carry ${s.name} (only ${game.stats.find((x) => x.id === s.name)?.types?.join(', ')} do)`,
+      );
   }
   const lean = focusStats(game, want.focus).find((stat) => carries(game, item.type, stat));
   const leaning = item.stats.find((s) => s.name === lean)?.value;
@@ -178,17 +179,14 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
   problems.push(...effectProblems(game, item, want.rarity));
-  const texts: Array<[string, string]> = [['description', item.description]];
-  for (const [where, text] of texts) {
-    const biggest = Math.max(
-      0,
-      ...(text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
-    );
-    if (biggest > budget) problems.push(`${where}: ${biggest} is more than the stat budget of ${budget}`);
-    const named = rarityWord(game).exec(text)?.[0];
-    if (named && named !== want.rarity)
-      problems.push(`${where}: names the rarity ${named}; leave rarity out`);
-  }
+  const biggest = Math.max(
+    0,
+    ...(item.description.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
+  );
+  if (biggest > budget) problems.push(`description: ${biggest} is more than the stat budget of ${budget}`);
+  const named = rarityWord(game).exec(item.description)?.[0];
+  if (named && named !== want.rarity)
+    problems.push(`description: names the rarity ${named}; leave rarity out`);
   return problems;
 }
 
