@@ -1,4 +1,5 @@
 import type Phaser from 'phaser';
+import { itemEffects } from './hero-effects.ts';
 import { damageRange } from './hero-stats.ts';
 import type { PlayerState } from './player-state.ts';
 import type { DungeonScene } from './scenes/DungeonScene.ts';
@@ -55,6 +56,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         defense,
         speed,
         damage: damageRange(attack),
+        /** How each worn slot shows on the hero: 'icon' (the item's own picture) or 'shape'. */
+        gear: { ...hero.shown },
         page: page(hero),
       };
     },
@@ -62,18 +65,40 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     hits() {
       return [...(dungeon()?.hits ?? [])];
     },
+    /** How often each effect acted in play so far, and how much it did. */
+    effectLog() {
+      const log = dungeon()?.effects;
+      return log && structuredClone(log);
+    },
+    /** What is worn, with the effects of each item that the demo plays. */
     worn() {
-      return state.slots.flatMap((s) => (s.item ? [{ slot: s.slot, id: s.item.id, name: s.item.name }] : []));
+      return state.slots.flatMap((s) =>
+        s.item
+          ? [
+              {
+                slot: s.slot,
+                id: s.item.id,
+                name: s.item.name,
+                effects: structuredClone(itemEffects(s.item)),
+              },
+            ]
+          : [],
+      );
     },
     enemies() {
       return (dungeon()?.enemies ?? []).map((e) => ({
         uid: e.uid,
         kind: e.kind.id,
         hp: e.hp,
+        maxHp: e.kind.hp,
         alive: e.alive,
         visible: e.visible,
         x: e.x,
         y: e.y,
+        speed: e.speed,
+        slowedBy: e.slowedBy,
+        burning: e.burning,
+        stompComing: e.stompComing,
         page: page(e),
       }));
     },
@@ -83,6 +108,7 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         door && {
           open: door.open,
           cracks: door.cracks,
+          hp: door.hp,
           needs: door.needs,
           x: door.x,
           y: door.y,
@@ -98,6 +124,11 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     },
     get goal() {
       return document.querySelector('.objective')?.textContent ?? '';
+    },
+    /** The goal arrow beside the hero: whether it shows, and its angle (radians, 0 = east). */
+    arrow() {
+      const arrow = dungeon()?.arrow;
+      return arrow && { visible: arrow.visible, angle: arrow.rotation };
     },
     drops() {
       return (dungeon()?.loot ?? []).map((sprite) => ({
@@ -140,6 +171,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         type: e.item.type,
         quantity: e.quantity,
         stats: e.item.stats.map((s) => ({ ...s })),
+        /** The effects of it that the demo plays. */
+        effects: structuredClone(itemEffects(e.item)),
       }));
     },
     get craftingLevel() {

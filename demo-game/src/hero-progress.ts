@@ -28,4 +28,12 @@ export class HeroProgress {
     localStorage.setItem(this.#key, String(this.#xp));
     return this.level > before;
   }
+
+  /** Takes away up to `xp` (never below none); returns how much was lost. */
+  lose(xp: number): number {
+    const lost = Math.min(xp, this.#xp);
+    this.#xp -= lost;
+    localStorage.setItem(this.#key, String(this.#xp));
+    return lost;
+  }
 }

@@ -1,7 +1,9 @@
 import type { StatName } from '@lootsmith/plugin';
 
-/** The hero with nothing worn. */
-export const BASE = { attack: 2, health: 24, speed: 150, crit: 5 };
+/** The hero at level 1 with nothing worn. */
+export const BASE = { attack: 2, health: 40, speed: 150, crit: 5 };
+/** Health the hero's fighting level adds, per level above the first. */
+export const HEALTH_PER_LEVEL = 4;
 
 export type Element = 'fire' | 'frost' | 'poison' | 'shadow';
 
@@ -23,15 +25,19 @@ const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v
 /**
  * The demo's rules for item stats: attack adds to every hit (and half of magic), defence blunts
  * hits, health (and half of mana) adds to the health bar, speed quickens the step, crit chance and
- * half of luck give double hits, a resistance blunts that element's hits.
+ * half of luck give double hits, a resistance blunts that element's hits. Each fighting level above
+ * the first adds `HEALTH_PER_LEVEL` health.
  */
-export function heroStats(worn: Partial<Record<StatName, number>>): HeroStats {
+export function heroStats(worn: Partial<Record<StatName, number>>, level = 1): HeroStats {
   const s = (name: StatName) => worn[name] ?? 0;
   const resist = (name: StatName) => clamp(s(name), 0, 60);
   return {
     attack: Math.max(1, BASE.attack + s('attack') + Math.floor(s('magic') / 2)),
     defense: Math.max(0, s('defense')),
-    maxHp: Math.max(10, BASE.health + s('health') + Math.floor(s('mana') / 2)),
+    maxHp: Math.max(
+      10,
+      BASE.health + HEALTH_PER_LEVEL * (level - 1) + s('health') + Math.floor(s('mana') / 2),
+    ),
     speed: clamp(BASE.speed + 5 * s('speed'), 100, 260),
     crit: clamp(BASE.crit + s('crit_chance') + Math.floor(s('luck') / 2), 0, 60) / 100,
     resist: {

@@ -2,6 +2,8 @@
 export interface RunState {
   kills: number;
   attack: number;
+  /** A weapon is worn (the Frost Door cracks under nothing else). */
+  armed: boolean;
   doorNeeds: number;
   /** The hero has seen the Frost Door. */
   doorSeen: boolean;
@@ -14,16 +16,37 @@ export interface RunState {
   touch: boolean;
 }
 
-/** The one next step shown under the room name, so a new player always knows what to do. */
-export function objective(run: RunState): string {
-  const heroPanel = run.touch ? 'tap Hero' : 'press H';
-  if (run.won) return 'Victory! The Frost Giant is defeated.';
-  if (run.bossSeen) return 'Defeat the Frost Giant: wear your best gear, drink potions when hurt';
-  if (run.doorOpen) return 'The door is open: enter the Frozen Throne';
-  if (run.doorSeen && run.attack < run.doorNeeds)
-    return `The Frost Door needs ${run.doorNeeds} attack (you have ${run.attack}): wear a weapon, or forge one at the Workbench`;
-  if (run.doorSeen) return 'Strike the Frost Door until it shatters';
-  if (!run.wearsSomething && run.canWearMore) return `Wear the gear you found: ${heroPanel}`;
-  if (run.kills === 0) return 'Defeat monsters and walk over their loot';
-  return 'Explore east to find the Frost Giant’s lair';
+/** Where the goal arrow points: the place of the next step. */
+export type GoalPlace = 'monster' | 'door' | 'workbench' | 'throne' | 'giant';
+
+export interface Goal {
+  /** The one next step, shown under the room name. */
+  text: string;
+  /** Where it happens, when that is somewhere in the dungeon (not in a panel). */
+  place?: GoalPlace;
+}
+
+/** How to open the Bag, in the words of the goal line and the pick-up toast. */
+export const bagKey = (touch: boolean) => (touch ? 'tap Bag' : 'press I');
+
+/** The one next step, so a new player always knows what to do (and where: the goal arrow). */
+export function objective(run: RunState): Goal {
+  const bag = bagKey(run.touch);
+  if (run.won) return { text: 'Victory! The Frost Giant is defeated.' };
+  if (run.bossSeen)
+    return {
+      text: 'Defeat the Frost Giant: step out of the ring when it stomps, drink potions when hurt',
+      place: 'giant',
+    };
+  if (run.doorOpen) return { text: 'The door is open: enter the Frozen Throne', place: 'throne' };
+  if (run.doorSeen && (!run.armed || run.attack < run.doorNeeds))
+    return {
+      text: `The Frost Door needs a weapon of ${run.doorNeeds}+ attack (you have ${run.armed ? run.attack : 'none'}): wear one from your Bag (${bag}), or forge one at the Workbench`,
+      place: run.canWearMore ? undefined : 'workbench',
+    };
+  if (run.doorSeen) return { text: 'Strike the Frost Door until it shatters', place: 'door' };
+  if (!run.wearsSomething && run.canWearMore)
+    return { text: `Wear the gear you found: open your Bag (${bag})` };
+  if (run.kills === 0) return { text: 'Defeat monsters and walk over their loot', place: 'monster' };
+  return { text: 'Explore east to find the Frost Giant’s lair', place: 'door' };
 }

@@ -1,4 +1,4 @@
-import type { Item, LootsmithPlugin } from '@lootsmith/plugin';
+import type { EffectDefinition, Item, LootsmithPlugin } from '@lootsmith/plugin';
 import type {
   EquipmentResponse,
   EquipmentSlot,
@@ -52,6 +52,16 @@ export class PlayerState extends EventTarget {
   /** The worn items' stats, summed by the server. */
   get wornStats(): EquipmentResponse['stats'] {
     return this.#equipment?.stats ?? {};
+  }
+
+  /** The game's effect catalogue (how item cards word an item's effects). */
+  get effects(): EffectDefinition[] {
+    return this.game?.effects ?? [];
+  }
+
+  /** Whether something is worn in the WEAPON slot (what the Frost Door needs). */
+  get wearsWeapon(): boolean {
+    return this.slots.some((s) => s.slot === 'WEAPON' && s.item);
   }
 
   isWorn(id: string): boolean {

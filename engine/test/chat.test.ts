@@ -167,7 +167,8 @@ describe('POST /v1/chat/completions', () => {
     expect(axe?.stats[0]?.name).toBe('attack');
     const frosty = /frost|rime|glac|winter|ice|snow|cold|boreal|jotun|frozen|hoarfrost|shiver/i;
     expect(`${axe?.name} ${axe?.lore}`).toMatch(frosty);
-    expect(axe?.affixes.some((a) => frosty.test(`${a.name} ${a.effect}`))).toBe(true);
+    // A frost weapon leans to the catalogue's frost effect.
+    expect(axe?.effects.map((e) => e.id)).toContain('frost_slow');
   });
 
   it('lists the models the key may use in the OpenAI list shape', async () => {

@@ -62,6 +62,15 @@ const GAME: GameLines = {
     },
     { id: 'cryo', name: 'Cryo', opposes: ['plasma'], words: ['coolant', 'frozen'] },
   ],
+  effects: [
+    {
+      id: 'arc_discharge',
+      name: 'Arc Discharge',
+      text: 'Hits arc {damage} ion damage into the target',
+      types: ['TOOL'],
+      params: { damage: { min: 1, max: 14, per_rarity: 1.5, per_level: 0.15 } },
+    },
+  ],
   fields: [
     {
       id: 'durability',
@@ -103,6 +112,7 @@ const schemas = itemSchemasFor({
   rarities: (GAME.rarities ?? []).map((id) => ({ id })),
   elements: GAME.elements ?? [],
   stats: GAME.stats ?? [],
+  effects: GAME.effects ?? [],
   item_fields: (GAME.fields ?? []).map((f) => ({
     ...f,
     description: f.description ?? f.id,

@@ -1,4 +1,11 @@
-import { CombineVerdict, type GeneratedItem, GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
+import {
+  CombineVerdict,
+  effectParamCeiling,
+  FANTASY_EFFECTS,
+  type GeneratedItem,
+  GeneratedItemBatch,
+  jsonSchemaOf,
+} from '@lootsmith/protocol';
 import { describe, expect, it } from 'vitest';
 import { writeCompletion } from '../src/writer/index.ts';
 
@@ -20,6 +27,19 @@ function write(user: string, schema: Record<string, unknown>, seed: number, syst
 function drop(context: string, item: string, seed: number): GeneratedItem {
   const batch = write(`Generate 1 item.\nContext: ${context}\nItem 1: ${item}`, batchSchema, seed);
   return GeneratedItemBatch.parse(batch).items[0] as GeneratedItem;
+}
+
+/** A create-item as the server asks it: materials, station, the player's words, one item line. */
+function forge(request: string, type: string, seed: number, look?: Record<string, string>): GeneratedItem {
+  const lines = [
+    'Generate 1 item.',
+    'Materials: 2 × "Iron Ore" (MATERIAL, "ore", "iron", none)',
+    'Station: "Forge"',
+    `Player request: ${JSON.stringify(request)}`,
+    `Item 1: type: ${type}; rarity: COMMON; level: 3; stat budget: 12`,
+    ...(look ? [`Look: ${JSON.stringify(look)}`] : []),
+  ];
+  return GeneratedItemBatch.parse(write(lines.join('\n'), batchSchema, seed)).items[0] as GeneratedItem;
 }
 
 function verdict(lines: string[]) {
@@ -173,17 +193,53 @@ describe('writer: writing worth reading', () => {
     }
   });
 
-  it('gives consumables use effects and weapons on-hit effects, never the other way round', () => {
-    for (let seed = 0; seed < 40; seed++) {
-      const potion = drop('enemy: Frost Giant (tier 5)', 'type CONSUMABLE; rarity LEGENDARY; level 40', seed);
-      expect(potion.affixes.length).toBeGreaterThan(0);
-      for (const a of potion.affixes) expect(a.effect).toMatch(/^On use:/);
-      const sword = drop('enemy: Frost Giant (tier 5)', 'type WEAPON; rarity LEGENDARY; level 40', seed);
-      for (const a of sword.affixes) expect(a.effect).not.toMatch(/^On use:/);
-    }
+  it('makes the thing the player names, in the colour they ask, whatever else their words name', () => {
+    const asked: Array<[string, string, string, string | undefined]> = [
+      ['A jagged iron cleaver for chopping slimes', 'WEAPON', 'cleaver', undefined],
+      ['a simple club', 'WEAPON', 'club', undefined],
+      ['a round oak shield', 'SHIELD', 'round shield', undefined],
+      ['a thin bracelet of braided wire', 'ACCESSORY', 'bracelet', undefined],
+      ['a rapier I can hide under my cloak, with a scarlet guard', 'WEAPON', 'rapier', 'scarlet'],
+      ['navy blue trousers with patched knees', 'LEGS', 'trousers', 'blue'],
+    ];
+    for (const [request, type, subtype, colour] of asked)
+      for (let seed = 0; seed < 5; seed++) {
+        const item = forge(request, type, seed);
+        expect(item.type).toBe(type);
+        expect(item.subtype, request).toBe(subtype);
+        expect(item.color).toBe(colour);
+        expect(item.lore).not.toContain(request);
+      }
+    expect(forge('a sword', 'WEAPON', 1, { color: 'Crimson' }).color).toBe('crimson');
   });
 
-  it('writes no number in an affix or description above the stat budget (the server refuses such items)', () => {
+  it("gives only the catalogue's effects, on the types each lists, numbers within their ranges", () => {
+    const types = ['WEAPON', 'CHEST', 'ACCESSORY', 'CONSUMABLE', 'BOOTS', 'SHIELD', 'GLOVES', 'HELMET'];
+    const rarities = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'];
+    let carried = 0;
+    for (let seed = 0; seed < 120; seed++) {
+      const type = types[seed % types.length] as string;
+      const step = seed % 6;
+      const level = 1 + (seed % 40);
+      const item = drop(
+        'enemy: Frost Giant (tier 5)',
+        `type ${type}; rarity ${rarities[step]}; level ${level}`,
+        seed,
+      );
+      for (const e of item.effects) {
+        const known = FANTASY_EFFECTS.find((f) => f.id === e.id);
+        expect(known?.types, e.id).toContain(type);
+        for (const [name, range] of Object.entries(known?.params ?? {})) {
+          expect(e.params[name]).toBeGreaterThanOrEqual(range.min);
+          expect(e.params[name]).toBeLessThanOrEqual(effectParamCeiling(range, step, level));
+        }
+        carried++;
+      }
+    }
+    expect(carried).toBeGreaterThan(60);
+  });
+
+  it('writes no number in a description above the stat budget (the server refuses such items)', () => {
     const multipliers = [1, 1.3, 1.7, 2.2, 3, 4];
     const rarities = ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC'];
     const types = ['WEAPON', 'CHEST', 'ACCESSORY', 'CONSUMABLE', 'BOOTS', 'SHIELD'];
@@ -195,7 +251,7 @@ describe('writer: writing worth reading', () => {
         `type ${types[seed % 6]}; rarity ${rarities[seed % 6]}; level ${level}; stat budget ${budget}`,
         seed,
       );
-      const texts = [item.description, ...item.affixes.map((a) => `${a.name} ${a.effect}`)];
+      const texts = [item.description];
       for (const text of texts) {
         const biggest = Math.max(0, ...(text.match(/\d+/g) ?? []).map(Number));
         expect(biggest, text).toBeLessThanOrEqual(budget);

@@ -67,17 +67,17 @@ describe('procedural writer', () => {
       const strong = firstItem('Generate 1 items.\nItem 1: type WEAPON; rarity LEGENDARY; level 30', seed);
       const weak = firstItem('Generate 1 items.\nItem 1: type WEAPON; rarity COMMON; level 2', seed);
       expect(statSum(strong)).toBeGreaterThan(statSum(weak) * 3);
-      expect(strong.affixes.length).toBeGreaterThan(weak.affixes.length);
+      expect(strong.effects.length).toBeGreaterThan(weak.effects.length);
       expect(strong.value).toBeGreaterThan(weak.value);
     }
   });
 
-  it('themes by context: frost lair → frost element, names, affixes; fire → fire', () => {
+  it('themes by context: frost lair → frost element and names; fire → fire', () => {
     const frost = items(
       "Generate 3 items.\nContext: location: Frost Giant's Lair; enemy: Frost Giant (tier 4); theme: frost; player level: 30\nItem 1: type WEAPON; rarity EPIC; level 30\nItem 2: type HELMET; rarity RARE; level 30\nItem 3: type BOOTS; rarity LEGENDARY; level 30",
     );
     expect(frost.every((i) => i.element === 'frost')).toBe(true);
-    const words = frost.map((i) => `${i.name} ${i.lore} ${i.affixes.map((a) => a.name).join(' ')}`).join(' ');
+    const words = frost.map((i) => `${i.name} ${i.lore}`).join(' ');
     expect(words).toMatch(/frost|rime|glac|winter|ice|frozen|hoarfrost|boreal/i);
     const fire = items(
       'Generate 1 items.\nContext: location: Molten Forge; enemy: Fire Drake (tier 3); theme: fire; player level: 12\nItem 1: type WEAPON; rarity EPIC; level 12',

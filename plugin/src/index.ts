@@ -1,4 +1,4 @@
-export type { GameDefinition, ItemIcon, Recipe } from '@lootsmith/protocol';
+export type { EffectDefinition, GameDefinition, ItemEffect, ItemIcon, Recipe } from '@lootsmith/protocol';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
 export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';
 export {

@@ -154,6 +154,8 @@ export const CreateItemResponse = z.looseObject({
   consumed_materials: z.array(z.looseObject({ id: z.string(), quantity: z.int() })),
   crafting_xp: z.int(),
   cooldown_until: z.string(),
+  /** What of the request the item could not follow, each with its reason ("Made of iron, not oak: …"). */
+  notes: z.array(z.string()).optional(),
 });
 export type CreateItemResponse = z.infer<typeof CreateItemResponse>;
 

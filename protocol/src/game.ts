@@ -136,6 +136,51 @@ export const ItemFieldDefinition = z.strictObject({
     ),
 });
 
+/** One number of an effect: its unit, and the range an item's value is clamped to. */
+export const EffectParamDefinition = z.strictObject({
+  unit: z
+    .string()
+    .trim()
+    .min(1)
+    .max(16)
+    .optional()
+    .describe('What the number counts ("%", "s", "damage"): how item cards word it'),
+  min: z.number().min(0).describe('Its least value on any item'),
+  max: z.number().min(0).describe('Its greatest value on any item'),
+  per_rarity: z
+    .number()
+    .min(0)
+    .optional()
+    .describe(
+      "How far its ceiling rises per rarity step above the most common: an item's value is at most min + per_rarity × step + per_level × level, never above max. Without per_rarity and per_level the ceiling is max.",
+    ),
+  per_level: z.number().min(0).optional().describe('How far its ceiling rises per item level'),
+});
+
+/** An effect the game implements: items carry its id and numbers, and the game applies them. */
+export const EffectDefinition = z.strictObject({
+  id: Id.describe('What items carry in `effects[].id` ("life_steal"); the game\'s code acts on it'),
+  name: Name.describe('How players read it ("Life Steal")'),
+  text: z
+    .string()
+    .trim()
+    .min(4)
+    .max(160)
+    .describe(
+      'What it does in play, in one line, with its params in braces ("Heals you for {percent}% of the damage you deal"): item cards show it with the item\'s numbers',
+    ),
+  types: z
+    .array(WordId)
+    .min(1)
+    .describe('Item types (ids of `item_types`) that may carry it ("WEAPON", "GLOVES")'),
+  params: z
+    .record(Id, EffectParamDefinition)
+    .default({})
+    .describe(
+      'Its numbers by name ("percent", "seconds"), each with the range an item\'s value is clamped to',
+    ),
+});
+
 /** Words the offline writer builds names and text from, for a game whose theme it does not know. */
 export const WriterWords = z.strictObject({
   tone: z
@@ -303,7 +348,7 @@ const ItemLimitsFile = z.strictObject({
     .record(WordId, z.int().min(0).max(4))
     .optional()
     .describe(
-      'Most affixes an item of each rarity carries; default: 1, 1, 2, 3, 4, 4… from the most common up',
+      'Most effects (of `effects`) an item of each rarity carries; default: 1, 1, 2, 3, 4, 4… from the most common up',
     ),
   on_hit_types: z
     .array(WordId)
@@ -422,6 +467,13 @@ export const GameFile = z
       .describe(
         "What items may be, and which are worn (and where), used up or stacked; default: the shipped fantasy game's",
       ),
+    effects: z
+      .array(EffectDefinition)
+      .max(64)
+      .optional()
+      .describe(
+        "The effects the game implements beyond stats (life steal, burn on hit, …): items carry only these, with numbers within their ranges; default: the shipped fantasy game's, for the item types the file has",
+      ),
     item_fields: z
       .array(ItemFieldDefinition)
       .max(16)
@@ -479,6 +531,14 @@ export const GameFile = z
       .prefault({})
       .describe('Stats each item type leans to, first most ("WEAPON": ["attack", "crit_chance"])'),
     max_item_level: z.int().min(1).max(100).default(60).describe('The highest item level'),
+    drop_level_over: z
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe(
+        "How many levels above the player's level a dropped item may be (an enemy's tier raises a drop's level up to this bound); 0: never above the player",
+      ),
     stations: z.array(StationFile).min(1).max(100).describe('Crafting stations'),
     xp_per_level: z
       .int()
@@ -557,6 +617,7 @@ export const GameDefinition = GameFile.omit({ $schema: true })
     elements: z.array(ElementDefinition.required({ id: true, name: true })),
     item_types: z.array(ItemTypeDefinition.required({ id: true, name: true })),
     item_fields: z.array(ItemFieldDefinition.required({ id: true, types: true })),
+    effects: z.array(EffectDefinition.required({ params: true })),
     theme: z.string(),
     tiers: z.int().min(1),
     materials: z.array(MaterialFile.required({ description: true, rarity: true, type: true })),
@@ -581,6 +642,8 @@ export type StatDefinition = GameDefinition['stats'][number];
 export type ElementDefinition = GameDefinition['elements'][number];
 export type ItemTypeDefinition = GameDefinition['item_types'][number];
 export type ItemFieldDefinition = GameDefinition['item_fields'][number];
+export type EffectDefinition = GameDefinition['effects'][number];
+export type EffectParamDefinition = EffectDefinition['params'][string];
 export type WriterWords = z.output<typeof WriterWords>;
 export type LootAuthority = GameDefinition['loot_authority'];
 export type CraftingRules = GameDefinition['crafting'];

@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './api.ts';
+export * from './effects.ts';
 export * from './equipment.ts';
 export * from './errors.ts';
 export * from './game.ts';

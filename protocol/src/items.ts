@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
+import type { EffectLine } from './prompt-lines.ts';
 
 /** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
 const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;
@@ -23,11 +24,15 @@ const StatValue = z.int().min(-999).max(9999);
 export const ItemStat = z.object({ name: StatName, value: StatValue });
 export type ItemStat = z.infer<typeof ItemStat>;
 
-export const ItemAffix = z.object({
-  name: z.string().min(2).max(40),
-  effect: z.string().min(2).max(120),
+/** An effect of the game's catalogue an item carries, with its numbers (`effects[]` of the game definition). */
+export const ItemEffect = z.object({
+  id: z.string().min(1).max(64).describe(fromGame('effects[].id')),
+  params: z.record(z.string(), z.number()).describe("The effect's numbers by name, within its ranges"),
 });
-export type ItemAffix = z.infer<typeof ItemAffix>;
+export type ItemEffect = z.infer<typeof ItemEffect>;
+
+/** A colour word ("crimson"): the colour a player asked for, which its icon is painted in. */
+const Color = z.string().min(2).max(24);
 
 const generatedFields = {
   name: z.string().min(2).max(48),
@@ -40,8 +45,9 @@ const generatedFields = {
   description: z.string().min(8).max(400),
   lore: z.string().min(8).max(400),
   stats: z.array(ItemStat).max(6),
-  affixes: z.array(ItemAffix).max(4),
+  effects: z.array(ItemEffect).max(4),
   value: z.int().min(0).max(10_000_000),
+  color: Color.optional(),
 };
 
 /**
@@ -89,6 +95,7 @@ export interface ItemVocabulary {
   rarities: Ids;
   elements: Ids;
   stats: Ids;
+  effects: ReadonlyArray<EffectLine>;
   item_fields: ReadonlyArray<
     Pick<ItemFieldDefinition, 'id' | 'type' | 'description' | 'minimum' | 'maximum' | 'values' | 'types'> & {
       max_length?: number;
@@ -98,6 +105,21 @@ export interface ItemVocabulary {
 }
 
 const ids = (list: Ids) => list.map((x) => x.id) as [string, ...string[]];
+
+/** One effect of the catalogue as a model writes it: its id, and each of its numbers within its range. */
+function effectSchema(effect: ItemVocabulary['effects'][number]) {
+  const params = Object.entries(effect.params ?? {}).map(([name, p]) => [
+    name,
+    z
+      .number()
+      .min(p.min)
+      .max(p.max)
+      .describe(`${p.unit ? `In ${p.unit}; ` : ''}the item's rarity and level bound it (checked)`),
+  ]);
+  return z
+    .object({ id: z.literal(effect.id), params: z.object(Object.fromEntries(params)) })
+    .describe(`${effect.name ?? effect.id}: ${effect.text ?? ''}`);
+}
 
 /**
  * The item a model writes for one game: enums of the game's own types, rarities, elements and
@@ -111,6 +133,17 @@ export function itemSchemasFor(game: ItemVocabulary) {
     level: z.int().min(1).max(game.max_item_level),
     element: z.enum([NO_ELEMENT, ...ids(game.elements)]).describe('The element'),
     stats: z.array(z.object({ name: z.enum(ids(game.stats)), value: StatValue })).max(6),
+    effects: z
+      .array(
+        game.effects.length
+          ? z.union(game.effects.map(effectSchema) as unknown as [z.ZodType, z.ZodType], {
+              error: `an effect of the game's catalogue (${game.effects.map((e) => e.id).join(', ')}) with exactly its params, each within its range`,
+            })
+          : z.never(),
+      )
+      .max(4)
+      .describe("Effects of the game's catalogue only, each with its numbers; none is fine"),
+    color: Color.nullish().describe('The colour the player asked for, if any'),
     // Null as well as absent: a strict structured-output mode writes every field, null where it has none.
     ...Object.fromEntries(game.item_fields.map((f) => [f.id, fieldSchema(f).nullish()])),
   }) as unknown as z.ZodType<GeneratedItem>;
@@ -151,6 +184,8 @@ export type IconPending = z.infer<typeof IconPending>;
 /** An item as the server stores and returns it. */
 export const Item = z.looseObject({
   ...generatedFields,
+  // Items stored before the effect catalogue have none.
+  effects: generatedFields.effects.default([]),
   id: z.string(),
   icon: ItemIcon.nullable(),
   created_at: z.string(),

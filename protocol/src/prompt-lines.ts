@@ -86,6 +86,24 @@ export interface FieldLine {
   types?: string[];
 }
 
+/** One number of an effect: the range an item's value lies in (see `effectParamCeiling`). */
+export interface EffectParamLine {
+  unit?: string;
+  min: number;
+  max: number;
+  per_rarity?: number;
+  per_level?: number;
+}
+
+/** An effect of the game's catalogue: items carry only these, on the types it lists. */
+export interface EffectLine {
+  id: string;
+  name?: string;
+  text?: string;
+  types?: string[];
+  params?: Record<string, EffectParamLine>;
+}
+
 /** Words for names and text, for a game whose theme the writer does not know. */
 export interface WordsLine {
   tone?: string;
@@ -105,6 +123,7 @@ export interface GameLines {
   stats?: StatLine[];
   elements?: ElementLine[];
   fields?: FieldLine[];
+  effects?: EffectLine[];
   stations?: StationLine[];
   materials?: MaterialLine[];
   words?: WordsLine;
@@ -416,6 +435,33 @@ const parseFields = jsonList<FieldLine>({
   types: 'strings',
 });
 
+const parseEffectList = jsonList<EffectLine>({ name: 'string', text: 'string', types: 'strings' });
+
+/** The effects line: each effect kept to its shape, its params only those with numeric bounds. */
+function parseEffects(body: string): EffectLine[] | undefined {
+  const list = parseEffectList(body);
+  if (!list) return undefined;
+  const raw = JSON.parse(body) as Array<{ params?: unknown }>;
+  const numbers: Shape = {
+    unit: 'string',
+    min: 'number',
+    max: 'number',
+    per_rarity: 'number',
+    per_level: 'number',
+  };
+  return list.map((effect, i) => {
+    const given = raw.filter((r) => typeof (r as { id?: unknown })?.id === 'string')[i]?.params;
+    if (!given || typeof given !== 'object') return effect;
+    const params = Object.fromEntries(
+      Object.entries(given as Record<string, unknown>).flatMap(([name, p]) => {
+        const param = shaped<EffectParamLine>(p, numbers);
+        return param && param.min !== undefined && param.max !== undefined ? [[name, param]] : [];
+      }),
+    );
+    return { ...effect, params };
+  });
+}
+
 function parseWords(body: string): WordsLine | undefined {
   try {
     const shape: Shape = {
@@ -541,6 +587,7 @@ const GAME_LINES: Line[] = [
   gameLine('Stats', 'stats', jsonOf, parseStats),
   gameLine('Elements', 'elements', jsonOf, parseElements),
   gameLine('Item fields', 'fields', jsonOf, parseFields),
+  gameLine('Effects', 'effects', jsonOf, parseEffects),
   gameLine('Stations', 'stations', formatStations, (b) => nonEmpty(parseStations(b))),
   gameLine(
     'Game materials',

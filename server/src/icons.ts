@@ -40,14 +40,15 @@ export class IconService {
    * gives the item's type ("emblem icon"), its style and its palette.
    */
   promptFor(
-    item: Pick<GeneratedItem, 'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity'>,
+    item: Pick<GeneratedItem, 'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity' | 'color'>,
   ): string {
     const element = item.element === NO_ELEMENT ? '' : `${item.element} `;
     const icon = this.game.item_types.find((t) => t.id === item.type)?.icon;
     const palette = this.game.icon_palette;
     return [
       item.name,
-      `${element}${item.material} ${item.subtype}`,
+      // The colour a player asked for leads, before the game's palette.
+      `${item.color ? `${item.color} ` : ''}${element}${item.material} ${item.subtype}`,
       item.rarity.toLowerCase(),
       ...(icon ? [`${icon.replaceAll('_', ' ')} icon`] : []),
       this.game.icon_style,

@@ -38,7 +38,7 @@ const itemJson = (i: number) =>
     description: 'A blade for the scale test.',
     lore: 'One of very many.',
     stats: [{ name: 'attack', value: 5 }],
-    affixes: [],
+    effects: [],
     value: 10,
     icon: null,
     created_at: iso(i),

@@ -18,7 +18,7 @@ import { FANTASY_GAME, SPACE_GAME, shippedGame } from '@lootsmith/test-support/g
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { gameSchemas } from '../src/game/item-schemas.ts';
-import { checkItem, keepGameFields } from '../src/game/rules.ts';
+import { checkItem, settleItem } from '../src/game/rules.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 
 // The second shipped game through the real server and its embedded engine: a space salvage game
@@ -327,7 +327,7 @@ describe("the game's rules for its own vocabulary", () => {
     description: 'A humming arc welder that grants +8 cutting.',
     lore: 'Pulled from a wreck.',
     stats: [{ name: 'cutting', value: 8 }],
-    affixes: [],
+    effects: [],
     value: 40,
     durability: 40,
     mass: 6.5,
@@ -356,9 +356,9 @@ describe("the game's rules for its own vocabulary", () => {
     expect(checkItem(space, { ...cutter, stats: [{ name: 'thrust', value: 5 }] }, want).join()).toMatch(
       /a TOOL may not carry thrust \(only SUIT, MODULE do\)/,
     );
-    const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 8 }] };
+    const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 16 }] };
     expect(checkItem(space, { ...stim, mass: null }, want)).toEqual([]);
-    expect(keepGameFields(space, { ...stim, mass: 3, clearance: null })).toEqual(
+    expect(settleItem(space, { ...stim, mass: 3, clearance: null })).toEqual(
       Object.fromEntries(Object.entries(stim).filter(([k]) => k !== 'mass')),
     );
   });

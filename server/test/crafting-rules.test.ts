@@ -4,7 +4,16 @@ import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/b
 import { FANTASY_GAME, shippedGame } from '@lootsmith/test-support/game-file';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseGameFile } from '../src/game/definition.ts';
-import { checkItem, craftedLevel, craftedRarity, craftingXp } from '../src/game/rules.ts';
+import {
+  checkItem,
+  craftedLevel,
+  craftedRarity,
+  craftingXp,
+  dropLevels,
+  settleItem,
+  statCeiling,
+  statFloor,
+} from '../src/game/rules.ts';
 
 const game = GameDefinition.parse(shippedGame());
 
@@ -39,26 +48,103 @@ describe('crafting rules as data', () => {
     expect(craftingXp(generous, 15, 'COMMON')).toBe(60);
   });
 
-  it('keeps on-hit effects to the types that strike', () => {
-    const potion: GeneratedItem = {
-      name: 'Red Draught',
-      type: 'CONSUMABLE',
-      subtype: 'potion',
-      rarity: 'COMMON',
-      level: 3,
-      element: 'none',
-      material: 'glass',
-      description: 'A red potion that restores 9 health.',
-      lore: 'Brewed in a cellar.',
-      stats: [{ name: 'health', value: 9 }],
-      affixes: [{ name: 'Searing Strike', effect: 'Hits set the target ablaze for 4 fire damage.' }],
-      value: 10,
+  const potion: GeneratedItem = {
+    name: 'Red Draught',
+    type: 'CONSUMABLE',
+    subtype: 'potion',
+    rarity: 'COMMON',
+    level: 3,
+    element: 'none',
+    material: 'glass',
+    description: 'A red potion that restores 9 health.',
+    lore: 'Brewed in a cellar.',
+    stats: [{ name: 'health', value: 9 }],
+    effects: [],
+    value: 10,
+  };
+  const sword: GeneratedItem = {
+    ...potion,
+    name: 'Ember Blade',
+    type: 'WEAPON',
+    subtype: 'sword',
+    material: 'iron',
+    stats: [{ name: 'attack', value: 10 }],
+  };
+  const want = { rarity: 'COMMON' as const, level: 3 };
+
+  it("refuses effects the game's catalogue lacks, on types it does not list, or with other params", () => {
+    const burn = { id: 'burn', params: { damage: 1, seconds: 2 } };
+    expect(checkItem(game, { ...sword, effects: [burn] }, want)).toEqual([]);
+    expect(
+      checkItem(game, { ...sword, effects: [{ id: 'fortune', params: { percent: 15 } }] }, want).join(' '),
+    ).toMatch(/no effect "fortune"; use one of life_steal, burn/);
+    expect(checkItem(game, { ...potion, effects: [burn] }, want).join(' ')).toMatch(
+      /a CONSUMABLE may not carry burn \(only WEAPON, GLOVES do\)/,
+    );
+    expect(
+      checkItem(game, { ...sword, effects: [{ id: 'burn', params: { damage: 1 } }] }, want).join(' '),
+    ).toMatch(/burn takes exactly damage, seconds; missing seconds/);
+    const two = [burn, { id: 'life_steal', params: { percent: 2 } }];
+    expect(checkItem(game, { ...sword, effects: two }, want).join(' ')).toMatch(/at most 1 effects, not 2/);
+  });
+
+  it("drops nothing above the player's level plus the game's drop_level_over", () => {
+    expect(game.drop_level_over).toBe(0);
+    for (const tier of [1, 3, 5]) expect(dropLevels(game, 10, tier)).toEqual([8, 10]);
+    const generous = { ...game, drop_level_over: 2 };
+    expect(dropLevels(generous, 10, 1)).toEqual([9, 11]);
+    expect(dropLevels(generous, 10, 5)).toEqual([10, 12]);
+    expect(dropLevels(game, 1, 1)).toEqual([1, 1]);
+  });
+
+  it('asks an item to lean to the stat the player chose, when its type may carry it', () => {
+    const leaning = { ...want, focus: 'Crit chance, speed' };
+    const lopsided = {
+      ...sword,
+      stats: [
+        { name: 'attack', value: 8 },
+        { name: 'crit_chance', value: 2 },
+      ],
     };
-    const want = { rarity: 'COMMON' as const, level: 3 };
-    expect(checkItem(game, potion, want).join(' ')).toMatch(/does not strike/);
-    const used = { ...potion, affixes: [{ name: 'Mending', effect: 'On use: heals 4 more over 10s.' }] };
-    expect(checkItem(game, used, want)).toEqual([]);
-    expect(checkItem(game, { ...potion, type: 'WEAPON', subtype: 'sword' }, want)).toEqual([]);
+    expect(checkItem(game, lopsided, leaning).join(' ')).toMatch(
+      /asked for crit_chance: make it the item's strongest/,
+    );
+    const fair = {
+      ...sword,
+      stats: [
+        { name: 'crit_chance', value: 8 },
+        { name: 'attack', value: 2 },
+      ],
+    };
+    expect(checkItem(game, fair, leaning)).toEqual([]);
+    expect(checkItem(game, lopsided, { ...want, focus: 'charisma' })).toEqual([]);
+  });
+
+  it("clamps effect numbers to the range of the item's rarity and level", () => {
+    const wild = { ...sword, effects: [{ id: 'life_steal', params: { percent: 95 } }] };
+    // Ceiling of life_steal's percent: min 2 + 3 per rarity step + 0.1 per level.
+    expect(settleItem(game, wild).effects).toEqual([{ id: 'life_steal', params: { percent: 2.3 } }]);
+    const epic = settleItem(game, { ...wild, rarity: 'EPIC', level: 40 });
+    expect(epic.effects[0]?.params.percent).toBe(15);
+    expect(settleItem(game, { ...wild, rarity: 'MYTHIC', level: 60 }).effects[0]?.params.percent).toBe(20);
+    const low = settleItem(game, { ...sword, effects: [{ id: 'burn', params: { damage: -4, seconds: 0 } }] });
+    expect(low.effects[0]?.params).toEqual({ damage: 1, seconds: 2 });
+  });
+
+  it('raises a rare item to above the strongest item of the rarity below, and refuses one above its own', () => {
+    for (const level of [1, 10, 40]) {
+      const rarities = game.rarities.map((r) => r.id);
+      for (const [i, rarity] of rarities.entries()) {
+        if (i === 0) continue;
+        const weak = settleItem(game, { ...sword, rarity, level, stats: [{ name: 'attack', value: 1 }] });
+        const below = rarities[i - 1] as string;
+        const strongestBelow = statCeiling(game, below, level);
+        expect(weak.stats.reduce((a, s) => a + s.value, 0)).toBe(strongestBelow + 1);
+        expect(statFloor(game, rarity, level)).toBeLessThanOrEqual(statCeiling(game, rarity, level));
+      }
+    }
+    const over = { ...sword, stats: [{ name: 'attack', value: 40 }] };
+    expect(checkItem(game, over, want).join(' ')).toMatch(/above the stat budget/);
   });
 
   it('reads a game file written before these rules, with their defaults', () => {

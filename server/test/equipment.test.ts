@@ -30,7 +30,7 @@ function item(type: Item['type'], stats: Item['stats']): Item {
     description: 'An item made by a test.',
     lore: 'Nobody remembers it.',
     stats,
-    affixes: [],
+    effects: [],
     value: 1,
     icon: null,
     created_at: '2026-01-01T00:00:00.000Z',

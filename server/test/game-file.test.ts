@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
-import { CombineResponse, GenerateItemsResponse, gameFileJsonSchema } from '@lootsmith/protocol';
+import {
+  CombineResponse,
+  FANTASY_EFFECTS,
+  GenerateItemsResponse,
+  gameFileJsonSchema,
+} from '@lootsmith/protocol';
 import { FANTASY_GAME, SPACE_GAME } from '@lootsmith/test-support/game-file';
 import { startServerProcess } from '@lootsmith/test-support/process';
 import { Ajv } from 'ajv';
@@ -115,6 +120,29 @@ describe('the game file', () => {
     expect(own.item_types.map((t) => t.id)).toContain('WEAPON');
   });
 
+  it("gives a file that names no effects the default game's, on the item types it has", () => {
+    const shipped = JSON.parse(readFileSync(FANTASY_GAME, 'utf8'));
+    // The writer's fallback catalogue is the shipped game's, word for word.
+    expect(FANTASY_EFFECTS).toEqual(shipped.effects);
+    const small = parseGameFile('small.json', JSON.stringify(SMALL));
+    expect(small.effects.map((e) => e.id)).toEqual(shipped.effects.map((e: { id: string }) => e.id));
+    const types = [
+      { id: 'BLADE', slot: 'HAND', strikes: true },
+      { id: 'GLOVES', slot: 'HANDS' },
+      { id: 'ORE', stackable: true },
+    ];
+    const own = parseGameFile('own-types.json', JSON.stringify({ ...SMALL, item_types: types }));
+    // Only the effects that list GLOVES remain, and they list only GLOVES.
+    expect(own.effects.map((e) => [e.id, e.types])).toEqual([
+      ['life_steal', ['GLOVES']],
+      ['burn', ['GLOVES']],
+      ['frost_slow', ['GLOVES']],
+      ['heal_on_kill', ['GLOVES']],
+    ]);
+    const none = parseGameFile('no-effects.json', JSON.stringify({ ...SMALL, effects: [] }));
+    expect(none.effects).toEqual([]);
+  });
+
   it('names every schema problem by its JSON path', () => {
     expect(problems({ ...SMALL, materials: [{ id: 'Iron Ore', name: 'Iron Ore', rarity: 3 }] })).toEqual([
       'materials[0].id: lower-case letters, digits and _ only',
@@ -145,6 +173,27 @@ describe('the game file', () => {
     };
     expect(problems(short)).toEqual([
       'loot_authority.drop_limits: has 2 entries for 3 tiers: give one per tier (entry i belongs to tier i+1) or one for every tier',
+    ]);
+    const effect = {
+      id: 'bleed',
+      name: 'Bleed',
+      text: 'Hits bleed for {damag} damage',
+      types: ['WEAPN'],
+      params: { damage: { min: 5, max: 2 } },
+    };
+    expect(problems({ ...SMALL, effects: [effect] })).toEqual([
+      expect.stringMatching(/^effects\[0\]\.types\[0\]: no item type "WEAPN" \(did you mean "WEAPON"\?\)/),
+      'effects[0].params.damage: min 5 is above max 2',
+      'effects[0].text: no param "damag" (did you mean "damage"?); the game\'s params: damage',
+    ]);
+    const flat = {
+      ...SMALL,
+      stat_budget: {
+        rarity_multiplier: { COMMON: 1, UNCOMMON: 1.3, RARE: 1.3, EPIC: 2, LEGENDARY: 3, MYTHIC: 4 },
+      },
+    };
+    expect(problems(flat)).toEqual([
+      "stat_budget.rarity_multiplier.RARE: 1.3 is below UNCOMMON's 1.3 × tolerance 1.1: RARE items could be no stronger than UNCOMMON ones",
     ]);
     const station = { ...SMALL, stations: [{ id: 'bench', name: 'Bench', types: ['WEAPN'] }] };
     expect(problems(station)[0]).toMatch(

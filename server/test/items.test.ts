@@ -355,6 +355,28 @@ describe('create-item', () => {
     expect(quantities(await inventory('eve', token)).oak_wood).toBeUndefined();
   });
 
+  it('gives the item the colour the player chose, paints its icon in it, and says what it could not follow', async () => {
+    const token = await t.token('gil');
+    const res = await create(token, 'gil', {
+      crafting_station: 'workbench',
+      materials: [{ id: 'iron_ore', quantity: 1 }],
+      item_parameters: {
+        type: 'WEAPON',
+        description: 'a round oak club',
+        focus_attributes: ['attack', 'charisma'],
+        visual_preferences: { color: 'Crimson' },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const created = CreateItemResponse.parse(res.json());
+    expect(created.item.color).toBe('crimson');
+    expect(created.item.icon?.prompt).toMatch(/, crimson /);
+    expect(created.notes).toEqual([
+      expect.stringMatching(/^"charisma" is not a stat of .*; its stats: attack, defense/),
+      'Made of iron, not oak: no Oak Wood was among the materials you gave.',
+    ]);
+  });
+
   it('keeps the rate-limit count across a restart', async () => {
     const token = await t.token('fay');
     for (let i = 0; i < 5; i++) await create(token, 'fay', body('nowhere'));

@@ -20,7 +20,7 @@ const pooled = (id: string, name: string, rarity = 'COMMON', level = 2): Item =>
   description: 'A pooled test sword.',
   lore: 'Made ahead of any drop.',
   stats: [{ name: 'attack', value: 5 }],
-  affixes: [],
+  effects: [],
   value: 5,
   icon: null,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -26,7 +26,7 @@ const pooledItem = (id: string, rarity: string): Item => ({
   description: 'A short blade made before anyone asked.',
   lore: 'Forged ahead of the drop that found it.',
   stats: [{ name: 'attack', value: 6 }],
-  affixes: [],
+  effects: [],
   value: 10,
   icon: null,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -269,7 +269,7 @@ describe('the rules of crafting hold on every route', () => {
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().reason).toBe('skill_too_low');
-    expect(res.json().error.message).toContain('Crafting level 6 is needed to make a LEGENDARY item');
+    expect(res.json().error.message).toContain('Crafting level 6 is needed to make a Legendary item');
     expect(t.fake.calls.chat).toBe(chats);
     expect(await inventory('ivy')).toEqual(before);
     expect(await usage('ivy')).toEqual({ items: 0, images: 0 });

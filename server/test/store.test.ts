@@ -28,7 +28,7 @@ const item = (id: string, name = `Item ${id}`): Item => ({
   description: 'A test sword.',
   lore: 'Made for a store test.',
   stats: [{ name: 'attack', value: 9 }],
-  affixes: [],
+  effects: [],
   value: 5,
   icon: null,
   created_at: '2026-01-01T00:00:00.000Z',

@@ -50,7 +50,7 @@ export function itemsFor(prompt: string, call: number) {
     description: 'A plain test blade.',
     lore: 'Forged for a test suite.',
     stats: [{ name: 'attack', value: Math.max(1, Math.floor((spec.budget ?? 10) * 0.9)) }],
-    affixes: [] as Array<{ name: string; effect: string }>,
+    effects: [] as Array<{ id: string; params: Record<string, number> }>,
     value: 10,
   }));
 }
@@ -536,7 +536,9 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         suggestions: ['Try iron with ember essence'],
         item: null,
       });
-    else if (prompt.includes('"damage"')) content = JSON.stringify({ name: 'Frostbite', damage: 12 });
+    // A developer's own schema with a damage field (the game's own prompts name damage only in effects).
+    else if (prompt.includes('"damage"') && !prompt.includes('Effects:'))
+      content = JSON.stringify({ name: 'Frostbite', damage: 12 });
     else if (combining)
       content = JSON.stringify({ sensible: true, message: 'It works.', suggestions: [], item: items[0] });
     else content = JSON.stringify({ items });

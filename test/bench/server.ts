@@ -24,7 +24,7 @@ function sampleItem(id: string, owner: string): Item {
     description: `A blade of ${owner}.`,
     lore: 'Forged for a benchmark.',
     stats: [{ name: 'attack', value: 9 }],
-    affixes: [],
+    effects: [],
     value: 10,
     created_at: '2026-01-01T00:00:00.000Z',
   } as unknown as Item;

@@ -82,3 +82,89 @@ export const strictlyRising = (xs: readonly number[]) =>
   xs.every((x, i) => i === 0 || x > (xs[i - 1] as number));
 
 export const percent = (part: number, whole: number) => (whole ? (100 * part) / whole : 0);
+
+/** The four-word phrases of a text, with stat lists ("+12 attack") and the given names left out. */
+function phrasesOf(text: string, names: readonly string[]): Set<string> {
+  let lower = text.toLowerCase().replace(/\+\d+%? [a-z]+(?: [a-z]+)?/g, ' ');
+  for (const name of names) if (name) lower = lower.replaceAll(name.toLowerCase(), ' ');
+  const words = lower.match(/[a-z0-9'’]+/g) ?? [];
+  return new Set(words.slice(3).map((_, i) => words.slice(i, i + 4).join(' ')));
+}
+
+/**
+ * Phrases (four words in a row) that recur across a player's bag: written in at least `least` of
+ * its items' texts, stat lists and the given names (its enemies, places, item names) aside.
+ */
+export function recurringPhrases(texts: readonly string[], names: readonly string[], least = 3): string[] {
+  const counts = new Map<string, number>();
+  for (const text of texts) for (const p of phrasesOf(text, names)) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n >= least).map(([p]) => p);
+}
+
+/** Monsters of fantasy writing: an item that names one the game does not have names a stranger. */
+const MONSTERS = [
+  'spider',
+  'dragon',
+  'wyvern',
+  'wyrm',
+  'drake',
+  'troll',
+  'goblin',
+  'orc',
+  'ogre',
+  'lich',
+  'kraken',
+  'hydra',
+  'basilisk',
+  'griffin',
+  'gryphon',
+  'phoenix',
+  'vampire',
+  'werewolf',
+  'minotaur',
+  'harpy',
+  'demon',
+  'banshee',
+  'golem',
+];
+/** Things with no hands to grip with. */
+const GRIPLESS = /slime|ooze|jelly|wisp|blob|sludge|mist|swarm/;
+const METAL = /iron|steel|bronze|copper|silver|gold|mithril|adamant|metal|brass|tin|alloy|titanium/;
+
+/** What an item's text says that cannot be so of it, each as a short reason; empty when nothing. */
+export function impossiblePhrases(
+  item: {
+    type: string;
+    subtype: string;
+    material: string;
+    name: string;
+    description: string;
+    lore: string;
+  },
+  game: {
+    enemies: ReadonlyArray<{ name: string }>;
+    rarities: ReadonlyArray<{ id: string }>;
+    item_types: ReadonlyArray<{ id: string; strikes?: boolean; consumable?: boolean; stackable?: boolean }>;
+  },
+  enemy?: string,
+): string[] {
+  const text = `${item.name}. ${item.description} ${item.lore}`;
+  const lower = text.toLowerCase();
+  const type = game.item_types.find((t) => t.id === item.type);
+  const used = type?.consumable || type?.stackable;
+  const held =
+    type?.strikes ||
+    /shield|buckler|targe|pavise|staff|wand|cutter|welder|driver|lance|hook|tool/.test(item.subtype);
+  const out: string[] = [];
+  if (/\bgrip\b|\bhilt\b/.test(lower) && !held) out.push(`a grip on a ${item.subtype}`);
+  if (/\brust/.test(lower) && (used || !METAL.test(item.material)))
+    out.push(`rust on ${item.material} ${item.subtype}`);
+  if (enemy && GRIPLESS.test(enemy.toLowerCase()) && /\b(grip|hands?|fists?|fingers|clutch)\b/.test(lower))
+    out.push(`hands of a ${enemy}`);
+  const enemies = game.enemies.map((e) => e.name.toLowerCase()).join(' ');
+  for (const m of MONSTERS)
+    if (new RegExp(`\\b${m}`).test(lower) && !enemies.includes(m)) out.push(`a ${m} the game lacks`);
+  for (const r of game.rarities)
+    if (r.id.length > 2 && new RegExp(`\\b${r.id}\\b`).test(text)) out.push(`rarity written ${r.id}`);
+  return out;
+}

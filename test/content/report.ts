@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '@lootsmith/engine';
-import type { GameDefinition, Item } from '@lootsmith/protocol';
+import {
+  effectParamCeiling,
+  effectText,
+  FANTASY_EFFECTS,
+  type GameDefinition,
+  type Item,
+} from '@lootsmith/protocol';
 import {
   FANTASY_GAME,
   SPACE_GAME,
@@ -18,9 +24,11 @@ import { loadConfig, startServer } from 'lootsmith';
 import { CRAFTS, type Craft, SPACE_CRAFTS } from './crafts.ts';
 import {
   contextWords,
+  impossiblePhrases,
   mean,
   mentionsContext,
   percent,
+  recurringPhrases,
   repeatedSentences,
   sharedPhrases,
   statTotal,
@@ -77,6 +85,28 @@ const GAMES: GameCase[] = [
     chain: { material: 'scrap_alloy', station: 'fabricator', intent: 'a plasma cutter' },
   },
 ];
+
+/**
+ * Whether every effect an item carries is the game's: an id of its catalogue, on a type the effect
+ * lists, with exactly its params, each between its least value and the ceiling of the item's rarity
+ * and level.
+ */
+function withinCatalogue(game: GameDefinition, item: Item): boolean {
+  const step = game.rarities.findIndex((r) => r.id === item.rarity);
+  return item.effects.every((e) => {
+    const known = game.effects.find((x) => x.id === e.id);
+    if (!known?.types.includes(item.type)) return false;
+    const names = Object.keys(known.params);
+    return (
+      names.length === Object.keys(e.params).length &&
+      names.every((name) => {
+        const v = e.params[name];
+        const range = known.params[name] as (typeof known.params)[string];
+        return v !== undefined && v >= range.min && v <= effectParamCeiling(range, step, item.level);
+      })
+    );
+  });
+}
 
 /** Whether every value an item carries is the game's: type, rarity, element, stats and fields. */
 function speaksOnly(game: GameDefinition, item: Item): boolean {
@@ -164,24 +194,55 @@ async function dropBags(server: Server, { game, rooms, theme }: GameCase) {
 
 const GRID_LEVELS = [2, 10, 20, 35, 50];
 
-/** The game server asks for each rarity at each level: stats must rise along both. */
+/** Stat points an item carries, as its budget counts them: its positive stats. */
+const statPoints = (item: Item) => item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+
+/**
+ * The game server asks for each rarity of each grid type at each level: stats must rise along both,
+ * and in every cell of one type and item level, the weakest item of a rarity must be above the
+ * strongest of the rarity below.
+ */
 async function statGrid(server: Server, { game, rooms, theme, gridTypes }: GameCase) {
   const rarities = game.rarities.map((r) => r.id);
-  const cells: Array<{ rarity: string; level: number; total: number }> = [];
+  const cells: Array<{ type: string; rarity: string; asked: number; level: number; total: number }> = [];
   for (const rarity of rarities)
     for (const level of GRID_LEVELS)
-      for (let n = 0; n < 6; n++) {
+      for (const type of gridTypes) {
         const res = await call(server, 'POST', '/v1/generate/items', {
-          client_id: `report-grid-${n}`,
+          client_id: `report-grid-${type}`,
           generation_context: { player_level: level, location: rooms.at(-1), theme },
-          items: [{ type: gridTypes[n % gridTypes.length], rarity }],
+          items: Array.from({ length: 6 }, () => ({ type, rarity })),
         });
         for (const item of (res.body as { items?: Item[] }).items ?? [])
-          cells.push({ rarity, level, total: statTotal(item) });
+          cells.push({ type, rarity, asked: level, level: item.level, total: statPoints(item) });
       }
   const byRarity = rarities.map((r) => mean(cells.filter((c) => c.rarity === r).map((c) => c.total)));
-  const byLevel = GRID_LEVELS.map((l) => mean(cells.filter((c) => c.level === l).map((c) => c.total)));
-  return { count: cells.length, byRarity, byLevel };
+  const byLevel = GRID_LEVELS.map((l) => mean(cells.filter((c) => c.asked === l).map((c) => c.total)));
+  // Each (type, item level) cell: the weakest of each rarity against the strongest of the one below.
+  const pairs: Array<{
+    type: string;
+    level: number;
+    rarity: string;
+    weakest: number;
+    strongestBelow: number;
+  }> = [];
+  for (const [key, group] of groupBy(cells, (c) => `${c.type}@${c.level}`)) {
+    const [type, level] = key.split('@') as [string, string];
+    rarities.forEach((rarity, i) => {
+      const mine = group.filter((c) => c.rarity === rarity).map((c) => c.total);
+      const below = group.filter((c) => c.rarity === rarities[i - 1]).map((c) => c.total);
+      if (i > 0 && mine.length && below.length)
+        pairs.push({
+          type,
+          level: Number(level),
+          rarity,
+          weakest: Math.min(...mine),
+          strongestBelow: Math.max(...below),
+        });
+    });
+  }
+  const overlaps = pairs.filter((p) => p.weakest <= p.strongestBelow);
+  return { count: cells.length, byRarity, byLevel, pairs: pairs.length, overlaps };
 }
 
 /** Icons of one kind under different names that come out pixel for pixel the same. */
@@ -204,6 +265,60 @@ async function identicalIcons(server: Server, items: Item[]) {
   const clashes = [...byHash.values()].filter((e) => e.names.size > 1);
   const kinds = new Set([...byHash.values()].map((e) => e.kind));
   return { painted, distinct: byHash.size, kinds: kinds.size, kindNames: [...kinds].sort(), clashes };
+}
+
+interface HeldOut {
+  station: string;
+  materials: Array<{ id: string; quantity: number }>;
+  type: string;
+  description: string;
+  focus_attributes: string[];
+  visual_preferences: Record<string, string>;
+  expect: { type: string; subtype: string; color: string | null };
+}
+
+/**
+ * The held-out create-item requests (test/content/held-out-requests.json, written before the writer
+ * was tuned), each for a fresh player holding its materials: honoured when the item has the type,
+ * the subtype (or one it is a kind of: a warhammer is a hammer) and the colour asked for.
+ */
+async function heldOutRequests(server: Server) {
+  const { requests } = JSON.parse(
+    readFileSync(new URL('./held-out-requests.json', import.meta.url), 'utf8'),
+  ) as { requests: HeldOut[] };
+  const rows: Array<{ request: HeldOut; got: string; honoured: boolean }> = [];
+  for (const [i, r] of requests.entries()) {
+    const player = `report-held-out-${i}`;
+    await call(server, 'PATCH', `/api/v1/player/${player}`, { crafting_level: 5, level: 10 });
+    await call(server, 'POST', `/api/v1/player/${player}/inventory/grant`, {
+      items: r.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
+    });
+    const res = await call(server, 'POST', `/api/v1/player/${player}/create-item`, {
+      crafting_station: r.station,
+      materials: r.materials,
+      item_parameters: {
+        type: r.type,
+        description: r.description,
+        focus_attributes: r.focus_attributes,
+        visual_preferences: r.visual_preferences,
+      },
+    });
+    const item = (res.body as { item?: Item }).item;
+    const subtype = item?.subtype.toLowerCase() ?? '';
+    const honoured =
+      item !== undefined &&
+      item.type === r.expect.type &&
+      (subtype === r.expect.subtype || subtype.endsWith(r.expect.subtype)) &&
+      (r.expect.color === null || item.color === r.expect.color);
+    rows.push({
+      request: r,
+      got: item
+        ? `${item.type} ${item.subtype}${item.color ? `, ${item.color}` : ''}`
+        : `refused (${res.status})`,
+      honoured,
+    });
+  }
+  return rows;
 }
 
 interface CraftRow extends Craft {
@@ -381,6 +496,23 @@ async function askEngine(): Promise<ChatResult[]> {
   return results;
 }
 
+const FANTASY_NAMES = new Set(FANTASY_EFFECTS.map((e) => e.name?.toLowerCase()));
+
+/** The effects an answer gives under effect-like fields: "Burn: Hits…" strings, or objects' names or ids. */
+function effectsIn(value: unknown, under = false): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => effectsIn(v, under));
+  if (typeof value === 'string') return under ? [value.split(':')[0]?.trim().toLowerCase() ?? ''] : [];
+  if (!value || typeof value !== 'object') return [];
+  if (under) {
+    const o = value as Record<string, unknown>;
+    const name = o.name ?? o.id;
+    return typeof name === 'string' ? [name.toLowerCase().replaceAll('_', ' ')] : [];
+  }
+  return Object.entries(value).flatMap(([k, v]) =>
+    effectsIn(v, /^(affixes|effects|abilities|perks|modifiers|enchantments|traits|bonuses)$/i.test(k)),
+  );
+}
+
 /** The names an answer gives its items: values of name-like fields. */
 function namesIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(namesIn);
@@ -423,6 +555,7 @@ interface Played {
   crafts: CraftRow[];
   chain: number[];
   grid: Awaited<ReturnType<typeof statGrid>>;
+  heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
 }
 
 /** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
@@ -451,7 +584,8 @@ async function play(c: GameCase): Promise<Played> {
     const crafts = await runCrafts(server, c.crafts, c.game.rarities[0]?.id as string);
     const chain = await craftChain(server, 8, c);
     const grid = await statGrid(server, c);
-    return { c, loot, icons, crafts, chain, grid };
+    const heldOut = c.file === FANTASY_GAME ? await heldOutRequests(server) : undefined;
+    return { c, loot, icons, crafts, chain, grid, heldOut };
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -459,7 +593,7 @@ async function play(c: GameCase): Promise<Played> {
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -467,7 +601,7 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
   const names = uniqueNames(new Map([...bags].map(([k, v]) => [k, v.map((d) => d.item.name)])));
   const strictContext = items.filter((d) =>
     mentionsContext(
-      [d.item.name, d.item.description, ...d.item.affixes.map((a) => `${a.name} ${a.effect}`)].join(' '),
+      [d.item.name, d.item.description].join(' '),
       contextWords(d.enemyName, d.location, theme),
     ),
   ).length;
@@ -487,7 +621,7 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
     ),
   );
   const byRarity = rarities.map((r) =>
-    items.filter((d) => d.item.rarity === r).map((d) => statTotal(d.item)),
+    items.filter((d) => d.item.rarity === r).map((d) => statPoints(d.item)),
   );
   const levelBands = [
     [1, 10],
@@ -496,13 +630,24 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
     [31, 45],
   ] as const;
   const byLevel = levelBands.map(([lo, hi]) =>
-    items.filter((d) => d.item.level >= lo && d.item.level <= hi).map((d) => statTotal(d.item)),
+    items.filter((d) => d.item.level >= lo && d.item.level <= hi).map((d) => statPoints(d.item)),
   );
-  const consumable = new Set(game.item_types.filter((t) => t.consumable).map((t) => t.id));
-  const consumableProcs = items.filter(
-    (d) =>
-      consumable.has(d.item.type) && d.item.affixes.some((a) => /\bhits?\b|on hit|critical/i.test(a.effect)),
-  ).length;
+  const offCatalogue = items.filter((d) => !withinCatalogue(game, d.item)).length;
+  const aboveCap = items.filter((d) => d.item.level > d.playerLevel + game.drop_level_over).length;
+  const bagNames = game.enemies.map((e) => e.name).concat(c.rooms, [theme]);
+  const recurring = [...bags.values()].map((bag) =>
+    recurringPhrases(
+      bag.map((d) => `${d.item.description} ${d.item.lore}`),
+      [...bagNames, ...bag.map((d) => d.item.name)],
+    ),
+  );
+  const recurringCount = recurring.reduce((a, r) => a + r.length, 0);
+  const topRecurring = [...groupBy(recurring.flat(), (p) => p)]
+    .sort((a, b) => b[1].length - a[1].length)
+    .slice(0, 6);
+  const impossible = items.flatMap((d) => impossiblePhrases(d.item, game, d.enemyName));
+  const honoured = heldOut?.filter((r) => r.honoured).length ?? 0;
+  const withEffects = items.filter((d) => d.item.effects.length > 0).length;
   const ownWords = items.filter((d) => speaksOnly(game, d.item)).length;
   const expected = crafts.filter((r) => r.asExpected).length;
   const chainLevel = 8;
@@ -513,19 +658,49 @@ function measure({ c, loot, icons, crafts, chain, grid }: Played) {
     valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
     vocabulary: `${fmt(percent(ownWords, items.length))}% (${ownWords}/${items.length})`,
     names: `${fmt(percent(names.unique, names.names))}% (${names.unique}/${names.names})`,
-    context: `${fmt(percent(strictContext, items.length))}% in name, description or affixes; ${fmt(percent(anyContext, items.length))}% anywhere`,
+    context: `${fmt(percent(strictContext, items.length))}% in name or description; ${fmt(percent(anyContext, items.length))}% anywhere`,
     repeats: `${repeats.filter((r) => r.length).length} of ${repeats.length}`,
     echoes: `${echoes.filter((e) => e.length).length} of ${echoes.length}`,
     rarity: `${strictlyRising(grid.byRarity) ? 'yes' : 'no'}: ${grid.byRarity.map((x) => fmt(x, 0)).join(', ')}`,
     level: `${strictlyRising(grid.byLevel) ? 'yes' : 'no'}: ${grid.byLevel.map((x) => fmt(x, 0)).join(', ')}`,
     crafts: `${expected} of ${crafts.length}`,
+    effects: `${offCatalogue} of ${items.length} (${withEffects} with effects)`,
+    cells: `${grid.overlaps.length} of ${grid.pairs} cells overlap`,
+    cap: `${aboveCap} of ${items.length}`,
+    recurring: `${fmt(recurringCount / Math.max(1, bags.size))} per bag (${recurringCount} in ${bags.size} bags)`,
+    impossible: `${impossible.length}`,
+    heldOut: heldOut ? `${fmt(percent(honoured, heldOut.length))}% (${honoured}/${heldOut.length})` : '—',
   };
 
   const section = `## Loot through the server: ${game.name}
 
 \`${relative(ROOT, c.file)}\`, theme "${theme}", rooms ${c.rooms.join(', ')}: ${PLAYERS} players kill the game's enemies through \`POST /v1/generate/items\` until ${BAG} items have dropped each, ${items.length} generated items from ${loot.requests} drops (${loot.failed} failed drops). Items carrying only the game's own types, rarities, elements, stats and item fields: ${summary.vocabulary}.
 
-Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Consumables with on-hit effects: ${consumableProcs}.
+Drops of enemies with an element carrying that element: ${fmt(percent(followsEnemy, elemental.length))}% (${followsEnemy}/${elemental.length}). Items with an effect outside the game's catalogue (an id it lacks, on a type it does not list, or a number outside the range of the item's rarity and level): ${offCatalogue} of ${items.length} (${withEffects} carry effects).
+
+Drops above the player's level plus \`drop_level_over\` (${game.drop_level_over}): ${aboveCap} of ${items.length}.
+
+Phrases of four words that recur in at least three items of one player's bag (names of items, enemies and rooms aside): ${recurringCount} over ${bags.size} bags, ${fmt(recurringCount / Math.max(1, bags.size))} a bag${
+    topRecurring.length
+      ? `; the commonest: ${topRecurring.map(([p, bagsWith]) => `“${p}” (${bagsWith.length} bags)`).join(', ')}`
+      : ''
+  }. Phrases that cannot be so of their item (a grip on what is not held, rust on what is not metal, the hands of a slime, a monster the game lacks, a rarity in capitals): ${impossible.length}${
+    impossible.length
+      ? ` (${[...groupBy(impossible, (x) => x)]
+          .map(([x, n]) => `${x} ×${n.length}`)
+          .slice(0, 8)
+          .join('; ')})`
+      : ''
+  }.
+
+Rarity by item: in each cell of one type and item level, the weakest item of a rarity against the strongest item of the rarity below, over ${grid.count} items the game server asked for: ${grid.pairs - grid.overlaps.length} of ${grid.pairs} cells strictly above${
+    grid.overlaps.length
+      ? ` (overlaps: ${grid.overlaps
+          .slice(0, 6)
+          .map((o) => `${o.type} level ${o.level} ${o.rarity} ${o.weakest} ≤ ${o.strongestBelow}`)
+          .join('; ')})`
+      : ''
+  }.
 
 The rise of stats in the summary is measured on ${grid.count} items the game server asked for at each rarity (${rarities.join(', ')}) and level (${GRID_LEVELS.join(', ')}), so that rarity and level do not mix. In the players' bags rarity is rolled and mixes with level; there, mean stat total by rarity:
 
@@ -575,7 +750,7 @@ ${
 }The first player's bag, as dropped:
 
 ${table(
-  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'affixes', 'own fields'],
+  ['name', 'type', 'rarity', 'lvl', 'element', 'from', 'description', 'lore', 'effects', 'own fields'],
   sample.map((d) => [
     cell(d.item.name),
     `${d.item.type} ${d.item.subtype}`,
@@ -585,7 +760,12 @@ ${table(
     `${d.enemyName}, ${d.location}`,
     cell(d.item.description),
     cell(d.item.lore),
-    cell(d.item.affixes.map((a) => `${a.name}: ${a.effect}`).join(' / ') || '–'),
+    cell(
+      d.item.effects
+        .map((e) => effectText(e, game.effects))
+        .map((e) => (e ? `${e.name}: ${e.text}` : '(not in the catalogue)'))
+        .join(' / ') || '–',
+    ),
     cell(
       game.item_fields
         .filter((f) => d.item[f.id] !== undefined)
@@ -625,7 +805,28 @@ ${table(
 )}
 
 Crafting chain (each result of "${c.chain.intent}" at the ${c.chain.station} fed into the next, player level ${chainLevel}, crafting level 10): levels ${chain.join(' → ') || '(no craft succeeded)'}; loot dropped to level-${chainLevel} players in this run reached level ${Math.max(...peers)} (${peers.length} items).
-`;
+${
+  heldOut
+    ? `
+### Held-out create-item requests
+
+${honoured} of ${heldOut.length} requests of \`test/content/held-out-requests.json\` (written before the writer was tuned, never tuned on) honoured in type, subtype and colour; each for a fresh player holding its materials at its station.
+
+${table(
+  ['request', 'station', 'type', 'colour asked', 'expected', 'made', 'honoured'],
+  heldOut.map((r) => [
+    cell(r.request.description),
+    r.request.station,
+    r.request.type,
+    r.request.visual_preferences.color ?? '–',
+    `${r.request.expect.subtype}${r.request.expect.color ? `, ${r.request.expect.color}` : ''}`,
+    cell(r.got),
+    r.honoured ? 'yes' : 'no',
+  ]),
+)}
+`
+    : ''
+}`;
   return { summary, section };
 }
 
@@ -639,16 +840,16 @@ async function main() {
   // The engine's chat with prompts it has never seen.
   const chatBags = groupBy(chat, (c) => c.client);
   const chatNames = uniqueNames(new Map([...chatBags].map(([k, v]) => [k, v.flatMap((c) => c.names)])));
-  // Prose only (descriptions, lore, card text): names are measured as names, and affix rules text
-  // ("Keen Edge: Critical hits deal 16% more damage.") repeats by design, so it is counted apart.
-  const affixLine = (x: string) => /^[A-Z][\w' -]{1,40}: /.test(x);
+  // Prose only (descriptions, lore, card text): names are measured as names, and effect lines
+  // ("Burn: Hits set the target burning…") repeat by design, so they are counted apart.
+  const effectLine = (x: string) => /^[A-Z][\w' -]{1,40}: /.test(x);
   const prose = (c: ChatResult) =>
     stringsOf(c.value).filter((x) => /[.!?]$/.test(x) && x.split(' ').length >= 6);
   const chatRepeats = [...chatBags.values()].map((bag) =>
-    repeatedSentences(bag.flatMap((c) => prose(c).filter((x) => !affixLine(x)))),
+    repeatedSentences(bag.flatMap((c) => prose(c).filter((x) => !effectLine(x)))),
   );
-  const affixRepeats = [...chatBags.values()].map((bag) =>
-    repeatedSentences(bag.flatMap((c) => prose(c).filter(affixLine))),
+  const effectRepeats = [...chatBags.values()].map((bag) =>
+    repeatedSentences(bag.flatMap((c) => prose(c).filter(effectLine))),
   );
   const schemaRows = SCHEMAS.map(({ name }) => {
     const rows = chat.filter((c) => c.schema === name);
@@ -666,6 +867,8 @@ async function main() {
     ];
   });
   const each = (key: keyof (typeof games)[number]['summary']) => games.map((g) => g.summary[key]);
+  // Effects in developers' own schemas: each must be one of the fantasy catalogue's, by its name.
+  const chatOffCatalogue = chat.filter((c) => effectsIn(c.value).some((e) => !FANTASY_NAMES.has(e))).length;
 
   const md = `# Content report
 
@@ -723,10 +926,21 @@ ${table(
       'strictly',
     ],
     ['crafting verdicts as expected', ...each('crafts'), '—', 'all'],
+    [
+      "items with an effect outside the game's catalogue",
+      ...each('effects'),
+      `${chatOffCatalogue} of ${chat.length} answers`,
+      '0',
+    ],
+    ['rarity cells (type, level) where a rarity overlaps the one below', ...each('cells'), '—', '0'],
+    ["drops above the player's level plus drop_level_over", ...each('cap'), '—', '0'],
+    ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
+    ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
+    ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
   ],
 )}
 
-Sentences are those of descriptions, lore and other prose fields. Affix rules text is counted apart: in the unseen-prompt bags, ${affixRepeats.filter((r) => r.length).length} of ${affixRepeats.length} repeat an affix line word for word (two items with the same effect at the same strength). The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
+Sentences are those of descriptions, lore and other prose fields. Effect lines (the catalogue's text with an item's numbers) are counted apart: in the unseen-prompt bags, ${effectRepeats.filter((r) => r.length).length} of ${effectRepeats.length} repeat one word for word (two items with the same effect at the same strength). The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
 
 ${games.map((g) => g.section).join('\n')}
 ## Unseen prompts by form

@@ -12,8 +12,10 @@ import {
 } from './support/demo.ts';
 
 // The demo as a new player finishes it, with real mouse and keyboard input: fight bare-handed,
-// forge and wear a weapon (and see the hits grow), brew a potion and drink it, shatter the Frost
-// Door, beat the Frost Giant, see the victory screen — checking the server's store along the way.
+// forge and wear a weapon (and see the hits grow, and the weapon's own icon in the hero's hand),
+// brew potions, find the Frost Door shut to bare hands, shatter it, and beat the Frost Giant in a
+// real fight (dodging its stomps, drinking when hurt) in which every effect on the worn gear acts —
+// then the victory screen, checking the server's store along the way.
 const rig = useDemoRig();
 
 const TILE = 32;
@@ -27,6 +29,8 @@ async function forge(
 ) {
   await page.keyboard.press('f');
   expect(await panel(page)).toBe('forge-panel');
+  // The demo's own game file allows 30 creations an hour (the shipped game 5).
+  expect(await page.textContent('#forge-panel .limit')).toBe('Limit: 30 creations per hour');
   await page.selectOption('#forge-panel select[name=station]', o.station);
   await page.selectOption('#forge-panel select[name=type]', o.type);
   for (const id of o.materials) await page.click(`#forge-panel [data-role=owned][data-item-id=${id}]`);
@@ -60,12 +64,14 @@ async function wear(page: Page, itemId: string) {
 }
 
 const WORN = ['WEAPON', 'HELMET', 'CHEST', 'LEGS', 'BOOTS', 'GLOVES', 'SHIELD', 'ACCESSORY'];
-const power = (item: { stats: Array<{ name: string; value: number }> }) =>
+/** Gear with an effect first (the fight measures every worn effect), then the most attack, defence and health. */
+const power = (item: { stats: Array<{ name: string; value: number }>; effects: unknown[] }) =>
+  1000 * item.effects.length +
   item.stats
     .filter((s) => ['attack', 'defense', 'health'].includes(s.name))
     .reduce((sum, s) => sum + s.value, 0);
 
-/** Wears, slot by slot, the item of the bag with the most attack, defence and health. */
+/** Wears, slot by slot, the best item of the bag (by `power`). */
 async function wearBest(page: Page) {
   const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
   const worn = new Set((await page.evaluate(() => window.__lootsmithDemo.worn())).map((w) => w.id));
@@ -82,7 +88,7 @@ const serverWorn = async (playerId: string) =>
   (await rig().server.core.deps.store.equipment(playerId)).map((w: { item_id: string }) => w.item_id);
 
 it('plays from the first fight to the Frost Giant’s defeat, and the gear is what wins it', async () => {
-  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1280, height: 720 } });
   const consoleMessages = recordConsole(page);
   // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
   const dropPlaces: string[] = [];
@@ -116,9 +122,10 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(prompt?.y).toBeLessThan(forgeStation.y);
   expect(prompt?.y).toBeLessThan((await hero(page)).y - TILE);
 
-  // Bare-handed, every hit is the base attack's (doubled on a critical hit).
+  // Bare-handed, every hit is the base attack's (doubled on a critical hit), and no sword shows.
   const bare = await hero(page);
   expect(bare.attack).toBe(2);
+  expect(bare.gear).toEqual({});
   await killEnemy(page, 'slime');
   expect(dropPlaces).toEqual([await page.textContent('.room-name')]);
   await pickUpLoot(page);
@@ -140,6 +147,10 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   if (!weapon) throw new Error('the forged weapon is not in the bag');
   const stat = (name: string) => weapon.stats.find((s) => s.name === name)?.value ?? 0;
   await wear(page, weaponId);
+  // The hero holds the weapon's own icon once it has loaded.
+  await page.waitForFunction(() => window.__lootsmithDemo.hero()?.gear.WEAPON === 'icon', null, {
+    timeout: 15_000,
+  });
   await page.waitForTimeout(400);
   await screenshot(page, 'adventure-02-wear-weapon');
   await page.keyboard.press('Escape');
@@ -179,9 +190,23 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   await wear(page, shieldId);
   await page.keyboard.press('Escape');
 
-  // The Crossroads' monsters give more loot; wear the best of everything found.
+  // The Crossroads' monsters give more loot; the hero hunts on (the nearest monster in sight, a few
+  // at most) until the bag holds gear with an effect; then wears the best of everything found.
   for (const kind of ['rat', 'slime']) {
     await killEnemy(page, kind);
+    await pickUpLoot(page);
+  }
+  const withEffects = async () =>
+    (await page.evaluate(() => window.__lootsmithDemo.inventory())).some(
+      (i) => WORN.includes(i.type) && i.effects.length > 0,
+    );
+  for (let hunt = 0; hunt < 8 && !(await withEffects()); hunt++) {
+    const me = await hero(page);
+    const [prey] = (await page.evaluate(() => window.__lootsmithDemo.enemies()))
+      .filter((e) => e.alive && e.visible && e.kind !== 'frost_giant')
+      .sort((a, b) => Math.hypot(a.x - me.x, a.y - me.y) - Math.hypot(b.x - me.x, b.y - me.y));
+    if (!prey) break;
+    await killEnemy(page, prey.kind);
     await pickUpLoot(page);
   }
   await wearBest(page);
@@ -195,18 +220,46 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(attackShown).toContain(String((await hero(page)).attack));
   await page.keyboard.press('Escape');
 
-  // East to the Frost Door: it shatters under the armed hero's blows.
+  // East to the Frost Door, following the goal arrow: bare hands glance off; the weapon cracks it
+  // blow by blow until it shatters.
   const door = await page.evaluate(() => window.__lootsmithDemo.door());
   if (!door) throw new Error('no door');
   expect((await hero(page)).attack).toBeGreaterThanOrEqual(door.needs);
+  expect(await goal(page)).toMatch(/Explore east/);
+  const arrow = await page.evaluate(() => window.__lootsmithDemo.arrow());
+  expect(arrow?.visible).toBe(true);
+  expect(Math.cos(arrow?.angle ?? Math.PI)).toBeGreaterThan(0);
+  await screenshot(page, 'adventure-03-goal-arrow');
   await walkTo(page, { x: door.x - 3 * TILE, y: door.y });
   expect(await page.evaluate(() => window.__lootsmithDemo.revealed)).toContain('cold');
   await page.waitForTimeout(300);
   await screenshot(page, 'adventure-04-frost-door');
-  const doorAt = (await page.evaluate(() => window.__lootsmithDemo.door()))?.page;
-  if (!doorAt) throw new Error('no door');
-  await page.mouse.click(doorAt.x, doorAt.y);
-  await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 20_000 });
+  const doorAt = async () => {
+    const at = (await page.evaluate(() => window.__lootsmithDemo.door()))?.page;
+    if (!at) throw new Error('no door');
+    return at;
+  };
+  // Without the weapon (taken off in the Bag) the ice holds, and the door and goal line say why.
+  const wielded = (await page.evaluate(() => window.__lootsmithDemo.worn())).find((w) => w.slot === 'WEAPON');
+  if (!wielded) throw new Error('no weapon worn');
+  await page.keyboard.press('i');
+  await page.click(`#inventory-panel .grid [data-item-id="${wielded.id}"]`);
+  await page.click('#inventory-panel .details button[name=unequip]');
+  await page.waitForFunction((id) => !window.__lootsmithDemo.worn().some((w) => w.id === id), wielded.id);
+  await page.keyboard.press('Escape');
+  const unarmedAt = await doorAt();
+  await page.mouse.click(unarmedAt.x, unarmedAt.y);
+  await page.waitForFunction(() =>
+    window.__lootsmithDemo.toasts().some((t) => t.detail?.includes('only cracks under a weapon')),
+  );
+  expect(await page.evaluate(() => window.__lootsmithDemo.door()?.hp)).toBe(door.hp);
+  expect(await goal(page)).toMatch(/needs a weapon .*wear one from your Bag \(press I\)/);
+  await wear(page, wielded.id);
+  await page.keyboard.press('Escape');
+  const armedAt = await doorAt();
+  await page.mouse.click(armedAt.x, armedAt.y);
+  await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 30_000 });
+  expect((await page.evaluate(() => window.__lootsmithDemo.door()))?.cracks).toBeGreaterThan(3);
 
   // Into the Frozen Throne: the giant wakes. Fight it, drinking the potion once hurt.
   await walkTo(page, { x: door.x + 3 * TILE, y: door.y });
@@ -214,17 +267,63 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
     timeout: 10_000,
   });
   expect(await goal(page)).toMatch(/Defeat the Frost Giant/);
-  // A knocked-out hero wakes in the hall; it walks back and fights on until the giant falls.
+  // The worn effects, as the item cards show them.
+  const worn = await page.evaluate(() => window.__lootsmithDemo.worn());
+  const wornEffects = [...new Set(worn.flatMap((w) => w.effects.map((e) => e.id)))];
+  expect(wornEffects.length).toBeGreaterThan(0);
+  await page.keyboard.press('i');
+  for (const w of worn.filter((w) => w.effects.length)) {
+    await page.click(`#inventory-panel .grid [data-item-id="${w.id}"]`);
+    for (const e of w.effects)
+      expect(await page.isVisible(`#inventory-panel .details [data-effect=${e.id}]`)).toBe(true);
+  }
+  await page.waitForTimeout(400);
+  await screenshot(page, 'adventure-04-effect-card');
+  await page.keyboard.press('Escape');
+
+  // The fight, with real input: click the giant; when its stomp winds up, step out of the ring (a key
+  // held away from it); drink when hurt. A knocked-out hero wakes in the hall (the giant recovers)
+  // and comes back. The statuses effects put on the giant are watched as it goes.
   let drank = false;
-  for (let round = 0; round < 120; round++) {
+  let stomps = 0;
+  let dodged = 0;
+  let slowed = false;
+  let burned = false;
+  let fightStart: number | undefined;
+  let fightEnd = 0;
+  const gameNow = () => page.evaluate(() => performance.now());
+  for (let round = 0; round < 600; round++) {
     const boss = (await page.evaluate(() => window.__lootsmithDemo.enemies())).find(
       (e) => e.kind === 'frost_giant',
     );
     if (!boss?.alive) break;
+    if (boss.hp < boss.maxHp && fightStart === undefined) fightStart = await gameNow();
+    fightEnd = await gameNow();
+    slowed ||= boss.slowedBy > 0 && boss.speed < 50;
+    burned ||= boss.burning;
     const me = await hero(page);
+    const near = Math.hypot(me.x - boss.x, me.y - boss.y);
+    // Near the end the hero takes the stomps (and drinks only when very low), so it is hurt when
+    // the giant falls: a heal on kill then has health to give back.
+    const endgame = boss.hp < boss.maxHp * 0.25;
+    if (boss.stompComing) {
+      stomps += 1;
+      if (stomps === 1) await screenshot(page, 'adventure-05-stomp-coming');
+      if (near < 140 && !endgame) {
+        dodged += 1;
+        const away = me.x <= boss.x ? 'a' : 'd';
+        await page.keyboard.down(away);
+        await page.waitForTimeout(800);
+        await page.keyboard.up(away);
+      }
+      while ((await page.evaluate(() => window.__lootsmithDemo.enemies())).some((e) => e.stompComing))
+        await page.waitForTimeout(100);
+      continue;
+    }
     // The first hurt drinks the best potion (the server spends it); later, drink when low.
     const potions = await page.isVisible('.hud-button[name=potion]');
-    if (potions && (!drank || me.hp < me.maxHp * 0.45) && me.hp < me.maxHp) {
+    const low = me.hp < me.maxHp * (endgame ? 0.3 : 0.45);
+    if (potions && (!drank || low) && me.hp < me.maxHp * 0.8) {
       const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
       await page.click('.hud-button[name=potion]');
       await page.waitForFunction((hp) => (window.__lootsmithDemo.hero()?.hp ?? 0) > hp, me.hp, {
@@ -237,19 +336,40 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
             .filter((e) => (e.type ?? e.item?.type) === 'CONSUMABLE')
             .reduce((n, e) => n + e.quantity, 0);
         expect(potionsOf(stored.items)).toBe(potionsOf(bag) - 1);
-        await screenshot(page, 'adventure-05-boss-fight');
+        await screenshot(page, 'adventure-06-boss-fight');
       }
       drank = true;
     }
-    if (boss.page.onScreen) await page.mouse.click(boss.page.x, boss.page.y);
-    else await walkTo(page, boss, 120);
-    await page.waitForTimeout(1000);
+    if (near > 70) {
+      if (boss.page.onScreen && boss.visible) await page.mouse.click(boss.page.x, boss.page.y);
+      // Back from the hall after a knock-out: to the throne room's doorway first, then toward the
+      // giant (which moves: a walk cut short is tried again next round).
+      else {
+        const doorway = { x: door.x + 3 * TILE, y: door.y };
+        const far = Math.hypot(me.x - doorway.x, me.y - doorway.y) > 60 && me.x < doorway.x;
+        await walkTo(page, far ? doorway : boss, 90).catch(() => {});
+      }
+    }
+    await page.waitForTimeout(250);
   }
   expect(drank).toBe(true);
+  // A real fight: it lasts, the giant stomps (telegraphed) and the hero can step out of it.
+  expect(fightStart).toBeDefined();
+  expect((fightEnd - (fightStart ?? fightEnd)) / 1000).toBeGreaterThan(15);
+  expect(stomps).toBeGreaterThan(0);
+  expect(dodged).toBeGreaterThan(0);
+  // Every effect the worn gear shows did something measurable in play.
+  const log = await page.evaluate(() => window.__lootsmithDemo.effectLog());
+  for (const id of wornEffects) {
+    expect(log?.[id]?.times, `${id} acted`).toBeGreaterThan(0);
+    expect(log?.[id]?.total, `${id} did something`).toBeGreaterThan(0);
+  }
+  if (wornEffects.includes('frost_slow')) expect(slowed).toBe(true);
+  if (wornEffects.includes('burn')) expect(burned).toBe(true);
   await page.waitForFunction(() => window.__lootsmithDemo.won, null, { timeout: 10_000 });
   await page.waitForFunction(() => window.__lootsmithDemo.panel === 'win-panel', null, { timeout: 15_000 });
   await page.waitForTimeout(600);
-  await screenshot(page, 'adventure-06-victory');
+  await screenshot(page, 'adventure-07-victory');
   expect(await page.textContent('#win-panel')).toContain('The gear that won it');
   expect(await page.$$('#win-panel .win-gear li')).not.toHaveLength(0);
 

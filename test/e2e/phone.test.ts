@@ -110,8 +110,27 @@ for (const [width, height] of [
     await screenshot(page, `${name}-02-forge`);
     await tap(page, '#forge-panel button[name=create]');
     await page.waitForSelector('#forge-panel .result .success', { timeout: 30_000 });
+    // The result comes up into view by itself (the player need not scroll for it).
+    const result = await page.locator('#forge-panel .result .success').boundingBox();
+    expect(result && result.y >= 0 && result.y + result.height <= height, 'the result is in view').toBe(true);
+    await screenshot(page, `${name}-02-forged`);
     const swordId = (await page.getAttribute('#forge-panel .result .item-card', 'data-item-id')) ?? '';
+    // A potion from the Alchemy Table: the toolbar's Potion button shows its count in full.
+    await page.selectOption('#forge-panel select[name=station]', 'alchemy_table');
+    await page.selectOption('#forge-panel select[name=type]', 'CONSUMABLE');
+    await tap(page, '#forge-panel [data-role=owned][data-item-id=healing_herb]');
+    await page.fill('#forge-panel textarea[name=description]', 'a healing potion');
+    await tap(page, '#forge-panel button[name=create]');
+    await page.waitForSelector('#forge-panel .result .success', { timeout: 30_000 });
     await tap(page, '#forge-panel .close');
+    await expectTappable(page, '.hud-button[name=potion]');
+    const count = await page.evaluate(() => {
+      const button = document.querySelector('.hud-button[name=potion]')?.getBoundingClientRect();
+      const shown = document.querySelector('.hud-button[name=potion] .count');
+      const box = shown?.getBoundingClientRect();
+      return { text: shown?.textContent, inside: !!box && !!button && box.right <= button.right - 1 };
+    });
+    expect(count).toEqual({ text: ' ×1', inside: true });
 
     // Bag: tapping an item shows its card inside the screen, with its Wear button in reach.
     await tap(page, '.hud-button[name=inventory]');
@@ -149,14 +168,22 @@ for (const [width, height] of [
     await tap(page, '#crafting-panel .close');
     expect(await panel(page)).toBeUndefined();
 
-    // Messages sit above the toolbar, never over its buttons (read at one instant: toasts come and go).
-    const overlaps = await page.evaluate(() => {
+    // Messages sit above the toolbar, never over its buttons, one short one at a time (read at one
+    // instant: toasts come and go).
+    const toasts = await page.evaluate(() => {
       const toolbar = document.querySelector('.hud-buttons')?.getBoundingClientRect();
-      return [...document.querySelectorAll('.toast')].filter(
-        (toast) => toolbar && toast.getBoundingClientRect().bottom > toolbar.top,
-      ).length;
+      const shown = [...document.querySelectorAll('.toast')]
+        .map((toast) => toast.getBoundingClientRect())
+        .filter((box) => box.height > 0);
+      return {
+        shown: shown.length,
+        overlaps: shown.filter((box) => toolbar && box.bottom > toolbar.top).length,
+        tallest: Math.max(0, ...shown.map((box) => box.height)),
+      };
     });
-    expect(overlaps).toBe(0);
+    expect(toasts.overlaps).toBe(0);
+    expect(toasts.shown).toBeLessThanOrEqual(1);
+    expect(toasts.tallest).toBeLessThan(height * 0.1);
     await screenshot(page, `${name}-06-after`);
 
     const errors = consoleMessages.filter((m) => m.type() === 'error').map((m) => m.text());

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
@@ -12,7 +13,9 @@ import {
 
 // A whole session with real mouse and keyboard input: fight, loot, pick up, craft, meet the skill
 // check, missing materials and the rate limit, reload — checking the page and the server's store.
-const rig = useDemoRig();
+// The shipped fantasy RPG rather than the demo's own game file: its tight creation limit (5 an hour)
+// is the refusal this suite plays.
+const rig = useDemoRig({ LOOTSMITH_GAME_FILE: resolve('server/game/fantasy-rpg.json') });
 
 const RULE_REASONS = ['skill_too_low', 'insufficient_materials', 'rate_limit_exceeded'];
 

@@ -61,7 +61,10 @@ function hostileItem(good: Record<string, unknown>, auth: string) {
         maxLength: 8,
       }),
     ),
-    affixes: field(good.affixes, fc.array(fc.record({ name: text, effect: text }), { maxLength: 6 })),
+    effects: field(
+      good.effects,
+      fc.array(fc.record({ id: text, params: fc.dictionary(text, hostileNumber) }), { maxLength: 6 }),
+    ),
     value: field(good.value, hostileNumber),
     debug_headers: fc.option(fc.constant({ authorization: auth }), { nil: undefined }),
   });

@@ -1,7 +1,8 @@
 import type { PixelSprite } from './pixel-art.ts';
 
-// Worn gear, drawn on the hero's 16×16 grid in greys: each is tinted with the worn item's rarity
-// colour and laid over the hero, so what the player wears shows in the dungeon.
+// Worn gear, drawn on the hero's 16×16 grid in greys: each is tinted with the worn item's colour and
+// laid over the hero, so what the player wears shows in the dungeon (a weapon or shield shows as its
+// own icon once that has loaded; these shapes stand in until then).
 const GREYS = { w: 0xffffff, l: 0xd0d0d0, m: 0x9a9a9a, d: 0x5c5c5c };
 const BLANK = '................';
 const grid = (rows: Record<number, string>): string[] =>

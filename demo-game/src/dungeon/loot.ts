@@ -1,7 +1,9 @@
 import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
 import type Phaser from 'phaser';
+import { bagKey } from '../objective.ts';
 import { errorText } from '../ui/error-text.ts';
 import type { IconSource } from '../ui/IconSource.ts';
+import { touchFirst } from '../ui/touch.ts';
 import { areaAt } from '../world/dungeon-map.ts';
 import type { Enemy } from '../world/Enemy.ts';
 import { LootLayer } from '../world/LootLayer.ts';
@@ -87,7 +89,7 @@ export class Loot {
     for (const item of taken) {
       run.itemsTaken += 1;
       state.pickedUp(item);
-      const wearable = state.canWear(item) ? ' · wear it from your bag' : '';
+      const wearable = state.canWear(item) ? ` · wear it from your Bag (${bagKey(touchFirst())})` : '';
       toasts.show(
         'info',
         `Picked up ${item.name}`,

@@ -1,6 +1,6 @@
 import type Phaser from 'phaser';
 import { ENEMY_SPAWNS, TILE } from '../world/dungeon-map.ts';
-import { Enemy } from '../world/Enemy.ts';
+import { Enemy, type EnemyBlow } from '../world/Enemy.ts';
 import { ENEMY_KINDS } from '../world/enemy-kinds.ts';
 import type { Hero } from '../world/Hero.ts';
 
@@ -24,19 +24,19 @@ export class Monsters {
   }
 
   /** Moves every awake monster for a frame; `hits` hears each blow one lands on the hero. */
-  step(time: number, delta: number, hero: Hero, hits: (enemy: Enemy, damage: number) => void) {
-    for (const enemy of this.#all) {
+  step(time: number, delta: number, hero: Hero, hits: (enemy: Enemy, blow: EnemyBlow) => void) {
+    for (const enemy of [...this.#all]) {
       const awake = this.#awake(enemy);
       enemy.setVisible(awake);
       if (!awake) continue;
-      const damage = enemy.step(time, delta, hero);
-      if (damage) hits(enemy, damage);
+      const blow = enemy.step(time, delta, hero);
+      if (blow.damage || blow.stomp) hits(enemy, blow);
     }
   }
 
-  /** Every monster forgets the hero (who was knocked out). */
+  /** Every monster forgets the hero (who was knocked out); a boss left alone gets its breath back. */
   calm() {
-    for (const enemy of this.#all) enemy.provoked = false;
+    for (const enemy of this.#all) enemy.calm();
   }
 
   /** A fallen monster fades away; its kind comes back later at the same spawn. */

@@ -110,7 +110,7 @@ export class HeroOrders {
     const blow = strikeDoor(this.#c, this.#door);
     if (blow === 'cracked') return;
     this.#order = undefined;
-    if (blow === 'weak') this.#c.hero.stop();
+    if (blow !== 'shattered') this.#c.hero.stop();
   }
 
   /** Walks to a spot, then carries out the order given with it. */

@@ -1,4 +1,6 @@
+import type { Item } from '@lootsmith/plugin';
 import Phaser from 'phaser';
+import { heroEffects } from '../hero-effects.ts';
 import { HeroGear } from '../hero-gear.ts';
 import { heroStats } from '../hero-stats.ts';
 import { forgetPlayer } from '../player-id.ts';
@@ -62,8 +64,8 @@ export class DungeonUi {
       if (e.op === 'createItem' || e.result.success) run.itemsMade += 1;
     });
     root.prepend(this.hud.root, this.#panels.root);
-    const stopWatching = state.onChange(() => this.#applyGear());
-    this.#applyGear();
+    const stopWatching = state.onChange(() => this.applyGear());
+    this.applyGear();
     // Icons of everything owned start loading now, so the bag opens with pictures in it.
     for (const { item } of state.items) void this.icons.url(item);
     scene.events.once(Phaser.Scenes.Events.SHUTDOWN, () => {
@@ -110,11 +112,17 @@ export class DungeonUi {
     this.#win.show({ ...run, seconds: (scene.time.now - run.startedAt) / 1000 });
   }
 
-  /** The hero's stats and looks follow what the server says is worn. */
-  #applyGear() {
-    const { hero, state } = this.#c;
-    hero.setStats(heroStats(state.wornStats));
-    hero.wear(state.slots);
+  /** The hero's stats (from what the server says is worn, and the hero's level) and looks. */
+  applyGear() {
+    const { hero, state, progress } = this.#c;
+    const worn = state.slots.flatMap((s) => (s.item ? [s.item] : []));
+    hero.setStats(heroStats(state.wornStats, progress.level));
+    hero.effects = heroEffects(worn);
+    const look = (item: Item) => ({ icon: this.icons.keyFor(item), color: this.icons.colorOf(item) });
+    hero.wear(state.slots, look);
     this.paintHealth();
+    // Drawn again once every worn item's icon has loaded (a weapon in hand is its own picture).
+    if (worn.some((item) => item.icon && !this.icons.keyFor(item)))
+      void Promise.all(worn.map((item) => this.icons.url(item))).then(() => hero.wear(state.slots, look));
   }
 }

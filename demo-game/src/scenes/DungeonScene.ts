@@ -1,6 +1,6 @@
 import type { LootSprite } from '@lootsmith/plugin';
 import Phaser from 'phaser';
-import { Combat } from '../dungeon/combat.ts';
+import { Combat, type EffectLog } from '../dungeon/combat.ts';
 import type { DungeonContext, Run } from '../dungeon/context.ts';
 import { DOOR_NEEDS } from '../dungeon/door.ts';
 import { DOOR_AREA, Exploration } from '../dungeon/exploration.ts';
@@ -11,14 +11,15 @@ import { HeroOrders } from '../dungeon/orders.ts';
 import { Stations } from '../dungeon/stations.ts';
 import { DungeonUi } from '../dungeon/ui.ts';
 import type { HeroProgress } from '../hero-progress.ts';
-import { objective } from '../objective.ts';
+import { type GoalPlace, objective } from '../objective.ts';
 import type { PlayerState } from '../player-state.ts';
 import type { Toasts } from '../ui/Toasts.ts';
 import { touchFirst } from '../ui/touch.ts';
-import { BOSS_AREA, HERO_SPAWN, MAP_COLS, MAP_ROWS, TILE } from '../world/dungeon-map.ts';
+import { AREAS, BOSS_AREA, HERO_SPAWN, MAP_COLS, MAP_ROWS, STATIONS, TILE } from '../world/dungeon-map.ts';
 import { drawDungeon } from '../world/dungeon-view.ts';
 import type { Enemy } from '../world/Enemy.ts';
 import { FrostDoor } from '../world/FrostDoor.ts';
+import { GoalArrow } from '../world/GoalArrow.ts';
 import { Hero } from '../world/Hero.ts';
 
 /** How long the boss's loot has to land before the victory screen covers it. */
@@ -32,12 +33,28 @@ function zoomFor(width: number, height: number) {
 
 /** What the dungeon shows, read only: for the development and test hook (`demo-hook.ts`). */
 export interface DungeonView {
-  readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats'>>;
+  readonly hero: Readonly<Pick<Hero, 'x' | 'y' | 'hp' | 'stats' | 'shown'>>;
   readonly hits: readonly number[];
+  readonly effects: Readonly<EffectLog>;
   readonly enemies: ReadonlyArray<
-    Readonly<Pick<Enemy, 'uid' | 'kind' | 'hp' | 'alive' | 'visible' | 'x' | 'y'>>
+    Readonly<
+      Pick<
+        Enemy,
+        | 'uid'
+        | 'kind'
+        | 'hp'
+        | 'alive'
+        | 'visible'
+        | 'x'
+        | 'y'
+        | 'speed'
+        | 'slowedBy'
+        | 'burning'
+        | 'stompComing'
+      >
+    >
   >;
-  readonly door: Readonly<Pick<FrostDoor, 'open' | 'cracks' | 'needs' | 'x' | 'y'>>;
+  readonly door: Readonly<Pick<FrostDoor, 'open' | 'cracks' | 'hp' | 'needs' | 'x' | 'y'>>;
   readonly revealed: ReadonlySet<string>;
   readonly won: boolean;
   readonly loot: ReadonlyArray<Readonly<Pick<LootSprite, 'item' | 'icon' | 'pending' | 'x' | 'y'>>>;
@@ -45,6 +62,8 @@ export interface DungeonView {
   /** The id of the open panel, if any. */
   readonly panel: string | undefined;
   readonly camera: Readonly<Pick<Phaser.Cameras.Scene2D.Camera, 'worldView' | 'zoom' | 'x' | 'y'>>;
+  /** The goal arrow beside the hero: whether it shows, and its angle (radians, 0 = east). */
+  readonly arrow: Readonly<Pick<GoalArrow, 'visible' | 'rotation'>>;
 }
 
 /**
@@ -67,6 +86,7 @@ export class DungeonScene extends Phaser.Scene {
   #loot!: Loot;
   #orders!: HeroOrders;
   #input!: DungeonInput;
+  #arrow!: GoalArrow;
 
   constructor(state: PlayerState, progress: HeroProgress, toasts: Toasts, uiRoot: HTMLElement) {
     super('Dungeon');
@@ -95,6 +115,7 @@ export class DungeonScene extends Phaser.Scene {
     this.#exploration = new Exploration(this, this.#toasts, this.#door);
     this.#combat = new Combat(context, this.#monsters, {
       healthChanged: () => this.#ui.paintHealth(),
+      levelChanged: () => this.#ui.applyGear(),
       knockedOut: () => this.#orders.clear(),
       killed: (enemy, at) => {
         void this.#loot.drop(enemy, at);
@@ -115,6 +136,7 @@ export class DungeonScene extends Phaser.Scene {
       loot: this.#loot,
       door: this.#door,
     });
+    this.#arrow = new GoalArrow(this);
     this.#followHero();
     this.cameras.main.fadeIn(400, 11, 10, 16);
   }
@@ -122,7 +144,9 @@ export class DungeonScene extends Phaser.Scene {
   override update(time: number, delta: number) {
     const paused = this.#ui.panel !== undefined;
     this.#stations.prompt(paused ? undefined : this.#hero);
-    this.#ui.hud.setGoal(this.#goal());
+    const goal = this.#goal();
+    this.#ui.hud.setGoal(goal.text);
+    this.#arrow.point(this.#hero, this.#placeOf(goal.place));
     // An open panel pauses the dungeon: nothing moves or fights while the player reads or crafts.
     if (paused) {
       this.#hero.step(0, new Phaser.Math.Vector2());
@@ -143,6 +167,7 @@ export class DungeonScene extends Phaser.Scene {
     return {
       hero: this.#hero,
       hits: this.#combat.hits,
+      effects: this.#combat.effects,
       enemies: this.#monsters.all,
       door: this.#door,
       revealed: this.#exploration.revealed,
@@ -151,6 +176,7 @@ export class DungeonScene extends Phaser.Scene {
       stationPrompt: this.#stations.shown,
       panel: this.#ui.panel,
       camera: this.cameras.main,
+      arrow: this.#arrow,
     };
   }
 
@@ -175,6 +201,7 @@ export class DungeonScene extends Phaser.Scene {
     return objective({
       kills: this.#run.kills,
       attack: this.#hero.stats.attack,
+      armed: state.wearsWeapon,
       doorNeeds: this.#door.needs,
       doorSeen: this.#exploration.seen(DOOR_AREA),
       doorOpen: this.#door.open,
@@ -184,5 +211,33 @@ export class DungeonScene extends Phaser.Scene {
       canWearMore: state.items.some((e) => state.canWear(e.item) && !state.isWorn(e.item.id)),
       touch: touchFirst(),
     });
+  }
+
+  /** The map point of a goal's place: the nearest monster in sight, the door, a station, the throne. */
+  #placeOf(place: GoalPlace | undefined): { x: number; y: number } | undefined {
+    const hero = this.#hero;
+    const nearest = (enemies: readonly Enemy[]) =>
+      enemies.toSorted(
+        (a, b) => Phaser.Math.Distance.BetweenPoints(hero, a) - Phaser.Math.Distance.BetweenPoints(hero, b),
+      )[0];
+    const living = this.#monsters.all.filter((e) => e.alive && e.visible);
+    switch (place) {
+      case 'monster':
+        return nearest(living.filter((e) => !e.kind.boss));
+      case 'giant':
+        return living.find((e) => e.kind.boss);
+      case 'door':
+        return this.#door.front;
+      case 'workbench': {
+        const bench = STATIONS.find((s) => s.id === 'workbench');
+        return bench && { x: bench.x * TILE, y: (bench.y + 1) * TILE };
+      }
+      case 'throne': {
+        const throne = AREAS.find((a) => a.id === BOSS_AREA);
+        return throne && { x: ((throne.x0 + throne.x1) / 2) * TILE, y: ((throne.y0 + throne.y1) / 2) * TILE };
+      }
+      default:
+        return undefined;
+    }
   }
 }

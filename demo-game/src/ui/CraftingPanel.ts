@@ -1,6 +1,6 @@
 import type { CombineResult } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
-import { fill, h } from './dom.ts';
+import { fill, h, showResult } from './dom.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
@@ -131,7 +131,7 @@ export class CraftingPanel extends Panel {
   #showResult(result: CombineResult) {
     if (result.success && result.result_item) {
       const xp = `+${result.crafting_xp_earned} crafting XP`;
-      fill(
+      showResult(
         this.#result,
         h(
           'div',
@@ -139,12 +139,12 @@ export class CraftingPanel extends Panel {
           h('b', {}, result.recipe_discovered ? 'New recipe discovered!' : 'Crafted!'),
           ` ${xp}`,
         ),
-        itemCard(result.result_item, this.#s.icons),
+        itemCard(result.result_item, this.#s.icons, this.#s.state.effects),
       );
       this.#s.toasts.show('success', `Crafted ${result.result_item.name}`, xp);
       return;
     }
-    fill(
+    showResult(
       this.#result,
       h(
         'div',

@@ -1,6 +1,6 @@
 import type { ItemType } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
-import { fill, h } from './dom.ts';
+import { fill, h, showResult } from './dom.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
@@ -118,7 +118,12 @@ export class ForgePanel extends Panel {
             'div',
             { class: 'row action-bar' },
             this.#button,
-            h('span', { class: 'muted small' }, 'Limit: 5 creations per hour'),
+            this.#s.state.game &&
+              h(
+                'span',
+                { class: 'muted small limit' },
+                `Limit: ${this.#s.state.game.create_item.per_hour} creations per hour`,
+              ),
           ),
           this.#result,
         ),
@@ -143,7 +148,10 @@ export class ForgePanel extends Panel {
     if (this.#busy || this.#picker.total < 1) return;
     this.#busy = true;
     this.#sync();
-    fill(this.#result, h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'Hammer on anvil…'));
+    showResult(
+      this.#result,
+      h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'Hammer on anvil…'),
+    );
     const type = this.#type.value as ItemType;
     try {
       const result = await this.#s.plugin.crafting.createItem({
@@ -159,10 +167,10 @@ export class ForgePanel extends Panel {
         },
       });
       const xp = `+${result.crafting_xp} crafting XP`;
-      fill(
+      showResult(
         this.#result,
         h('div', { class: 'success' }, h('b', {}, 'Forged!'), ` ${xp}`),
-        itemCard(result.item, this.#s.icons),
+        itemCard(result.item, this.#s.icons, this.#s.state.effects),
       );
       this.#s.toasts.show('success', `Created ${result.item.name}`, xp);
       this.#picker.clear();

@@ -66,8 +66,9 @@ export class Hud {
 
   constructor(plugin: LootsmithPlugin, state: PlayerState, actions: HudActions) {
     this.bag = button('inventory', '◈ Bag', 'I', actions.inventory);
-    this.#potion = button('potion', '⚗ Potion', 'Q', actions.potion);
-    this.#potion.firstElementChild?.append(this.#potionCount);
+    this.#potion = button('potion', '⚗ ', 'Q', actions.potion);
+    // On a phone the word gives way, never the count.
+    this.#potion.firstElementChild?.append(h('span', { class: 'word' }, 'Potion'), this.#potionCount);
     this.#progress.append(
       h('span', { class: 'spinner' }),
       this.#progressText,

@@ -9,6 +9,8 @@ export class IconSource {
   /** Icon id → texture key, for every icon loaded so far. */
   readonly #keys = new Map<string, string>();
   readonly #urls = new Map<string, Promise<string | undefined>>();
+  /** Icon id → the icon's main colour. */
+  readonly #colors = new Map<string, number>();
   readonly #plugin: LootsmithPlugin;
   readonly #textures: Phaser.Textures.TextureManager;
 
@@ -44,6 +46,23 @@ export class IconSource {
     return url;
   }
 
+  /**
+   * The colour an item is drawn in on the hero: its own `color` when that names a colour ("crimson",
+   * "azure", "#3366ff"), else the average of its icon's opaque pixels once the icon is loaded.
+   */
+  colorOf(item: Item): number | undefined {
+    const own = item.color ? namedColor(item.color) : undefined;
+    if (own !== undefined) return own;
+    const key = this.keyFor(item);
+    if (!key || !item.icon) return undefined;
+    let color = this.#colors.get(item.icon.id);
+    if (color === undefined) {
+      color = averageColor(this.#textures.get(key).getSourceImage() as CanvasImageSource);
+      if (color !== undefined) this.#colors.set(item.icon.id, color);
+    }
+    return color;
+  }
+
   /** Sets an `<img>`'s source once the icon is ready; returns the element for chaining. */
   paint(img: HTMLImageElement, item: Item): HTMLImageElement {
     void this.url(item).then((url) => {
@@ -61,4 +80,39 @@ export class IconSource {
     if (source instanceof HTMLCanvasElement) return source.toDataURL();
     return undefined;
   }
+}
+
+/** A CSS colour ("crimson", "dark green", "#36f") as a number; undefined for a word that is none. */
+function namedColor(word: string): number | undefined {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return undefined;
+  const unset = '#010203';
+  context.fillStyle = unset;
+  context.fillStyle = word.toLowerCase().replaceAll(' ', '');
+  const css = context.fillStyle;
+  return css !== unset && /^#[0-9a-f]{6}$/.test(css) ? Number.parseInt(css.slice(1), 16) : undefined;
+}
+
+/** The average colour of an image's opaque pixels (undefined for a blank one). */
+function averageColor(image: CanvasImageSource): number | undefined {
+  const size = 24;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = size;
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  if (!context) return undefined;
+  context.drawImage(image, 0, 0, size, size);
+  const { data } = context.getImageData(0, 0, size, size);
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if ((data[i + 3] ?? 0) < 160) continue;
+    r += data[i] ?? 0;
+    g += data[i + 1] ?? 0;
+    b += data[i + 2] ?? 0;
+    n += 1;
+  }
+  if (!n) return undefined;
+  return (Math.round(r / n) << 16) | (Math.round(g / n) << 8) | Math.round(b / n);
 }

@@ -1,4 +1,5 @@
-import type { Item } from '@lootsmith/plugin';
+import type { EffectDefinition, Item, ItemEffect } from '@lootsmith/plugin';
+import { itemEffects } from '../hero-effects.ts';
 import { h } from './dom.ts';
 import type { IconSource } from './IconSource.ts';
 import { rarityCss, titleCase } from './rarity.ts';
@@ -7,9 +8,24 @@ const signed = (value: number) => (value >= 0 ? `+${value}` : String(value));
 const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
-/** The tooltip card of an item: name in its rarity's colour, type, level, stats, affixes, text and lore. */
-export function itemCard(item: Item, icons: IconSource): HTMLElement {
+/** An effect as the card shows it: the catalogue's text with the item's numbers; none the catalogue lacks. */
+function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinition[]) {
+  const known = catalogue.find((e) => e.id === effect.id);
+  if (!known) return [];
+  const text = known.text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    effect.params[name] === undefined ? whole : String(effect.params[name]),
+  );
+  return [{ id: effect.id, name: known.name, text }];
+}
+
+/**
+ * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
+ * lore. Effects are worded from the game's catalogue (`GET /api/v1/game`); one it lacks, or one the
+ * demo does not play, is not shown: the card promises only what the game does.
+ */
+export function itemCard(item: Item, icons: IconSource, catalogue: readonly EffectDefinition[]): HTMLElement {
   const color = rarityCss(item.rarity);
+  const effects = itemEffects(item).flatMap((e) => effectLine(e, catalogue));
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
@@ -37,11 +53,11 @@ export function itemCard(item: Item, icons: IconSource): HTMLElement {
           h('li', {}, h('b', {}, statValue(s.name, s.value)), ` ${titleCase(s.name)}`),
         ),
       ),
-    item.affixes.length > 0 &&
+    effects.length > 0 &&
       h(
         'ul',
-        { class: 'item-affixes' },
-        ...item.affixes.map((a) => h('li', {}, h('b', {}, a.name), ` — ${a.effect}`)),
+        { class: 'item-effects' },
+        ...effects.map((e) => h('li', { 'data-effect': e.id }, h('b', {}, e.name), ` — ${e.text}`)),
       ),
     h('p', { class: 'item-description' }, item.description),
     h('p', { class: 'item-lore' }, `“${item.lore}”`),

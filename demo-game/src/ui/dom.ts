@@ -28,6 +28,16 @@ export function fill(element: Element, ...children: Child[]): void {
   );
 }
 
+/**
+ * Fills a panel's result area and, when it starts low on the screen or below it (on a phone, under
+ * the form and the kept-in-view button), scrolls its top up into view.
+ */
+export function showResult(element: Element, ...children: Child[]): void {
+  fill(element, ...children);
+  if (element.getBoundingClientRect().top > window.innerHeight * 0.55)
+    element.scrollIntoView({ block: 'start' });
+}
+
 /** True while the player types into a form field, so game keys leave the keyboard alone. */
 export function typing(): boolean {
   const active = document.activeElement;

@@ -1,5 +1,5 @@
 import { LootsmithError } from '@lootsmith/plugin';
-import { fill, h } from './dom.ts';
+import { h, showResult } from './dom.ts';
 import { errorText } from './error-text.ts';
 import type { Services } from './services.ts';
 
@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
 export function showFailure(target: HTMLElement, e: unknown, s: Services) {
   const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
   const { title, detail } = errorText(error, (id) => s.state.item(id)?.name ?? id);
-  fill(
+  showResult(
     target,
     h(
       'div',

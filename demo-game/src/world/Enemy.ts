@@ -3,7 +3,15 @@ import { isClear } from './dungeon-map.ts';
 import type { EnemyKind } from './enemy-kinds.ts';
 
 let spawned = 0;
-const BOSS_REGEN_PER_SECOND = 1.5;
+const BOSS_REGEN_PER_SECOND = 4;
+const CHILLED = 0x8fd8ff;
+const BURNING = 0xff9a4d;
+
+/** What one frame of a monster did to the hero: its blow (0 mostly), and whether it was a stomp. */
+export interface EnemyBlow {
+  damage: number;
+  stomp: boolean;
+}
 
 /** One monster: wanders near its spawn, chases the hero once provoked, flashes and falls when hit. */
 export class Enemy extends Phaser.GameObjects.Container {
@@ -18,6 +26,14 @@ export class Enemy extends Phaser.GameObjects.Container {
   #wander = { x: 0, y: 0, until: 0 };
   #nextAttack = 0;
   #hurtUntil = 0;
+  /** Frost slow: moves and strikes at `1 - percent/100` of its pace until then. */
+  #chill = { percent: 0, until: 0 };
+  /** Burn: `damage` each second until then. */
+  #burn = { damage: 0, until: 0, next: 0 };
+  /** The boss's stomp: when the next one starts, and when the one being wound up lands. */
+  #nextStomp = 0;
+  #stompLands = 0;
+  #stompRing: Phaser.GameObjects.Graphics | undefined;
 
   constructor(scene: Phaser.Scene, kind: EnemyKind, x: number, y: number) {
     super(scene, x, y);
@@ -61,6 +77,63 @@ export class Enemy extends Phaser.GameObjects.Container {
     return this.hp > 0;
   }
 
+  /** The per cent it is slowed by now (0 when not chilled). */
+  get slowedBy(): number {
+    return this.scene.time.now < this.#chill.until ? this.#chill.percent : 0;
+  }
+
+  get burning(): boolean {
+    return this.scene.time.now < this.#burn.until;
+  }
+
+  /** Whether a stomp is being wound up (the ring on the floor shows where it lands). */
+  get stompComing(): boolean {
+    return this.#stompLands > 0;
+  }
+
+  /** Pixels per second while chasing, after any slow. */
+  get speed(): number {
+    return this.kind.speed * (1 - this.slowedBy / 100);
+  }
+
+  /** Slows it by `percent` for `seconds` (a stronger or longer chill replaces a weaker one). */
+  chill(percent: number, seconds: number) {
+    const until = this.scene.time.now + seconds * 1000;
+    if (percent >= this.slowedBy) this.#chill = { percent, until: Math.max(until, this.#chill.until) };
+    this.#tintStatus();
+  }
+
+  /** Sets it burning: `damage` each second for `seconds` (a new burn replaces the old). */
+  ignite(damage: number, seconds: number) {
+    const now = this.scene.time.now;
+    this.#burn = { damage, until: now + seconds * 1000, next: this.burning ? this.#burn.next : now + 1000 };
+    this.#tintStatus();
+  }
+
+  /** The burn's damage if a tick falls due now (0 mostly). */
+  burnTick(time: number): number {
+    if (!this.alive || this.#burn.damage <= 0 || time < this.#burn.next || time > this.#burn.until + 50)
+      return 0;
+    this.#burn.next += 1000;
+    return this.#burn.damage;
+  }
+
+  /** Damage that is not a blow (a burn, thorns): no flinch; returns true when it killed. */
+  wound(damage: number): boolean {
+    if (!this.alive) return false;
+    this.hp = Math.max(0, Math.round(this.hp - damage));
+    this.provoked = true;
+    this.#drawBar();
+    return this.hp === 0;
+  }
+
+  /** The hero is gone (knocked out): any stomp being wound up is called off. */
+  calm() {
+    this.provoked = false;
+    this.#endStomp();
+    this.sprite.y = 0;
+  }
+
   /** Takes a hit; returns true when this one killed it. */
   hit(damage: number, from: { x: number; y: number }): boolean {
     if (!this.alive) return false;
@@ -68,7 +141,10 @@ export class Enemy extends Phaser.GameObjects.Container {
     this.provoked = true;
     this.#hurtUntil = this.scene.time.now + 120;
     this.sprite.setTint(0xffffff).setTintMode(Phaser.TintModes.FILL);
-    this.scene.time.delayedCall(90, () => this.sprite.setTintMode(Phaser.TintModes.MULTIPLY).clearTint());
+    this.scene.time.delayedCall(90, () => {
+      this.sprite.setTintMode(Phaser.TintModes.MULTIPLY);
+      this.#tintStatus();
+    });
     const away = new Phaser.Math.Vector2(this.x - from.x, this.y - from.y).normalize().scale(8);
     if (isClear(this.x + away.x, this.y + away.y, this.kind.radius * 0.6)) {
       this.scene.tweens.add({ targets: this, x: this.x + away.x, y: this.y + away.y, duration: 90 });
@@ -77,20 +153,33 @@ export class Enemy extends Phaser.GameObjects.Container {
     return this.hp === 0;
   }
 
-  /** Moves for one frame; returns the damage dealt to the hero this frame (0 mostly). */
-  step(time: number, delta: number, hero: { x: number; y: number; radius: number }): number {
-    if (!this.alive || time < this.#hurtUntil) return 0;
+  /** Moves for one frame; returns what it did to the hero this frame (no damage mostly). */
+  step(time: number, delta: number, hero: { x: number; y: number; radius: number }): EnemyBlow {
+    const none = { damage: 0, stomp: false };
+    if (!this.alive) return none;
     const toHero = Phaser.Math.Distance.Between(this.x, this.y, hero.x, hero.y);
+    if (this.#stompLands) return time < this.#stompLands ? none : this.#landStomp(toHero);
+    if (time < this.#hurtUntil) return none;
+    this.#tintStatus();
     const fromHome = Phaser.Math.Distance.Between(this.x, this.y, this.home.x, this.home.y);
     if (!this.provoked && toHero < 70 && this.kind.id !== 'slime') this.provoked = true;
     if (this.provoked && fromHome > 300) this.provoked = false;
+    const { stomp } = this.kind;
+    if (stomp && this.provoked && toHero <= stomp.radius) {
+      if (!this.#nextStomp) this.#nextStomp = time + stomp.every;
+      else if (time >= this.#nextStomp) {
+        this.#windUpStomp(time);
+        return none;
+      }
+    }
     const reach = this.kind.radius + hero.radius + 6;
+    const pace = 1 - this.slowedBy / 100;
     if (this.provoked && toHero <= reach) {
-      if (time < this.#nextAttack) return 0;
-      this.#nextAttack = time + this.kind.attackEvery;
+      if (time < this.#nextAttack) return none;
+      this.#nextAttack = time + this.kind.attackEvery / pace;
       this.scene.tweens.add({ targets: this.sprite, y: { from: 0, to: -6 }, duration: 90, yoyo: true });
       const [min, max] = this.kind.damage;
-      return Phaser.Math.Between(min, max);
+      return { damage: Phaser.Math.Between(min, max), stomp: false };
     }
     // A boss left alone gets its breath back: bare fists cannot wear it down one knock-out at a time.
     if (this.kind.boss && !this.provoked && this.hp < this.kind.hp) {
@@ -99,7 +188,7 @@ export class Enemy extends Phaser.GameObjects.Container {
     }
     let target: { x: number; y: number } = this.provoked ? hero : this.#wanderTarget(time);
     if (!this.provoked && fromHome > 80) target = this.home;
-    const speed = (this.provoked ? this.kind.speed : this.kind.speed * 0.35) * (delta / 1000);
+    const speed = (this.provoked ? this.speed : this.speed * 0.35) * (delta / 1000);
     const angle = Phaser.Math.Angle.Between(this.x, this.y, target.x, target.y);
     const dx = Math.cos(angle) * speed;
     const dy = Math.sin(angle) * speed;
@@ -110,7 +199,55 @@ export class Enemy extends Phaser.GameObjects.Container {
       this.sprite.setFlipX(dx < 0);
     }
     this.setDepth(this.y);
-    return 0;
+    return none;
+  }
+
+  override destroy(fromScene?: boolean) {
+    this.#stompRing?.destroy();
+    super.destroy(fromScene);
+  }
+
+  /** The stomp is coming: the giant rears up and a ring on the floor shows where it will land. */
+  #windUpStomp(time: number) {
+    const stomp = this.kind.stomp;
+    if (!stomp) return;
+    this.#stompLands = time + stomp.windup;
+    const ring = this.scene.add.graphics({ x: this.x, y: this.y }).setDepth(this.y - 1);
+    ring.fillStyle(0x9ff6ff, 0.12).fillCircle(0, 0, stomp.radius);
+    ring.lineStyle(3, 0xbfe6ff, 0.9).strokeCircle(0, 0, stomp.radius);
+    this.#stompRing = ring;
+    this.scene.tweens.add({ targets: ring, alpha: { from: 0.3, to: 1 }, duration: stomp.windup });
+    this.scene.tweens.add({
+      targets: this.sprite,
+      y: { from: 0, to: -14 },
+      scaleY: { from: 1, to: 1.12 },
+      duration: stomp.windup,
+    });
+  }
+
+  /** The stomp lands: it hurts the hero standing inside the ring. */
+  #landStomp(toHero: number): EnemyBlow {
+    const stomp = this.kind.stomp;
+    this.#endStomp();
+    if (!stomp) return { damage: 0, stomp: false };
+    this.#nextStomp = this.scene.time.now + stomp.every;
+    this.sprite.y = 0;
+    this.sprite.scaleY = 1;
+    this.scene.cameras.main.shake(250, 0.012);
+    return { damage: toHero <= stomp.radius ? stomp.damage : 0, stomp: true };
+  }
+
+  #endStomp() {
+    this.#stompLands = 0;
+    this.#stompRing?.destroy();
+    this.#stompRing = undefined;
+  }
+
+  /** Blue while chilled, orange while burning (chilled shows first). */
+  #tintStatus() {
+    if (this.slowedBy > 0) this.sprite.setTint(CHILLED);
+    else if (this.burning) this.sprite.setTint(BURNING);
+    else this.sprite.clearTint();
   }
 
   #wanderTarget(time: number) {

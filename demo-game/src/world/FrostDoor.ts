@@ -2,16 +2,22 @@ import Phaser from 'phaser';
 import { DOOR, setDoorOpen, TILE } from './dungeon-map.ts';
 import { sparkBurst } from './effects.ts';
 
-/** Blows of enough attack that shatter the door. */
-const BLOWS = 3;
+/** Damage the ice takes before it shatters. */
+export const DOOR_HP = 80;
+
+/** What a blow on the door did. */
+export type DoorBlow = 'unarmed' | 'weak' | 'cracked' | 'shattered';
 
 /**
- * The ice wall before the Frost Giant's throne. Only a blow of `needs` attack or more cracks it:
- * the hero's bare fists cannot, the gear found or forged can.
+ * The ice wall before the Frost Giant's throne. Only a weapon's blow of `needs` attack or more
+ * cracks it: bare fists (and gloves and rings without a weapon) cannot, a weapon found or forged can;
+ * its ice takes some blows to shatter.
  */
 export class FrostDoor extends Phaser.GameObjects.Container {
   readonly needs: number;
+  /** Blows that cracked it. */
   cracks = 0;
+  hp = DOOR_HP;
   readonly #ice: Phaser.GameObjects.Image;
   readonly #label: Phaser.GameObjects.Text;
 
@@ -30,7 +36,7 @@ export class FrostDoor extends Phaser.GameObjects.Container {
       .setBlendMode(Phaser.BlendModes.ADD);
     // A sign above the fog, which still hides the throne room behind the door.
     this.#label = scene.add
-      .text(x, y - 52, `Frost Door\nneeds ${needs} attack`, {
+      .text(x, y - 52, `Frost Door\nneeds a weapon, ${needs}+ attack`, {
         fontFamily: 'Georgia, serif',
         fontSize: '12px',
         color: '#bfe6ff',
@@ -53,7 +59,7 @@ export class FrostDoor extends Phaser.GameObjects.Container {
   }
 
   get open() {
-    return this.cracks >= BLOWS;
+    return this.hp <= 0;
   }
 
   /** Where the hero stands to strike it. */
@@ -61,8 +67,11 @@ export class FrostDoor extends Phaser.GameObjects.Container {
     return { x: this.x - TILE * 1.1, y: this.y };
   }
 
-  /** A blow of this attack: 'weak' glances off, 'cracked' marks it, 'shattered' opens the way. */
-  strike(attack: number): 'weak' | 'cracked' | 'shattered' {
+  /**
+   * A blow: without a weapon it is 'unarmed' and below `needs` attack 'weak' (both glance off);
+   * else its damage 'cracked' the ice, or 'shattered' it and opened the way.
+   */
+  strike(blow: { armed: boolean; attack: number; damage: number }): DoorBlow {
     if (this.open) return 'shattered';
     this.scene.tweens.add({
       targets: this.#ice,
@@ -70,11 +79,13 @@ export class FrostDoor extends Phaser.GameObjects.Container {
       duration: 120,
       ease: 'Bounce.easeOut',
     });
-    if (attack < this.needs) return 'weak';
+    if (!blow.armed) return 'unarmed';
+    if (blow.attack < this.needs) return 'weak';
     this.cracks += 1;
+    this.hp = Math.max(0, this.hp - blow.damage);
     sparkBurst(this.scene, this.x, this.y, 0xbfe6ff, 12);
     if (!this.open) {
-      this.#ice.setTexture(`frost-door-${this.cracks}`);
+      this.#ice.setTexture(`frost-door-${this.hp > DOOR_HP * 0.6 ? 0 : this.hp > DOOR_HP * 0.3 ? 1 : 2}`);
       return 'cracked';
     }
     setDoorOpen(true);

@@ -1,13 +1,31 @@
 import { type Item, RARITY_COLORS } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { BEHIND_HERO, GEAR_SPRITES } from '../art/gear.ts';
+import { type HeroEffects, heroEffects } from '../hero-effects.ts';
 import { BASE, type HeroStats, heroStats } from '../hero-stats.ts';
 import { isClear } from './dungeon-map.ts';
 
-/** The player's knight: walks by keys or along a clicked path, swings a sword, takes hits, wears gear. */
+/** How a worn item looks: its icon's texture key once loaded, and its colour. */
+export interface GearLook {
+  icon?: string;
+  color?: number;
+}
+
+/**
+ * Slots whose item is drawn as its own icon, held where the hero holds it (x, y, size and angle in
+ * the figure's pixels); other slots are a shape of the slot in the item's colour.
+ */
+const HELD: Record<string, { x: number; y: number; size: number; angle: number }> = {
+  WEAPON: { x: 13, y: -9, size: 22, angle: 0 },
+  SHIELD: { x: -13, y: -5, size: 16, angle: 0 },
+};
+
+/** The player's knight: walks by keys or along a clicked path, swings at enemies, takes hits, wears gear. */
 export class Hero extends Phaser.GameObjects.Container {
   readonly radius = 10;
   stats: HeroStats = heroStats({});
+  /** What the worn items' effects add up to. */
+  effects: HeroEffects = heroEffects([]);
   hp = BASE.health;
   /** Whether the hero moved in the last frame. */
   moving = false;
@@ -15,6 +33,7 @@ export class Hero extends Phaser.GameObjects.Container {
   /** The figure and its gear: flipped and bobbed together. */
   readonly #body: Phaser.GameObjects.Container;
   readonly #gear = new Map<string, Phaser.GameObjects.Image>();
+  readonly #held = new Map<string, Phaser.GameObjects.Image>();
   #path: Array<{ x: number; y: number }> = [];
   #walk: Phaser.Tweens.Tween;
 
@@ -28,6 +47,11 @@ export class Hero extends Phaser.GameObjects.Container {
       if (BEHIND_HERO.has(slot)) this.#body.addAt(image, 0);
       else this.#body.add(image);
       this.#gear.set(slot, image);
+    }
+    for (const [slot, at] of Object.entries(HELD)) {
+      const image = scene.add.image(at.x, at.y, '__DEFAULT').setAngle(at.angle).setVisible(false);
+      this.#body.add(image);
+      this.#held.set(slot, image);
     }
     this.add([shadow, this.#body]);
     this.#walk = scene.tweens.add({
@@ -60,13 +84,35 @@ export class Hero extends Phaser.GameObjects.Container {
     this.hp = Math.min(stats.maxHp, this.hp + gained);
   }
 
-  /** Shows the items worn, each slot's gear tinted in its rarity colour. */
-  wear(worn: Array<{ slot: string; item: Item | null }>) {
+  /**
+   * Shows the items worn: a weapon or shield as its own icon in hand (the slot's shape until the icon
+   * has loaded), other gear as the slot's shape in the item's colour (its rarity's, lacking one).
+   * Nothing worn shows nothing: bare hands hold no sword.
+   */
+  wear(worn: ReadonlyArray<{ slot: string; item: Item | null }>, look: (item: Item) => GearLook) {
     for (const [slot, image] of this.#gear) {
       const item = worn.find((w) => w.slot === slot)?.item;
-      image.setVisible(Boolean(item));
-      if (item) image.setTint(RARITY_COLORS[item.rarity] ?? 0xffffff);
+      const seen = item ? look(item) : {};
+      const held = this.#held.get(slot);
+      const asIcon = Boolean(item && held && seen.icon);
+      if (held && seen.icon && asIcon) {
+        const size = HELD[slot]?.size ?? 16;
+        held.setTexture(seen.icon).setDisplaySize(size, size);
+      }
+      held?.setVisible(asIcon);
+      image.setVisible(Boolean(item) && !asIcon);
+      if (item) image.setTint(seen.color ?? RARITY_COLORS[item.rarity] ?? 0xffffff);
     }
+  }
+
+  /** What the hero shows for each worn slot: 'icon' (the item's own picture), 'shape' or nothing. */
+  get shown(): Record<string, 'icon' | 'shape'> {
+    const out: Record<string, 'icon' | 'shape'> = {};
+    for (const [slot, image] of this.#gear) {
+      if (this.#held.get(slot)?.visible) out[slot] = 'icon';
+      else if (image.visible) out[slot] = 'shape';
+    }
+    return out;
   }
 
   /** Follows these waypoints (replacing any earlier path). */

@@ -89,6 +89,7 @@ export const COLOUR_WORDS: Record<
   orange: { rgb: hex('#e8781e'), hue: [15, 40] },
   yellow: { rgb: hex('#f0d030'), hue: [45, 65] },
   golden: { rgb: hex('#e8b830'), hue: [38, 55] },
+  gold: { rgb: hex('#e0b030'), hue: [38, 55] },
   green: { rgb: hex('#3aa83a'), hue: [75, 160] },
   emerald: { rgb: hex('#1e9a5a'), hue: [120, 165] },
   teal: { rgb: hex('#1e9a98'), hue: [160, 190] },
@@ -103,6 +104,7 @@ export const COLOUR_WORDS: Record<
   black: { rgb: hex('#262230'), dark: true },
   white: { rgb: hex('#f0f0f4'), light: true },
   grey: { rgb: hex('#8a8a90') },
+  silver: { rgb: hex('#c4c8d0') },
   gray: { rgb: hex('#8a8a90') },
 };
 

@@ -351,9 +351,9 @@ function adviceFor(bench: Pick<Bench, 'combine' | 'vocab'>, parts: Part[], wante
         `Improve the ${piece.ingredient.name} at the ${at} with ${stuffExample(vocab, need)} or an essence.`,
       );
   }
-  const here = possible(bench, parts, stationTypes(combine, vocab));
-  if (here[0])
-    out.push(`Ask the ${station} for ${withArticle(here[0])} instead: ${names} can make one here.`);
+  // What these make here, unless it is what the player asked for (then something else stands in the way).
+  const offer = possible(bench, parts, stationTypes(combine, vocab)).find((s) => s !== wanted);
+  if (offer) out.push(`Ask the ${station} for ${withArticle(offer)} instead: ${names} can make one here.`);
   if (wanted) {
     const type = typeOf(vocab, wanted);
     const at = stationsFor(type, bench, parts).filter((s) => s.toLowerCase() !== station.toLowerCase());

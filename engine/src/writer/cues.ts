@@ -49,6 +49,8 @@ export interface Cues {
   /** What a create-item request forges from, and what the player asked for. */
   materials?: Ingredient[];
   request?: string;
+  /** A create-item's visual preferences ({"color": "crimson"}). */
+  look?: Record<string, string | number | boolean>;
   /** The enemy's element when the request declares it. */
   enemyElement?: string;
   /** The request's sampling temperature: low keeps names plain and stats even, high makes them bolder. */
@@ -148,6 +150,7 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
   if (p.materials) cues.materials = p.materials.map((i) => ingredient(i, vocab));
   if (p.station) cues.station = p.station.name;
   if (p.request) cues.request = p.request;
+  if (p.look) cues.look = p.look;
   if (p.combine) cues.combine = combineCue(p, p.combine, vocab);
   const combine = cues.combine;
 

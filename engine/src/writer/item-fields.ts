@@ -1,4 +1,4 @@
-import { SPEC_RARITIES } from '@lootsmith/protocol';
+import { effectText, type ItemEffect, SPEC_RARITIES } from '@lootsmith/protocol';
 import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
@@ -126,7 +126,7 @@ function planned({ state }: F, key: string): unknown {
   if (/^(quality|grade|rarity_?name)$/.test(k)) return plan.rarity;
   if (/^(damage_?type|affinity|school)$/.test(k)) return plan.element;
   if (/^(affixes|effects|abilities|perks|modifiers|enchantments|traits|properties|bonuses)$/.test(k))
-    return plan.affixes;
+    return plan.effects;
   if (/location|zone|area|found_?in/.test(k)) return state.cues.location;
   if (/enemy|monster|source|dropped_?by|boss/.test(k)) return state.cues.enemy;
   if (/^(stats|attributes|stat_?block)$/.test(k)) return plan.stats;
@@ -251,8 +251,11 @@ function planOptions(props: JsonSchema, vocab: Vocabulary): PlanOptions {
   const options: PlanOptions = {};
   if (Array.isArray(statName.enum)) options.allowedStats = statName.enum as string[];
   if (typeof stats.maxItems === 'number') options.maxStats = stats.maxItems;
-  const affixes = asSchema(props.affixes);
-  if (typeof affixes.maxItems === 'number') options.maxAffixes = affixes.maxItems;
+  const effectsKey = Object.keys(props).find((k) =>
+    /^(affixes|effects|abilities|perks|modifiers|enchantments|traits|bonuses)$/i.test(k),
+  );
+  const effects = effectsKey ? asSchema(props[effectsKey]) : {};
+  if (typeof effects.maxItems === 'number') options.maxEffects = effects.maxItems;
   // The types the schema allows (its own enum of slots or kinds), else gear when it asks for stats.
   const typeKey = Object.keys(props).find((k) => /^(type|item_?type|slot|category|kind)$/i.test(k));
   const typeEnum = typeKey ? asSchema(props[typeKey]).enum : undefined;
@@ -318,14 +321,24 @@ const ITEM_RULES: FillRules<ItemFill> = {
       const fromPlan = planned(fill, key);
       const { state } = fill;
       if (Array.isArray(fromPlan)) {
-        // A list of strings where the plan has {name, effect}: "Frostbite: Hits chill…".
+        const effects = fromPlan === state.plan?.effects;
+        // The game's own effect schema (an id and its params): the plan's effects as they stand.
+        if (effects && (element.anyOf || asSchema(element.properties).params)) return { values: fromPlan };
+        // A developer's own words for effects: each worded from the catalogue ("Burn: Hits set…").
+        const worded: Array<{ name: string; effect?: string; value?: number }> = effects
+          ? (fromPlan as ItemEffect[]).flatMap((e) => {
+              const text = effectText(e, state.cues.vocab.effects);
+              return text ? [{ name: text.name, effect: text.text }] : [];
+            })
+          : (fromPlan as Array<{ name: string; effect?: string; value?: number }>);
+        // A list of strings: "Burn: Hits set the target burning…", "attack +12".
         if (element.type === 'string')
           return {
-            values: (fromPlan as Array<{ name: string; effect?: string; value?: number }>).map((v) =>
+            values: worded.map((v) =>
               fitString(v.effect ? `${v.name}: ${v.effect}` : `${v.name} +${v.value}`, element),
             ),
           };
-        return { states: fromPlan.map((plan) => ({ ...state, plan: plan as ItemPlan })) };
+        return { states: worded.map((plan) => ({ ...state, plan: plan as unknown as ItemPlan })) };
       }
       if (state.verdict && key === 'suggestions')
         return { values: state.verdict.suggestions.map((s) => fitString(s, element)) };
@@ -344,10 +357,15 @@ const ITEM_RULES: FillRules<ItemFill> = {
   boolean: ({ state }, key) => (key === 'sensible' && state.verdict ? state.verdict.sensible : undefined),
   isNull: ({ state }, key) => key === 'item' && state.verdict !== undefined && !state.verdict.item,
   // A field of the game's own goes only on the types that carry it.
-  include: ({ state }, key) =>
-    !state.plan ||
-    !state.cues.vocab.fields.some((f) => f.id === key) ||
-    (state.plan.fields !== undefined && key in state.plan.fields),
+  // A colour only when the player asked for one.
+  include: ({ state }, key) => {
+    const { plan } = state;
+    if (!plan) return true;
+    if (/^colou?r$/i.test(key)) return plan.color !== undefined;
+    return (
+      !state.cues.vocab.fields.some((f) => f.id === key) || (plan.fields !== undefined && key in plan.fields)
+    );
+  },
 };
 
 const fill = schemaFiller(ITEM_RULES);

@@ -1,11 +1,11 @@
-import type { ItemLine } from '@lootsmith/protocol';
+import type { ItemEffect, ItemLine } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
-import { affixesFor } from './affixes.ts';
-import { subtypeIn } from './context.ts';
 import type { Cues } from './cues.ts';
+import { effectsFor } from './effects.ts';
 import { describeItem, loreFor, originClause } from './item-text.ts';
 import { ELEMENT_MATERIALS, METALS_BY_TIER } from './lexicon.ts';
 import { itemName } from './names.ts';
+import { askedColour, askedNoun, typeOfNoun } from './requests.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
@@ -23,11 +23,14 @@ export interface ItemPlan {
   description: string;
   lore: string;
   stats: Array<{ name: string; value: number }>;
-  affixes: Array<{ name: string; effect: string }>;
+  /** Effects of the game's catalogue, with their numbers. */
+  effects: ItemEffect[];
   value: number;
   budget: number;
   /** The game's own fields, for an item of a type that carries them. */
   fields: Record<string, string | number | boolean>;
+  /** The colour the player asked for, which the icon is painted in. */
+  color?: string;
 }
 
 /** How much more each rarity step is worth; past the sixth, each step a little more again. */
@@ -173,7 +176,7 @@ export function allotStats(
 export interface PlanOptions {
   allowedStats?: readonly string[];
   maxStats?: number;
-  maxAffixes?: number;
+  maxEffects?: number;
   material?: string;
   element?: string;
   nameHint?: string;
@@ -222,12 +225,13 @@ export function planItem(
   used = new Set<string>(),
 ): ItemPlan {
   const { vocab } = cues;
-  const asked = cues.request && subtypeIn(cues.request, vocab);
-  const requested = asked && (!cue.type || vocab.typeOfSubtype(asked)?.id === cue.type) ? asked : undefined;
+  // The thing the player's own words name, if an item of the type asked for may be it.
+  const requested = cues.request ? askedNoun(cues.request, vocab, cue.type) : undefined;
   const subtypeWord = cue.subtype?.toLowerCase() ?? requested;
   const type =
     cue.type ??
     vocab.typeOfSubtype(subtypeWord)?.id ??
+    (requested ? typeOfNoun(requested, vocab) : undefined) ??
     rng.fork('type').pick(options.types?.length ? options.types : vocab.types.map((t) => t.id));
   // A subtype this answer has not made yet, so the items of one drop differ in what they are.
   const subtype =
@@ -273,12 +277,15 @@ export function planItem(
     rng.fork('stats'),
     0.1 + 0.2 * Math.min(2, temperature),
   );
-  const affixCount = Math.min(options.maxAffixes ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] as number);
-  const affixes = affixesFor(vocab, type, element, rarity, level, affixCount, rng.fork('affixes'));
+  const effectCount = Math.min(options.maxEffects ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] ?? 4);
+  const effects = effectsFor(vocab, type, element, rarity, level, effectCount, rng.fork('effects'));
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
   );
+  // The colour the player asked for, on what they make (a drop asks for none).
+  const color =
+    cues.obtained === 'dropped' ? undefined : askedColour(cues.request ?? cues.combine?.intent, cues.look);
   const facts = {
     vocab,
     name,
@@ -289,6 +296,7 @@ export function planItem(
     element,
     stats,
     value,
+    ...(color ? { color } : {}),
   };
   const origin = originClause(cues, rng.fork('origin'), used);
   return {
@@ -297,7 +305,7 @@ export function planItem(
     level,
     description: describeItem(facts, rng.fork('description'), used, origin),
     lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
-    affixes,
+    effects,
     budget,
     fields: gameFields(vocab, type, rarity, rng.fork('fields')),
   };

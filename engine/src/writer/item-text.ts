@@ -17,6 +17,8 @@ export interface ItemFacts {
   element: string;
   stats: ReadonlyArray<{ name: string; value: number }>;
   value: number;
+  /** The colour the player asked for, if any. */
+  color?: string;
 }
 
 const ADJECTIVES: Record<Element, readonly string[]> = {
@@ -149,6 +151,27 @@ function wordsOf<T>(table: Record<Element, T>, element: string, own: T | undefin
 }
 const some = <T>(list: readonly T[] | undefined) => (list?.length ? list : undefined);
 
+/** Metals an item may be made of: only these rust, tarnish or ring like a bell. */
+const METAL = /iron|steel|bronze|copper|silver|gold|mithril|adamant|metal|brass|tin|starmetal|alloy|titanium/;
+
+/**
+ * Whether a clause of lore fits the thing: a grip only on what is held in the hand to strike or
+ * block, rust and metal only on metal, swinging and striking only on what strikes, nothing of
+ * wear and battle on what is drunk or eaten.
+ */
+function fitsItem(clause: string, item: ItemFacts): boolean {
+  const type = item.vocab.type(item.type);
+  const used = type?.consumable || type?.stackable;
+  const held =
+    type?.strikes ||
+    /shield|buckler|targe|pavise|staff|wand|tool|cutter|welder|driver|lance|hook/.test(item.subtype);
+  const metal = METAL.test(item.material);
+  if (/\bgrip\b|\bhilt\b|\bswung\b|\bdrawn\b|when struck|\bnotch/.test(clause) && !held) return false;
+  if (/\brust|tarnish|\bmetal\b|\brings\b|\bseams\b/.test(clause) && (!metal || used)) return false;
+  if (/\boutlasted\b|mended|handed down|owners?\b|battle/.test(clause) && used) return false;
+  return true;
+}
+
 function agreeClause(clause: string, noun: string): string {
   const a = agree(noun);
   return clause
@@ -176,14 +199,31 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
   const place = cues.location && placeName(cues.location);
   const options: string[] = [];
   if (enemy && place)
-    options.push(`taken from the ${enemy} in ${place}`, `won from the ${enemy} in ${place}`);
+    options.push(
+      `taken from the ${enemy} in ${place}`,
+      `won from the ${enemy} in ${place}`,
+      `claimed off the ${enemy} in ${place}`,
+      `dropped by the ${enemy} in ${place}`,
+    );
   if (enemy)
     options.push(
       `pried from the ${enemy}`,
       `left behind by the ${enemy}`,
       `marked by the ${enemy}'s last stand`,
+      `guarded by the ${enemy}`,
+      `last held by the ${enemy}`,
+      `kept by the ${enemy} until now`,
+      `among the ${enemy}'s spoils`,
+      `out of the ${enemy}'s hoard`,
     );
-  if (place) options.push(`from ${place}`, `carried out of ${place}`, `found deep in ${place}`);
+  if (place)
+    options.push(
+      `from ${place}`,
+      `carried out of ${place}`,
+      `found deep in ${place}`,
+      `unearthed in ${place}`,
+      `brought up from ${place}`,
+    );
   if (!options.length && cues.theme) options.push(`in the ${cues.theme} style`, `fit for a ${cues.theme}`);
   if (cues.obtained === 'crafted' && cues.combine?.station)
     options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
@@ -205,7 +245,7 @@ export function describeItem(
   const adjective = fresh(rng, wordsOf(ADJECTIVES, item.element, some(vocab.words.adjectives)), used);
   const material = item.material.includes(' ') ? '' : `${item.material} `;
   const noun = item.noun.toLowerCase();
-  const phrase = `${adjective} ${material}${noun}`;
+  const phrase = `${adjective} ${item.color ? `${item.color} ` : ''}${material}${noun}`;
   const from = origin ? ` ${origin}` : '';
   const main = item.stats[0];
   const type = vocab.type(item.type);
@@ -228,7 +268,7 @@ export function describeItem(
       ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
       used,
     );
-    return `${capitalise(withArticle(`${adjective} ${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
+    return `${capitalise(withArticle(`${adjective} ${item.color ? `${item.color} ` : ''}${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
   }
   if (type?.stackable || !main) {
     const crafters = fresh(
@@ -263,10 +303,9 @@ export function loreFor(
   // "Iron Greaves were…, and they…" but "Emberbite was…, and it…": the name is the subject.
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
   const was = isPlural(noun) ? 'were' : 'was';
-  const flavour = agreeClause(
-    fresh(rng, wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore)), used),
-    noun,
-  );
+  const clauses = wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore));
+  const fitting = clauses.filter((c) => fitsItem(c, item));
+  const flavour = agreeClause(fresh(rng, fitting.length ? fitting : clauses, used), noun);
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   let opening: string;
@@ -277,32 +316,78 @@ export function loreFor(
   } else if (cues.obtained === 'forged') {
     const parts = (cues.materials ?? []).map((i) => i.name);
     const station = cues.station ?? 'forge';
-    const asked = cues.request ? ` to answer a request for ${cues.request.replace(/^an?\s+/i, 'a ')}` : '';
-    opening = `${item.name} ${was} forged at the ${station} from ${listOf(parts) || 'raw stock'}${asked}`;
+    const type = item.vocab.type(item.type);
+    const how = type?.consumable
+      ? ['brewed', 'prepared', 'mixed']
+      : METAL.test(item.material)
+        ? ['forged', 'made', 'worked']
+        : ['made', 'crafted', 'worked'];
+    opening = `${item.name} ${was} ${fresh(rng, how, used)} at the ${station} from ${listOf(parts) || 'raw stock'}`;
   } else if (enemy) {
     const how = fresh(
       rng,
-      ['torn from', 'pried from the grip of', 'taken from', 'looted from', 'won from'],
-      used,
-    );
-    const said = !place || origin.includes(place) || item.name.includes(place);
-    opening = `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
-  } else if (place) {
-    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
-  } else {
-    const who = fresh(
-      rng,
       [
-        'a forgotten warlord',
-        'a wandering smith',
-        'an old hermit',
-        'a fallen knight',
-        'a river pirate',
-        'a temple guard',
+        'torn from',
+        'recovered from the remains of',
+        'taken from',
+        'looted from',
+        'won from',
+        'wrested from',
+        'salvaged from',
+        'claimed from',
+        'prised off',
+        'stripped from',
+        'picked from the lair of',
+        'carried off from',
       ],
       used,
     );
-    opening = `${item.name} ${was} ${fresh(rng, ['once carried by', 'last seen with', 'made for', 'lost by'], used)} ${who}`;
-  }
+    const said = !place || origin.includes(place) || item.name.includes(place);
+    // The description names the enemy already: the lore tells the item's own past instead.
+    opening = origin.includes(enemy)
+      ? pastOf(item, rng, used, was)
+      : `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
+  } else if (place) {
+    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
+  } else opening = pastOf(item, rng, used, was);
   return `${opening}, and ${flavour}.`;
+}
+
+/** Who an item once belonged to, in the item's name: "Emberbite was made for a temple guard". */
+function pastOf(item: ItemFacts, rng: Rng, used: Set<string>, was: string): string {
+  const who = fresh(
+    rng,
+    [
+      'a forgotten warlord',
+      'a wandering smith',
+      'an old hermit',
+      'a fallen knight',
+      'a river pirate',
+      'a temple guard',
+      'a border captain',
+      'a travelling tinker',
+      'a disgraced noble',
+      'a village healer',
+      'a mercenary company',
+      'a mountain clan',
+    ],
+    used,
+  );
+  const how = fresh(
+    rng,
+    [
+      'once carried by',
+      'last seen with',
+      'made for',
+      'lost by',
+      'traded away by',
+      'handed on by',
+      'hidden by',
+      'prized by',
+      'pawned by',
+      'buried with',
+    ],
+    used,
+  );
+  return `${item.name} ${was} ${how} ${who}`;
 }

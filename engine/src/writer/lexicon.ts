@@ -158,7 +158,7 @@ export const NAME_PREFIXES: Record<Element, readonly string[]> = {
     'Kindled',
     'Searing',
     'Magmaborn',
-    'Phoenix',
+    'Firebrand',
   ],
   frost: [
     'Frostbitten',
@@ -265,7 +265,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of the Last Ember',
     'of the Molten Deep',
     'of Wildfire',
-    'of the Phoenix',
+    'of the Undying Flame',
     'of Ashfall',
     'of the Red Dawn',
     'of the Kiln',
@@ -292,7 +292,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of the Pale Moon',
   ],
   poison: [
-    'of the Serpent',
+    'of the Coiled Fang',
     'of Blight',
     'of the Mire',
     'of Slow Death',
@@ -304,7 +304,7 @@ export const NAME_SUFFIXES: Record<Element, readonly string[]> = {
     'of Nightshade',
     'of the Sunken Fen',
     'of Sour Blood',
-    'of the Spider Queen',
+    'of the Rotting Fen',
     'of Long Sickness',
   ],
   shadow: [
@@ -672,7 +672,7 @@ export const SUBTYPE_TYPES: Record<string, string> = {
 
 export const METALS_BY_TIER = ['iron', 'steel', 'darksteel', 'mithril', 'adamantite', 'starmetal'] as const;
 export const ELEMENT_MATERIALS: Record<string, readonly string[]> = {
-  fire: ['emberstone', 'dragonbone', 'molten steel', 'obsidian'],
+  fire: ['emberstone', 'ashbone', 'molten steel', 'obsidian'],
   frost: ['rime-forged steel', 'glacial iron', 'frost crystal', 'giant bone'],
   poison: ['venom-etched iron', 'bog oak', 'serpent scale', 'blightwood'],
   shadow: ['shadowsteel', 'obsidian', 'ebon bone', 'voidglass'],

@@ -1,5 +1,7 @@
 import {
+  type EffectLine,
   type ElementLine,
+  FANTASY_EFFECTS,
   type FieldLine,
   type GameLines,
   type MaterialLine,
@@ -10,9 +12,6 @@ import {
   type WordsLine,
 } from '@lootsmith/protocol';
 import { ELEMENT_CUES, OPPOSED, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
-
-/** What the writer does with an item's affixes: weapons strike, armour guards, trinkets empower… */
-export type AffixCategory = 'strike' | 'guard' | 'trinket' | 'use' | 'craft';
 
 export interface TypeInfo {
   id: string;
@@ -27,7 +26,6 @@ export interface TypeInfo {
   ownSubtypes: boolean;
   /** The stats it leans to, first most. */
   stats: readonly string[];
-  affixes: AffixCategory;
 }
 
 export interface StatInfo {
@@ -57,7 +55,7 @@ const FANTASY_TYPES: Record<string, Partial<TypeInfo> & { stats: readonly string
   BOOTS: { slot: 'BOOTS', stats: ['speed', 'defense'] },
   GLOVES: { slot: 'GLOVES', strikes: true, stats: ['attack', 'crit_chance', 'defense'] },
   SHIELD: { slot: 'SHIELD', stats: ['defense', 'health'] },
-  ACCESSORY: { slot: 'ACCESSORY', affixes: 'trinket', stats: ['magic', 'luck', 'mana'] },
+  ACCESSORY: { slot: 'ACCESSORY', stats: ['magic', 'luck', 'mana'] },
   CONSUMABLE: { consumable: true, stats: ['health', 'mana'] },
   MATERIAL: { stackable: true, stats: ['luck'] },
 };
@@ -83,13 +81,6 @@ const titleCase = (id: string) =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 
-function affixCategory(t: Pick<TypeInfo, 'strikes' | 'consumable' | 'stackable' | 'slot'>): AffixCategory {
-  if (t.strikes) return 'strike';
-  if (t.consumable) return 'use';
-  if (t.stackable || !t.slot) return 'craft';
-  return 'guard';
-}
-
 /**
  * The game the writer writes for: the one a request describes in its game lines (types, stats,
  * elements, fields, stations, materials, words), else the writer's own fantasy RPG. Ids the writer
@@ -103,6 +94,8 @@ export class Vocabulary {
   readonly stats: readonly StatInfo[];
   readonly elements: readonly ElementInfo[];
   readonly fields: readonly FieldLine[];
+  /** The effects items may carry: the game's catalogue, else the writer's fantasy game's for its own types. */
+  readonly effects: readonly EffectLine[];
   readonly stations?: readonly StationLine[];
   readonly materials: readonly MaterialLine[];
   readonly words: WordsLine;
@@ -143,8 +136,6 @@ export class Vocabulary {
         subtypes: own ?? TYPE_SUBTYPES[t.id] ?? [name],
         ownSubtypes: own !== undefined,
         stats: leaning.filter((s) => statIds.has(s)),
-        // The writer's fantasy ids keep its words for them: an ACCESSORY worn is a trinket.
-        affixes: fantasy?.affixes && flags.slot ? fantasy.affixes : affixCategory(flags),
       } satisfies TypeInfo;
     });
     const elements: ElementLine[] =
@@ -172,6 +163,7 @@ export class Vocabulary {
       };
     });
     this.fields = game?.fields ?? [];
+    this.effects = game?.effects ?? (described ? [] : FANTASY_EFFECTS);
     if (game?.stations) this.stations = game.stations;
     this.materials = game?.materials ?? [];
     this.words = game?.words ?? {};

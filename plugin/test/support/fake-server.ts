@@ -54,7 +54,7 @@ export function fakeItem(n: number, withIcon = true): Item {
     description: 'A test blade of some renown.',
     lore: 'Forged in a unit test, long ago.',
     stats: [{ name: 'attack', value: 5 }],
-    affixes: [],
+    effects: [],
     value: 10,
     icon: withIcon ? { id: `icon-${n}`, url: `/api/v1/icons/icon-${n}.png`, prompt: `blade ${n}` } : null,
     created_at: '2026-01-01T00:00:00.000Z',

@@ -1,14 +1,17 @@
-import type { GameState } from '@lootsmith/protocol';
+import type { EffectDefinition, GameState } from '@lootsmith/protocol';
 import { api } from './api.ts';
 
 /** The loaded game definition, read once per visit (it changes only with a restart). */
 let loaded: Promise<GameState> | undefined;
 /** The loaded game's rarities, most common first, once `gameState` has answered. */
 let ladder: string[] = [];
+/** The loaded game's effect catalogue, once `gameState` has answered: item cards word effects from it. */
+export let effectCatalogue: EffectDefinition[] = [];
 export function gameState(): Promise<GameState> {
   loaded ??= api<GameState>('GET', '/api/v1/admin/game').then(
     (state) => {
       ladder = state.rarities;
+      effectCatalogue = (state.definition as { effects?: EffectDefinition[] }).effects ?? [];
       return state;
     },
     (err) => {

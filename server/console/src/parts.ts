@@ -1,8 +1,8 @@
-import type { Item, ItemIcon } from '@lootsmith/protocol';
+import { effectText, type Item, type ItemIcon } from '@lootsmith/protocol';
 import { iconUrl } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { n } from './format.ts';
-import { rarityStep } from './game.ts';
+import { effectCatalogue, rarityStep } from './game.ts';
 
 /** An item's icon; a placeholder in its rarity's colour while it is painted (202) or missing. */
 export function icon(i: ItemIcon | null, rarity: string, size = 56) {
@@ -58,8 +58,9 @@ export function itemCard(
     : h('div', { class: 'card item-card' }, ...body);
 }
 
-/** The stats, affixes and value of an item, as a player would read them. */
+/** The stats, effects and value of an item, as a player would read them. */
 export function itemFacts(item: Item) {
+  const effects = item.effects.flatMap((e) => effectText(e, effectCatalogue) ?? []);
   return h(
     'div',
     { class: 'facts' },
@@ -73,11 +74,11 @@ export function itemFacts(item: Item) {
           h('li', {}, `${s.value > 0 ? '+' : ''}${s.value} ${s.name.replaceAll('_', ' ')}`),
         ),
       ),
-    item.affixes.length > 0 &&
+    effects.length > 0 &&
       h(
         'ul',
         { class: 'affixes' },
-        item.affixes.map((a) => h('li', {}, h('strong', {}, a.name), ` — ${a.effect}`)),
+        effects.map((e) => h('li', {}, h('strong', {}, e.name), ` — ${e.text}`)),
       ),
     h(
       'p',

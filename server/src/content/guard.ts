@@ -30,12 +30,7 @@ export function itemTexts(item: GeneratedItem, at = ''): Texts {
     [`${at}material`, item.material],
     [`${at}description`, item.description],
     [`${at}lore`, item.lore],
-    ...item.affixes.flatMap(
-      (a, i): Texts => [
-        [`${at}affixes.${i}.name`, a.name],
-        [`${at}affixes.${i}.effect`, a.effect],
-      ],
-    ),
+    ...(item.color ? ([[`${at}color`, item.color]] as Texts) : []),
     ...Object.entries(item).flatMap(
       ([key, value]): Texts =>
         typeof value === 'string' && !ITEM_KEYS.includes(key) ? [[`${at}${key}`, value]] : [],

@@ -77,6 +77,7 @@ export function checkGame(game: GameDefinition): GameProblem[] {
     'elements',
     'item_types',
     'item_fields',
+    'effects',
     'materials',
     'enemies',
     'stations',
@@ -138,6 +139,15 @@ export function checkGame(game: GameDefinition): GameProblem[] {
       problem(at, `minimum ${f.minimum} is above maximum ${f.maximum}`);
     if (f.values && f.type !== 'string') problem(`${at}.values`, `values list strings, not a ${f.type}`);
   });
+  game.effects.forEach((e, i) => {
+    const at = `effects[${i}]`;
+    knownAll(`${at}.types`, e.types, types, type);
+    for (const [name, p] of Object.entries(e.params))
+      if (p.min > p.max) problem(`${at}.params.${name}`, `min ${p.min} is above max ${p.max}`);
+    for (const [, name] of e.text.matchAll(/\{(\w+)\}/g))
+      if (!((name as string) in e.params))
+        problem(`${at}.text`, unknown('param', name as string, Object.keys(e.params)));
+  });
   if (game.materials.length && !game.item_types.some((t) => t.stackable))
     problem('item_types', 'no type is stackable: materials need one ("stackable": true)');
   game.materials.forEach((m, i) => {
@@ -175,6 +185,16 @@ export function checkGame(game: GameDefinition): GameProblem[] {
   });
   perTier('loot_authority.drop_limits', game.loot_authority.drop_limits.length);
   perRarity('stat_budget.rarity_multiplier', game.stat_budget.rarity_multiplier, true);
+  // Every item of a rarity outdoes every item of the rarity below: the budgets must rise past the tolerance.
+  rarities.forEach((r, i) => {
+    const below = game.stat_budget.rarity_multiplier[rarities[i - 1] as string];
+    const mine = game.stat_budget.rarity_multiplier[r];
+    if (i > 0 && below !== undefined && mine !== undefined && mine < below * game.stat_budget.tolerance)
+      problem(
+        `stat_budget.rarity_multiplier.${r}`,
+        `${mine} is below ${rarities[i - 1]}'s ${below} × tolerance ${game.stat_budget.tolerance}: ${r} items could be no stronger than ${rarities[i - 1]} ones`,
+      );
+  });
   perRarity('item_limits.affixes_by_rarity', game.item_limits.affixes_by_rarity, true);
   if (game.item_limits.on_hit_types)
     knownAll('item_limits.on_hit_types', game.item_limits.on_hit_types, types, type);
@@ -197,6 +217,7 @@ export function summarise(game: GameDefinition): string {
     `  ${count(game.elements.length, 'element')}${list(game.elements.map((e) => e.id))}`,
     `  ${count(game.rarities.length, 'rarity', 'rarities')}${list(game.rarities.map((r) => r.id))}`,
     `  ${count(game.item_fields.length, 'item field')}${list(game.item_fields.map((f) => f.id))}`,
+    `  ${count(game.effects.length, 'effect')}${list(game.effects.map((e) => e.id))}`,
     `  ${count(game.enemies.length, 'enemy', 'enemies')} in ${count(game.tiers, 'tier')}, ${count(game.materials.length, 'material')}, ${count(game.stations.length, 'station')}${list(game.stations.map((s) => s.id))}`,
   ].join('\n');
 }

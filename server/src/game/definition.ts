@@ -8,7 +8,7 @@ import { checkGame, type GameProblem } from './check.ts';
 export const DEFAULT_GAME_FILE = fileURLToPath(new URL('../../game/fantasy-rpg.json', import.meta.url));
 
 /** Vocabulary a file may leave out: it then speaks the default game's. */
-const VOCABULARY = ['stats', 'elements', 'item_types'] as const;
+const VOCABULARY = ['stats', 'elements', 'item_types', 'effects'] as const;
 
 /** A game file that cannot be run: every problem found, each named by its JSON path. */
 export class GameFileError extends Error {
@@ -82,6 +82,7 @@ export function resolveGame(file: z.output<typeof GameFile>): GameDefinition {
     elements: (game.elements ?? []).map((e) => ({ ...e, name: e.name ?? titleCase(e.id) })),
     item_types: itemTypes,
     item_fields: game.item_fields.map((f) => ({ ...f, types: f.types ?? made })),
+    effects: game.effects ?? [],
     tiers,
     materials: game.materials.map((m) => ({
       ...m,
@@ -136,6 +137,16 @@ function defaultVocabulary(file: Record<string, unknown>): Record<string, unknow
   const stats = Array.isArray(file.stats)
     ? new Set(file.stats.map((s: { id?: unknown }) => s?.id))
     : undefined;
+  // The default game's effects, on the item types this file has: a game of its own types has none of them.
+  const types = new Set(
+    ((Array.isArray(file.item_types) ? file.item_types : base.item_types) as Array<{ id?: unknown }>).map(
+      (t) => t?.id,
+    ),
+  );
+  if (Array.isArray(out.effects))
+    out.effects = out.effects
+      .map((e: { types: string[] }) => ({ ...e, types: e.types.filter((t) => types.has(t)) }))
+      .filter((e: { types: string[] }) => e.types.length > 0);
   if (stats && Array.isArray(out.elements))
     out.elements = out.elements.map(({ resist, ...e }: { resist?: string }) =>
       resist && stats.has(resist) ? { ...e, resist } : e,
@@ -153,7 +164,7 @@ const jsonPath = (path: readonly PropertyKey[]) =>
 /**
  * Reads a game file: its JSON, its schema (every problem named by its JSON path), its defaults, then
  * the checks across fields (ids that repeat, names of things the game lacks, tier tables that miss a
- * tier). Vocabulary the file leaves out (stats, elements, item types) is the default game's.
+ * tier). Vocabulary the file leaves out (stats, elements, item types, effects) is the default game's.
  */
 export function parseGameFile(file: string, text: string): GameDefinition {
   let raw: unknown;

@@ -22,7 +22,7 @@ export function materialItems(game: GameDefinition, icons: IconService): Map<str
       description: m.description,
       lore: `A crafting material of ${game.name}.`,
       stats: [],
-      affixes: [],
+      effects: [],
       value: materialValue(game, m.rarity),
     };
     items.set(m.id, {

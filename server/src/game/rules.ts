@@ -1,4 +1,9 @@
-import type { GameDefinition, GeneratedItem, Rarity } from '@lootsmith/protocol';
+import {
+  effectParamCeiling,
+  type GameDefinition,
+  type GeneratedItem,
+  type Rarity,
+} from '@lootsmith/protocol';
 import { refuse } from '../refusal.ts';
 import { pickWeighted, type Random } from './random.ts';
 
@@ -16,6 +21,12 @@ function rarityWord(game: GameDefinition): RegExp {
     rarityWords.set(game, re);
   }
   return re;
+}
+
+/** A rarity as players read it, with its article: "an Uncommon", "a Rare". */
+export function rarityPhrase(game: GameDefinition, rarity: Rarity): string {
+  const name = game.rarities.find((r) => r.id === rarity)?.name ?? rarity;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /** Refused `unknown_type`, naming the game's types, unless the game has an item type of this id. */
@@ -75,6 +86,21 @@ export function statBudget(game: GameDefinition, rarity: Rarity, level: number):
   return Math.round((b.base + b.per_level * level) * (b.rarity_multiplier[rarity] ?? 1));
 }
 
+/** Most stat points an item of this rarity and level may carry: its budget within the tolerance. */
+export function statCeiling(game: GameDefinition, rarity: Rarity, level: number): number {
+  return Math.floor(statBudget(game, rarity, level) * game.stat_budget.tolerance);
+}
+
+/**
+ * Fewest stat points an item of this rarity and level carries: one above the most the rarity below
+ * may carry, so every item of a rarity is stronger than every item of the rarity below (0 for the
+ * most common).
+ */
+export function statFloor(game: GameDefinition, rarity: Rarity, level: number): number {
+  const below = rarityIds(game)[rarityIndex(game, rarity) - 1];
+  return below === undefined ? 0 : statCeiling(game, below, level) + 1;
+}
+
 /** Most gold an item of this rarity and level is worth. */
 export function valueCap(game: GameDefinition, rarity: Rarity, level: number): number {
   return Math.round(statBudget(game, rarity, level) * game.item_limits.value_per_budget_point);
@@ -82,6 +108,18 @@ export function valueCap(game: GameDefinition, rarity: Rarity, level: number): n
 
 export function clampLevel(game: GameDefinition, level: number): number {
   return Math.max(1, Math.min(game.max_item_level, Math.round(level)));
+}
+
+/**
+ * How far above a player a drop of this enemy tier reaches: its tier (a tier-3 enemy's drops reach
+ * three levels up), never more than the game's `drop_level_over`.
+ */
+export const dropReach = (game: GameDefinition, tier: number) => Math.min(tier, game.drop_level_over);
+
+/** The item levels a drop may give a player: three levels, the highest the player's level plus its reach. */
+export function dropLevels(game: GameDefinition, playerLevel: number, tier: number): [number, number] {
+  const top = playerLevel + dropReach(game, tier);
+  return [clampLevel(game, top - 2), clampLevel(game, top)];
 }
 
 export function craftingLevel(game: GameDefinition, xp: number): number {
@@ -92,7 +130,25 @@ export interface ItemExpectation {
   type?: string;
   rarity: Rarity;
   level: number;
+  /** What the player asked the item to lean to ("health", "crit chance, speed"). */
+  focus?: string;
 }
+
+/** The game's stats a focus names, by id or name, in the order named ("Health, crit chance"). */
+export function focusStats(game: GameDefinition, focus: string | undefined): string[] {
+  const words = (focus ?? '').split(/[,;/]|\band\b/).map((w) => w.trim().toLowerCase().replaceAll(' ', '_'));
+  return words.flatMap(
+    (w) =>
+      game.stats.find((s) => s.id.toLowerCase() === w || s.name.toLowerCase().replaceAll(' ', '_') === w)
+        ?.id ?? [],
+  );
+}
+
+/** Whether an item of this type may carry the stat. */
+export const carries = (game: GameDefinition, type: string, stat: string) => {
+  const carriers = game.stats.find((s) => s.id === stat)?.types;
+  return !carriers || carriers.includes(type);
+};
 
 /** Game rules a generated item must meet; each problem is a sentence a model can act on. */
 export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemExpectation): string[] {
@@ -100,62 +156,123 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   if (item.rarity !== want.rarity) problems.push(`rarity must be ${want.rarity}, not ${item.rarity}`);
   if (want.type && item.type !== want.type) problems.push(`type must be ${want.type}, not ${item.type}`);
   if (item.level !== want.level) problems.push(`level must be ${want.level}, not ${item.level}`);
-  const type = game.item_types.find((t) => t.id === item.type);
   const budget = statBudget(game, want.rarity, want.level);
   const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
-  if (sum > budget * game.stat_budget.tolerance)
+  if (sum > statCeiling(game, want.rarity, want.level))
     problems.push(`stats sum to ${sum}, above the stat budget of ${budget}: lower them`);
   const names = new Set<string>();
   for (const s of item.stats) {
     if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
     names.add(s.name);
-    const carriers = game.stats.find((x) => x.id === s.name)?.types;
-    if (carriers && !carriers.includes(item.type))
-      problems.push(`a ${item.type} may not carry ${s.name} (only ${carriers.join(', ')} do)`);
+    if (!carries(game, item.type, s.name))
+      problems.push(
+        `a ${item.type} may not carry ${s.name} (only ${game.stats.find((x) => x.id === s.name)?.types?.join(', ')} do)`,
+      );
   }
+  const lean = focusStats(game, want.focus).find((stat) => carries(game, item.type, stat));
+  const leaning = item.stats.find((s) => s.name === lean)?.value;
+  if (lean && (leaning === undefined || item.stats.some((s) => s.value > leaning)))
+    problems.push(`the player asked for ${lean}: make it the item's strongest stat`);
   for (const field of game.item_fields)
     if (field.types.includes(item.type) && (item[field.id] === undefined || item[field.id] === null))
       problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
-  const affixes = game.item_limits.affixes_by_rarity[want.rarity] ?? 0;
-  if (item.affixes.length > affixes)
-    problems.push(`a ${want.rarity} item has at most ${affixes} affixes, not ${item.affixes.length}`);
-  if (type && !type.strikes)
-    item.affixes.forEach((a, i) => {
-      if (ON_HIT.test(a.effect))
-        problems.push(
-          `affixes.${i}: a ${item.type} does not strike, so its effects act on use or while worn, not on a hit`,
-        );
-    });
-  const texts = [
-    ['description', item.description],
-    ...item.affixes.map((a, i) => [`affixes.${i}`, `${a.name} ${a.effect}`]),
-  ];
-  for (const [where, text] of texts as Array<[string, string]>) {
-    const biggest = Math.max(
-      0,
-      ...(text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
-    );
-    if (biggest > budget) problems.push(`${where}: ${biggest} is more than the stat budget of ${budget}`);
-    const named = rarityWord(game).exec(text)?.[0];
-    if (named && named !== want.rarity)
-      problems.push(`${where}: names the rarity ${named}; leave rarity out`);
-  }
+  problems.push(...effectProblems(game, item, want.rarity));
+  const biggest = Math.max(
+    0,
+    ...(item.description.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
+  );
+  if (biggest > budget) problems.push(`description: ${biggest} is more than the stat budget of ${budget}`);
+  const named = rarityWord(game).exec(item.description)?.[0];
+  if (named && named !== want.rarity)
+    problems.push(`description: names the rarity ${named}; leave rarity out`);
   return problems;
 }
 
 /**
- * The item as the game stores it: the game's own fields kept only on the types that carry them
- * (a model may write a potion's durability; a potion has none).
+ * What is wrong with an item's effects: one the game's catalogue lacks, one its type may not carry,
+ * one twice, more than its rarity allows, or numbers not the effect's own. Numbers out of range are
+ * not wrong here: `settleItem` clamps them.
  */
-export function keepGameFields<T extends GeneratedItem>(game: GameDefinition, item: T): T {
-  const stray = game.item_fields.filter(
-    (f) => f.id in item && (!f.types.includes(item.type) || item[f.id] === null),
+function effectProblems(game: GameDefinition, item: GeneratedItem, rarity: Rarity): string[] {
+  const problems: string[] = [];
+  const most = game.item_limits.affixes_by_rarity[rarity] ?? 0;
+  if (item.effects.length > most)
+    problems.push(`a ${rarity} item has at most ${most} effects, not ${item.effects.length}`);
+  const seen = new Set<string>();
+  const catalogue = game.effects.map((e) => e.id);
+  item.effects.forEach((effect, i) => {
+    const at = `effects.${i}`;
+    const known = game.effects.find((e) => e.id === effect.id);
+    if (!known) {
+      problems.push(
+        `${at}: the game has no effect "${effect.id}"; ${catalogue.length ? `use one of ${catalogue.join(', ')}` : 'leave effects empty'}`,
+      );
+      return;
+    }
+    if (seen.has(effect.id)) problems.push(`${at}: ${effect.id} appears twice`);
+    seen.add(effect.id);
+    if (!known.types.includes(item.type))
+      problems.push(`${at}: a ${item.type} may not carry ${effect.id} (only ${known.types.join(', ')} do)`);
+    const wanted = Object.keys(known.params);
+    const given = Object.keys(effect.params);
+    const missing = wanted.filter((p) => !given.includes(p));
+    const stray = given.filter((p) => !wanted.includes(p));
+    if (missing.length || stray.length)
+      problems.push(
+        `${at}: ${effect.id} takes ${wanted.length ? `exactly ${wanted.join(', ')}` : 'no params'}${missing.length ? `; missing ${missing.join(', ')}` : ''}${stray.length ? `; not ${stray.join(', ')}` : ''}`,
+      );
+  });
+  return problems;
+}
+
+/**
+ * An item's stats raised to its rarity's floor when a model wrote them short: the shortfall goes to
+ * its strongest stat, else to the first stat its type leans to.
+ */
+function statsAtFloor(game: GameDefinition, item: GeneratedItem): GeneratedItem['stats'] {
+  const short =
+    statFloor(game, item.rarity, item.level) - item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+  if (short <= 0) return item.stats;
+  const strongest = item.stats.reduce<GeneratedItem['stats'][number] | undefined>(
+    (best, s) => (s.value > (best?.value ?? 0) ? s : best),
+    undefined,
   );
-  if (!stray.length) return item;
-  const kept = { ...item };
-  for (const f of stray) delete kept[f.id];
+  if (strongest) return item.stats.map((s) => (s === strongest ? { ...s, value: s.value + short } : s));
+  const lean =
+    game.primary_stats[item.type]?.[0] ?? game.stats.find((s) => !s.types || s.types.includes(item.type))?.id;
+  return lean ? [{ name: lean, value: short }] : item.stats;
+}
+
+/** Each number of an item's effects within its range for the item's rarity and level. */
+function clampEffects(game: GameDefinition, item: GeneratedItem): GeneratedItem['effects'] {
+  const step = Math.max(0, rarityIndex(game, item.rarity));
+  return item.effects.map((effect) => {
+    const known = game.effects.find((e) => e.id === effect.id);
+    if (!known) return effect;
+    const params = Object.fromEntries(
+      Object.entries(effect.params).map(([name, value]) => {
+        const range = known.params[name];
+        if (!range) return [name, value];
+        const ceiling = effectParamCeiling(range, step, item.level);
+        return [name, Math.round(Math.min(ceiling, Math.max(range.min, value)) * 10) / 10];
+      }),
+    );
+    return { id: effect.id, params };
+  });
+}
+
+/**
+ * The item as the game stores it, once `checkItem` passed it: the game's own fields kept only on the
+ * types that carry them (a model may write a potion's durability; a potion has none), its stats raised
+ * to its rarity's floor, and each effect number clamped to its range for the item's rarity and level.
+ */
+export function settleItem<T extends GeneratedItem>(game: GameDefinition, item: T): T {
+  const kept: T = { ...item, stats: statsAtFloor(game, item), effects: clampEffects(game, item) };
+  for (const f of game.item_fields)
+    if (f.id in kept && (!f.types.includes(item.type) || kept[f.id] === null)) delete kept[f.id];
+  if (kept.color === null) delete kept.color;
   return kept;
 }
 
@@ -196,6 +313,3 @@ export function craftedLevel(
 export function craftingXp(game: GameDefinition, base: number, rarity: Rarity): number {
   return Math.round(base * (game.crafting.xp_factor_by_rarity[rarity] ?? 1));
 }
-
-/** Wording of an effect that acts when striking: only on types that strike. */
-const ON_HIT = /\b(hits?|on hit|strikes?|struck|critical hits?)\b/i;

@@ -4,6 +4,7 @@ import {
   type CombineVerdict,
   type CreateItemRequest,
   formatPrompt,
+  type GameDefinition,
   type GeneratedItem,
   type Item,
   type Rarity,
@@ -12,12 +13,15 @@ import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import {
+  carries,
   checkItem,
   craftedLevel,
   craftedRarity,
   craftingLevel,
-  keepGameFields,
+  focusStats,
   knownType,
+  rarityPhrase,
+  settleItem,
   statBudget,
 } from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
@@ -132,7 +136,7 @@ function assertRarityLevel(deps: LootDeps, rarity: Rarity, craftingLvl: number, 
   if (craftingLvl < required)
     throw refuse(
       'skill_too_low',
-      `Crafting level ${required} is needed to make a ${rarity} item ${where}; you are level ${craftingLvl}`,
+      `Crafting level ${required} is needed to make ${rarityPhrase(deps.game, rarity)} item ${where}; you are level ${craftingLvl}`,
       { required_level: required, crafting_level: craftingLvl },
     );
 }
@@ -293,7 +297,7 @@ export class CombinePlanner {
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
     const item = {
-      ...keepGameFields(deps.game, result.item),
+      ...settleItem(deps.game, result.item),
       id: newItemId(),
       icon,
       created_at: new Date().toISOString(),
@@ -316,7 +320,7 @@ export async function planCreateItem(
   body: CreateItemRequest,
   crafter: Crafter,
   signal?: AbortSignal,
-): Promise<{ item: Item; stacks: Stack[] }> {
+): Promise<{ item: Item; stacks: Stack[]; notes: string[] }> {
   const st = station(deps, body.crafting_station);
   if (!st) throw refuse('unknown_station', 'crafting_station is required');
   const params = body.item_parameters;
@@ -382,10 +386,53 @@ export async function planCreateItem(
         wordsOf(createItemTexts(body)),
       )) ?? [],
   });
-  const generated = keepGameFields(deps.game, batch.items[0] as (typeof batch.items)[number]);
+  const written = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number]);
+  // A colour the player chose is the item's, whatever the model wrote.
+  const chosen = chosenColour(params.visual_preferences);
+  const generated = chosen ? { ...written, color: chosen } : written;
   // The icon is painted from the item as checked, never from the player's words.
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };
   deps.activity?.record(provenanceRows(deps.game, [item], { source: 'create_item', playerId, trace }));
-  return { item, stacks };
+  return { item, stacks, notes: requestNotes(deps.game, body, item, ingredients) };
+}
+
+/** The colour a player chose in their visual preferences (`color` or `colour`), if a word. */
+function chosenColour(prefs: CreateItemRequest['item_parameters']['visual_preferences']): string | undefined {
+  const value = prefs.color ?? prefs.colour;
+  return typeof value === 'string' && /^[a-z][a-z -]{1,23}$/i.test(value.trim())
+    ? value.trim().toLowerCase()
+    : undefined;
+}
+
+/**
+ * What of a create-item request the item could not follow, each with its reason: a focus the game
+ * has no stat for or the type cannot carry, a game material the description names but the player
+ * did not give.
+ */
+function requestNotes(
+  game: GameDefinition,
+  body: CreateItemRequest,
+  item: Item,
+  ingredients: Array<{ item: Item }>,
+): string[] {
+  const notes: string[] = [];
+  const params = body.item_parameters;
+  for (const focus of params.focus_attributes) {
+    const [stat] = focusStats(game, focus);
+    if (!stat)
+      notes.push(
+        `"${focus}" is not a stat of ${game.name}; its stats: ${game.stats.map((s) => s.name).join(', ')}.`,
+      );
+    else if (!carries(game, item.type, stat))
+      notes.push(`A ${item.type.toLowerCase()} cannot carry ${focus}, so it leans elsewhere.`);
+  }
+  const given = new Set(ingredients.map((i) => i.item.name.toLowerCase()));
+  const words = new Set(params.description.toLowerCase().match(/[a-z]+/g) ?? []);
+  for (const m of game.materials) {
+    const head = m.name.toLowerCase().split(/\s+/)[0] as string;
+    if (words.has(head) && !given.has(m.name.toLowerCase()) && !item.material.toLowerCase().includes(head))
+      notes.push(`Made of ${item.material}, not ${head}: no ${m.name} was among the materials you gave.`);
+  }
+  return notes;
 }

@@ -12,7 +12,7 @@ import { type ContentGuard, itemTexts } from '../content/guard.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
-import { checkItem, clampLevel, keepGameFields, rollRarity, statBudget } from '../game/rules.ts';
+import { checkItem, dropLevels, rollRarity, settleItem, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -187,7 +187,7 @@ export async function writeItems(
     pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
   } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
-    ...keepGameFields(game, generated),
+    ...settleItem(game, generated),
     id: req.ids?.[i] ?? newItemId(),
     icon: icons[i] as ItemIcon,
     created_at,
@@ -251,7 +251,8 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
     const type =
       wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as string);
-    const level = clampLevel(game, playerLevel + Math.floor(random.next() * 3) - 1 + (tier - 1));
+    const [lowest, highest] = dropLevels(game, playerLevel, tier);
+    const level = Math.min(highest, lowest + Math.floor(random.next() * 3));
     return {
       type,
       subtype: wanted.subtype,

@@ -51,6 +51,13 @@ export function gameLines(game: GameDefinition): GameLines {
       ...(f.values ? { values: f.values } : {}),
       types: f.types,
     })),
+    effects: game.effects.map((e) => ({
+      id: e.id,
+      name: e.name,
+      text: e.text,
+      types: e.types,
+      params: e.params,
+    })),
     stations: game.stations.map(stationLine),
     materials: game.materials.map((m) => {
       const words = m.name.toLowerCase().split(/\s+/);
@@ -81,8 +88,9 @@ export function systemPrompt(game: GameDefinition, task: string): string {
     QUOTED_TEXT_RULE,
     'Names are short and evocative; descriptions say what the item does; lore is one or two sentences of history.',
     'Stats are whole numbers; their positive values together must stay within each item’s stat budget.',
-    `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description or affixes exceeds its stat budget.`,
-    'Use only the item types, stats, elements and fields of the game below; each stat only on the types it lists, each field on every item of the types it lists.',
+    `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description exceeds its stat budget.`,
+    'Use only the item types, stats, elements, effects and fields of the game below; each stat and effect only on the types it lists, each field on every item of the types it lists.',
+    'An effect gives every one of its params, each at most min + per_rarity × the rarity step (0 for the most common) + per_level × the item level, never above max; its text is what the game does, so describe only these.',
     lines,
   ].join('\n');
 }

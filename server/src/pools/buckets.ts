@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GameDefinition, Rarity } from '@lootsmith/protocol';
 import type { DropSite } from '../game/loot-authority.ts';
-import { clampLevel, rarityIds, rarityWeights } from '../game/rules.ts';
+import { clampLevel, dropLevels, dropReach, rarityIds, rarityWeights } from '../game/rules.ts';
 
 /**
  * One pool: items for an enemy (or, without one, an enemy tier), a band of three player levels, an
@@ -33,12 +33,12 @@ export function namedLocation(game: GameDefinition, text: string | undefined): s
 }
 
 /**
- * The level pooled items for a site are made at: the middle of its band of three player levels (plus
- * the tier, as a drop's level has), which is inside the level window of every player of the band.
+ * The level pooled items for a site are made at: the lowest level of its band of three player levels
+ * plus the drop's reach, which is inside the level window of every player of the band.
  */
 export function poolLevel(game: GameDefinition, site: DropSite): number {
-  const middle = BAND * Math.floor((site.playerLevel - 1) / BAND) + 2;
-  return clampLevel(game, middle + site.tier - 1);
+  const lowest = BAND * Math.floor((site.playerLevel - 1) / BAND) + 1;
+  return clampLevel(game, lowest + dropReach(game, site.tier));
 }
 
 export function bucketOf(
@@ -55,8 +55,7 @@ export function bucketOf(
 
 /** The item levels a drop at this site may give: the same window the drop's own roll draws from. */
 export function levelWindow(game: GameDefinition, site: DropSite): [number, number] {
-  const centre = site.playerLevel + site.tier - 1;
-  return [clampLevel(game, centre - 1), clampLevel(game, centre + 1)];
+  return dropLevels(game, site.playerLevel, site.tier);
 }
 
 /** The chance of each rarity a drop at this site can roll (zero-weight rarities left out). */

@@ -116,8 +116,8 @@ export class CraftingService {
       budgets: this.deps.budgets,
       issuedAt: issuedAt(principal),
     });
-    const { item, stacks, craft } = await withReservation(release, async () => {
-      const { item, stacks } = await planCreateItem(
+    const { item, stacks, notes, craft } = await withReservation(release, async () => {
+      const { item, stacks, notes } = await planCreateItem(
         this.crafting,
         player.id,
         body,
@@ -133,13 +133,14 @@ export class CraftingService {
         discoveryXp: 0,
         reason: 'create_item',
       });
-      return { item, stacks, craft };
+      return { item, stacks, notes, craft };
     });
     return {
       item,
       consumed_materials: stacks.map((s) => ({ id: s.item_id, quantity: s.quantity })),
       crafting_xp: craft.xpEarned,
       cooldown_until: cooldownUntil.toISOString(),
+      ...(notes.length ? { notes } : {}),
     };
   }
 

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { launchChromium } from '@lootsmith/test-support/browser';
 import { loadConfig, type RunningServer, startServer } from 'lootsmith';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { writeDemoGameFile } from '../../../scripts/demo-game-file.mjs';
 
 export const UPSTREAM_KEY = 'a-known-secret-key-123';
 export const SCREENSHOTS = resolve('test-results/screenshots');
@@ -40,22 +41,39 @@ export interface DemoHook {
         defense: number;
         speed: number;
         damage: [number, number];
+        /** How each worn slot shows on the hero: the item's own icon, or the slot's shape. */
+        gear: Record<string, 'icon' | 'shape'>;
         page: PagePoint;
       }
     | undefined;
   hits(): number[];
-  worn(): Array<{ slot: string; id: string; name: string }>;
+  /** How often each effect acted in play, and how much it did. */
+  effectLog(): Record<string, { times: number; total: number }> | undefined;
+  worn(): Array<{
+    slot: string;
+    id: string;
+    name: string;
+    effects: Array<{ id: string; params: Record<string, number> }>;
+  }>;
   enemies(): Array<{
     uid: string;
     kind: string;
     hp: number;
+    maxHp: number;
     alive: boolean;
     visible: boolean;
     x: number;
     y: number;
+    speed: number;
+    slowedBy: number;
+    burning: boolean;
+    stompComing: boolean;
     page: PagePoint;
   }>;
-  door(): { open: boolean; cracks: number; needs: number; x: number; y: number; page: PagePoint } | undefined;
+  door():
+    | { open: boolean; cracks: number; hp: number; needs: number; x: number; y: number; page: PagePoint }
+    | undefined;
+  arrow(): { visible: boolean; angle: number } | undefined;
   drops(): Array<{
     itemId: string;
     name: string;
@@ -79,6 +97,7 @@ export interface DemoHook {
     type: string;
     quantity: number;
     stats: Array<{ name: string; value: number }>;
+    effects: Array<{ id: string; params: Record<string, number> }>;
   }>;
   toasts(): Array<{ kind: string; title: string; detail?: string }>;
   textureExists(key: string): boolean;
@@ -99,19 +118,22 @@ export interface DemoRig {
 
 /**
  * `env` adds server variables, e.g. a hosted upstream (`LOOTSMITH_UPSTREAM_URL`) instead of the
- * engine; `build` is the demo build served (the test build unless a suite checks the production one).
+ * engine, or another game file than the demo's own (what `npm start` serves); `build` is the demo
+ * build served (the test build unless a suite checks the production one).
  */
 export async function startDemo(env: Record<string, string> = {}, build = TEST_BUILD): Promise<DemoRig> {
   if (!existsSync(join(build, 'index.html')))
     throw new Error(`${relative('.', build)} is missing: run \`npm run build\` first`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-e2e-'));
+  const gameFile = env.LOOTSMITH_GAME_FILE ? undefined : writeDemoGameFile();
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
+    if (gameFile) rmSync(dirname(gameFile), { recursive: true, force: true });
   };
   try {
     server = await startServer(
@@ -121,6 +143,7 @@ export async function startDemo(env: Record<string, string> = {}, build = TEST_B
         LOOTSMITH_STATIC_DIR: build,
         LOOTSMITH_UPSTREAM_KEY: UPSTREAM_KEY,
         LOOTSMITH_LOG_LEVEL: 'silent',
+        ...(gameFile ? { LOOTSMITH_GAME_FILE: gameFile } : {}),
         ...env,
       }),
     );
@@ -132,11 +155,11 @@ export async function startDemo(env: Record<string, string> = {}, build = TEST_B
   }
 }
 
-/** Starts a demo rig before the file's tests and closes it after them; the result reads it. */
-export function useDemoRig(): () => DemoRig {
+/** Starts a demo rig (`env` as for `startDemo`) before the file's tests and closes it after them; the result reads it. */
+export function useDemoRig(env: Record<string, string> = {}): () => DemoRig {
   let rig: DemoRig | undefined;
   beforeAll(async () => {
-    rig = await startDemo();
+    rig = await startDemo(env);
   });
   afterAll(async () => {
     await rig?.close();

@@ -1,0 +1,64 @@
+import { type EffectLine, effectParamCeiling, type ItemEffect } from '@lootsmith/protocol';
+import type { Rng } from '../random.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+/** Words of an effect that tie it to an element: a fire item burns, a frost item slows. */
+const ELEMENT_LEANS: Record<string, RegExp> = {
+  fire: /burn|fire|flame|ember|ignite|plasma|heat/i,
+  frost: /frost|slow|chill|cryo|freeze|ice/i,
+  poison: /poison|venom|thorn|blight/i,
+  shadow: /steal|drain|siphon|leech|shadow/i,
+  holy: /heal|regenerat|restore|mend|patch|recharge/i,
+  lightning: /arc|shock|spark|lightning|discharge/i,
+};
+
+/** How much an effect fits an item's element: its element's words in the effect's id, name or text. */
+function lean(effect: EffectLine, element: string, vocab: Vocabulary): number {
+  const text = `${effect.id} ${effect.name ?? ''} ${effect.text ?? ''}`.toLowerCase();
+  const own = ELEMENT_LEANS[element];
+  if (own?.test(text)) return 4;
+  const words = vocab.element(element)?.words ?? [];
+  return words.some((w) => w.length > 2 && text.includes(w)) ? 4 : 1;
+}
+
+/**
+ * Effects of the game's catalogue for one item: only those its type may carry, those of its element
+ * first, each number between its least value and the ceiling of the item's rarity and level.
+ */
+export function effectsFor(
+  vocab: Vocabulary,
+  type: string,
+  element: string,
+  rarity: number,
+  level: number,
+  count: number,
+  rng: Rng,
+): ItemEffect[] {
+  const pool = vocab.effects.filter((e) => e.types?.includes(type));
+  const chosen: EffectLine[] = [];
+  while (chosen.length < count && chosen.length < pool.length) {
+    const left = pool.filter((e) => !chosen.includes(e));
+    const weights = left.map((e) => lean(e, element, vocab));
+    let roll = rng.range(
+      0,
+      weights.reduce((a, b) => a + b, 0),
+    );
+    let at = 0;
+    while (at < left.length - 1 && roll >= (weights[at] as number)) {
+      roll -= weights[at] as number;
+      at++;
+    }
+    chosen.push(left[at] as EffectLine);
+  }
+  return chosen.map((effect) => ({
+    id: effect.id,
+    params: Object.fromEntries(
+      Object.entries(effect.params ?? {}).map(([name, range]) => {
+        const ceiling = effectParamCeiling(range, rarity, level);
+        // Whole numbers, between the least value and the ceiling: a rarer, higher item reaches further.
+        const value = Math.floor(range.min + (ceiling - range.min) * rng.range(0.6, 1));
+        return [name, Math.max(range.min, Math.min(value, Math.floor(ceiling) || range.min))];
+      }),
+    ),
+  }));
+}
