@@ -19,7 +19,7 @@ export interface Bucket {
 }
 
 /** Player levels per bucket: a drop's level is the player's ± 1, so one item level fits three. */
-const BAND = 3;
+export const BAND = 3;
 
 /** The game definition's fingerprint: pools made under other rules (or for another game) are never served. */
 export function gameKey(game: GameDefinition): string {

@@ -8,13 +8,15 @@ import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { PoolSlot, Store } from '../store/store.ts';
 import { type Bucket, rarityOdds } from './buckets.ts';
 import type { DemandRates } from './demand.ts';
+import type { WarmReason } from './forecast.ts';
+import type { IconBacklog } from './icon-backlog.ts';
 import type { PoolMetrics } from './pool-metrics.ts';
 
 /** Most items one chat completion writes (the item batch schema's bound). */
 const BATCH = 8;
 /** A slot nobody fills (its generator crashed) frees its place after this long. */
 const LEASE_MS = 10 * 60_000;
-const POOL_CLIENT = 'lootsmith-pool';
+export const POOL_CLIENT = 'lootsmith-pool';
 
 export interface RefillDeps {
   loot: LootDeps;
@@ -23,17 +25,23 @@ export interface RefillDeps {
   game: string;
   metrics: PoolMetrics;
   rates: DemandRates;
+  /** Where pooled items' icons are painted after stocking, when drops answer before icons. */
+  backlog?: IconBacklog;
   log?: (message: string, err?: unknown) => void;
 }
 
 /**
- * Generates pool items in the background, only for buckets drops have just drawn from (an idle game
- * generates nothing): each is topped up to what its recent demand needs while a refill runs, with at
- * least one item of every rarity it can roll; at most `concurrency` batches at once.
+ * Generates pool items in the background, only for buckets live players draw from or are about to
+ * reach (an idle game generates nothing): each is topped up to what its recent demand needs while a
+ * refill runs, with at least one item of every rarity it can roll; at most `concurrency` batches at
+ * once, buckets drawn from before predicted ones.
  */
 export class Refiller {
   /** Buckets to look at, with when each was first asked for since its last look, and who pays. */
-  private readonly queue = new Map<string, { bucket: Bucket; since: number; payer?: string }>();
+  private readonly queue = new Map<
+    string,
+    { bucket: Bucket; since: number; reason: WarmReason; payer?: string }
+  >();
   private readonly active = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
@@ -45,10 +53,19 @@ export class Refiller {
 
   constructor(private readonly deps: RefillDeps) {}
 
-  /** Asks for a look at a bucket's stock, on behalf of the player whose draw asked (its share pays). */
-  want(bucket: Bucket, payer?: string) {
+  /**
+   * Asks for a look at a bucket's stock, for a reason, on behalf of the player whose draw asked (its
+   * share pays). A bucket drawn from stays so however often it is also predicted.
+   */
+  want(bucket: Bucket, reason: WarmReason, payer?: string) {
     if (this.stopping.signal.aborted) return;
-    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now(), payer });
+    const queued = this.queue.get(bucket.key);
+    this.queue.set(bucket.key, {
+      bucket,
+      since: queued?.since ?? Date.now(),
+      reason: queued?.reason === 'seen' ? 'seen' : reason,
+      payer,
+    });
     this.pump();
   }
 
@@ -57,9 +74,10 @@ export class Refiller {
     return this.runs.size + this.queue.size;
   }
 
-  /** Resolves once nothing is queued or running (tests). */
+  /** Resolves once nothing is queued or running, pooled items' icons included (tests). */
   async settled() {
     while (this.runs.size) await Promise.allSettled([...this.runs]);
+    await this.deps.backlog?.settled();
   }
 
   /** Stops taking work and aborts running batches; their slots are given back. */
@@ -70,12 +88,15 @@ export class Refiller {
   }
 
   private pump() {
-    for (const [key, { bucket, since, payer }] of this.queue) {
+    const queued = [...this.queue].sort(
+      ([, a], [, b]) => Number(b.reason === 'seen') - Number(a.reason === 'seen'),
+    );
+    for (const [key, { bucket, since, reason, payer }] of queued) {
       if (this.runs.size >= this.deps.settings.concurrency) return;
       if (this.active.has(key)) continue;
       this.queue.delete(key);
       this.active.add(key);
-      const run = this.refill(bucket, since, payer, () => {
+      const run = this.refill(bucket, since, reason, payer, () => {
         this.active.delete(key);
         this.pump();
       })
@@ -120,7 +141,13 @@ export class Refiller {
    * Reserves what the bucket lacks, then generates it. A bucket is looked at by one refill at a time
    * (`reserved` ends that), so two never count the same shortfall; their batches may overlap.
    */
-  private async refill(bucket: Bucket, since: number, payer: string | undefined, reserved: () => void) {
+  private async refill(
+    bucket: Bucket,
+    since: number,
+    reason: WarmReason,
+    payer: string | undefined,
+    reserved: () => void,
+  ) {
     const { store, settings, metrics } = this.deps;
     const wants = await this.shortfall(bucket, Date.now());
     if (!wants.length) return;
@@ -141,8 +168,9 @@ export class Refiller {
     if (refused) metrics.refused.inc({ reason: refused });
     if (!slots.length) return;
     metrics.spent.inc({ bucket: bucket.key }, slots.length);
+    metrics.warmed.inc({ bucket: bucket.key, reason }, slots.length);
     // More than one batch short: the next look reserves the rest while this one is written.
-    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket, payer);
+    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket, reason, payer);
     reserved();
     try {
       await this.generate(bucket, slots);
@@ -179,7 +207,7 @@ export class Refiller {
       },
       takenNames: [],
       random,
-      iconsAfterItem: false,
+      icons: this.deps.backlog ? 'register' : 'paint',
       kind: 'pool',
       signal: this.stopping.signal,
       ids: slots.map((s) => s.id),
@@ -192,5 +220,6 @@ export class Refiller {
       }),
     );
     metrics.generated.inc({ bucket: bucket.key }, filled.filter(Boolean).length);
+    this.deps.backlog?.add(items.flatMap((item, i) => (filled[i] && item.icon ? [item.icon] : [])));
   }
 }

@@ -5,6 +5,7 @@ import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
+import type { LootSupply } from '../pipeline/loot.ts';
 import { insufficientMaterials, playerBlocked, refuse } from '../refusal.ts';
 import {
   InsufficientError,
@@ -28,7 +29,9 @@ export class PlayerService {
   /** Assembled inventories by player, with the version each was made from (oldest dropped first). */
   private readonly inventories = new Map<string, { version: number; json: string }>();
 
-  constructor(private readonly deps: { game: GameDefinition; store: Store; icons: IconService }) {
+  constructor(
+    private readonly deps: { game: GameDefinition; store: Store; icons: IconService; pools?: LootSupply },
+  ) {
     this.materials = materialItems(deps.game, deps.icons);
     this.materialJson = new Map([...this.materials].map(([id, item]) => [id, JSON.stringify(item)]));
   }
@@ -136,6 +139,8 @@ export class PlayerService {
   async inventoryJson(principal: Principal, playerId: string): Promise<string> {
     assertActsFor(principal, playerId);
     const { store } = this.deps;
+    // A player loading its inventory is a live one: a fresh game's pools warm what it starts with.
+    if (principal.kind === 'player') this.deps.pools?.arrived(playerId);
     const current = await store.inventoryVersion(playerId);
     if (current?.blocked) throw playerBlocked(playerId);
     if (current) assertTokenCurrent(principal, current.tokensAfter);
