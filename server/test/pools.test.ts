@@ -8,6 +8,7 @@ import { loadConfig, POOL_DEFAULTS, resolveConfig } from '../src/config.ts';
 import type { LootPools } from '../src/pools/pools.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
+import { metricSum } from './support/metrics.ts';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const player = () => `p-${randomUUID().slice(0, 8)}`;
@@ -54,14 +55,6 @@ function helpers(get: () => Booted) {
     },
   };
   return h;
-}
-
-/** Sums a counter's samples in Prometheus text, over every label set that contains `labels`. */
-export function metricSum(text: string, name: string, labels = ''): number {
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith(`${name}{`) && l.includes(labels))
-    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
 describe('pool settings', () => {

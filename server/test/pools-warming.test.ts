@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { Item } from '@lootsmith/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signPlayerToken } from '../src/auth.ts';
+import { loadConfig } from '../src/config.ts';
+import { loadGameDefinition } from '../src/game/definition.ts';
+import { checkItem, statBudget } from '../src/game/rules.ts';
+import { poolsAdvice } from '../src/pools/advice.ts';
+import type { LootPools } from '../src/pools/pools.ts';
+import { scaleItem } from '../src/pools/scale.ts';
+import type { SqliteStore } from '../src/store/sqlite.ts';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from './support/boot.ts';
+import { metricSum } from './support/metrics.ts';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const player = () => `p-${randomUUID().slice(0, 8)}`;
+const HALL = "Crafters' Hall";
+
+function helpers(get: () => Booted) {
+  const app = () => get().server.app;
+  return {
+    pools: () => get().server.core.deps.pools as LootPools,
+    /** A drop of one weapon, as the demo asks for it: enemy, room and the hero's level. */
+    drop: (who: string, enemy: string, level: number, location = HALL) =>
+      app().inject({
+        method: 'POST',
+        url: '/v1/generate/items',
+        headers: auth(signPlayerToken(PLAYER_SECRET, who, 600)),
+        payload: {
+          client_id: who,
+          generation_context: { enemy, player_level: level, location },
+          items: [{ type: 'WEAPON' }],
+        },
+      }),
+    login: (who: string) =>
+      app().inject({
+        url: `/api/v1/player/${who}/inventory`,
+        headers: auth(signPlayerToken(PLAYER_SECRET, who, 600)),
+      }),
+    /** Ready pooled items of a bucket. */
+    pooled: (bucket: string) =>
+      (get().server.core.deps.store as SqliteStore).db
+        .prepare('SELECT id, rarity, level, data FROM pool_items WHERE bucket = ? AND data IS NOT NULL')
+        .all(bucket) as Array<{ id: string; rarity: string; level: number; data: string }>,
+    metrics: async () => (await app().inject({ url: '/metrics', headers: auth(SERVER_KEY) })).body,
+  };
+}
+
+describe('warming ahead', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+  afterEach(() => h.pools().refiller.settled());
+
+  it('fills the buckets of the enemies a fresh game starts with when the first player logs in, once', async () => {
+    expect((await h.login(player())).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const metrics = await h.metrics();
+    // The first room of the game's map is the Crafters' Hall: its slimes and rats, for levels 1–3.
+    for (const bucket of [`slime/1-3/*/${HALL}`, `rat/1-3/*/${HALL}`]) {
+      expect(new Set(h.pooled(bucket).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+      expect(
+        metricSum(metrics, 'lootsmith_pool_warmed_items_total', `bucket="${bucket}",reason="start-up"`),
+      ).toBe(3);
+    }
+    expect(metricSum(metrics, 'lootsmith_pool_warmed_items_total')).toBe(6);
+    const calls = { ...t.fake.calls };
+    await h.login(player());
+    await h.pools().refiller.settled();
+    expect(t.fake.calls).toEqual(calls);
+  });
+
+  it('has the next level band warm for a player who levels up mid-session', async () => {
+    const who = player();
+    const next = `rat/4-6/WEAPON/${HALL}`;
+    for (const level of [1, 2, 3]) {
+      expect((await h.drop(who, 'rat', level)).statusCode).toBe(200);
+      await h.pools().refiller.settled();
+    }
+    // Two levels from the band's top, the next band was warmed before anyone drew from it.
+    expect(new Set(h.pooled(next).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    const before = await h.metrics();
+    expect(
+      metricSum(before, 'lootsmith_pool_warmed_items_total', `bucket="${next}",reason="predicted"`),
+    ).toBe(3);
+    expect(metricSum(before, 'lootsmith_pool_draws_total', `bucket="${next}"`)).toBe(0);
+
+    const chats = t.fake.calls.chat;
+    const levelledUp = await h.drop(who, 'rat', 4);
+    expect(levelledUp.statusCode).toBe(200);
+    const [item] = levelledUp.json().items as Item[];
+    // Served from the warm band at once, made for it: no generation, no scaling.
+    expect(t.fake.calls.chat).toBe(chats);
+    expect(item?.level).toBe(5);
+    const after = await h.metrics();
+    expect(metricSum(after, 'lootsmith_pool_draws_total', `bucket="${next}",outcome="hit"`)).toBe(1);
+    expect(metricSum(after, 'lootsmith_pool_scaled_items_total')).toBe(0);
+    expect(after).toContain(`lootsmith_pool_hit_ratio{bucket="${next}"} 1`);
+  });
+});
+
+describe('warming the rooms next to a player', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+  afterEach(() => h.pools().refiller.settled());
+
+  it("warms the enemies of the rooms next to a player's", async () => {
+    const who = player();
+    // The Crafters' Hall (slimes and rats, a location with pools of its own) lies next to the
+    // Crossroads; the Ember Shrine too, but its tier-3 enemies are met from level 5.
+    const hall = `slime/1-3/WEAPON/${HALL}`;
+    expect(h.pooled(hall)).toEqual([]);
+    expect((await h.drop(who, 'rat', 1, 'The Crossroads')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    expect(new Set(h.pooled(hall).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    expect(h.pooled('fire_imp/1-3/WEAPON/*')).toEqual([]);
+    expect(
+      metricSum(
+        await h.metrics(),
+        'lootsmith_pool_warmed_items_total',
+        `bucket="${hall}",reason="predicted"`,
+      ),
+    ).toBe(3);
+    const chats = t.fake.calls.chat;
+    expect((await h.drop(who, 'slime', 1, HALL)).statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+  });
+});
+
+describe('near misses', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+
+  it("serve a neighbouring band's item scaled to the player's level: name and icon unchanged, stats by the game's rules", async () => {
+    expect((await h.drop(player(), 'slime', 1, 'Bone Gallery')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const below = h.pooled('slime/1-3/WEAPON/*');
+    expect(new Set(below.map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    expect(h.pooled('slime/4-6/WEAPON/*')).toEqual([]);
+
+    // A new player's first claim of level 4: its band is empty, the band below has every rarity.
+    const chats = t.fake.calls.chat;
+    const res = await h.drop(player(), 'slime', 4, 'Bone Gallery');
+    expect(res.statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+    const [item] = res.json().items as Item[];
+    const row = below.find((r) => r.id === item?.id);
+    expect(row).toBeDefined();
+    const pooled = JSON.parse(row?.data as string) as Item;
+    expect(item?.name).toBe(pooled.name);
+    expect(item?.icon?.url).toBe(pooled.icon?.url);
+    expect(item?.level).toBe(3);
+    const game = t.server.core.deps.game;
+    const ratio = statBudget(game, pooled.rarity, 3) / statBudget(game, pooled.rarity, 2);
+    for (const [i, s] of (item?.stats ?? []).entries())
+      expect(s.value).toBe(
+        Math.round((pooled.stats[i]?.value ?? 0) * ratio) || Math.sign(pooled.stats[i]?.value ?? 0),
+      );
+    expect(checkItem(game, item as Item, { rarity: pooled.rarity, level: 3 })).toEqual([]);
+    const metrics = await h.metrics();
+    expect(metricSum(metrics, 'lootsmith_pool_scaled_items_total', 'bucket="slime/4-6/WEAPON/*"')).toBe(1);
+    expect(
+      metricSum(metrics, 'lootsmith_pool_draws_total', 'bucket="slime/4-6/WEAPON/*",outcome="hit"'),
+    ).toBe(1);
+    await h.pools().refiller.settled();
+  });
+});
+
+describe('scaling a pooled item', () => {
+  const game = loadGameDefinition();
+  const item: Item = {
+    id: 'itm_test',
+    name: 'Rusty Cleaver',
+    type: 'WEAPON',
+    subtype: 'cleaver',
+    rarity: 'COMMON',
+    level: 5,
+    element: 'none',
+    material: 'iron',
+    description: 'A heavy cleaver, notched from use in the cellars.',
+    lore: 'It once hung in a butcher’s shop above the town gate.',
+    stats: [
+      { name: 'attack', value: 9 },
+      { name: 'crit_chance', value: 1 },
+    ],
+    affixes: [],
+    value: 100,
+    icon: { id: 'abc', url: '/api/v1/icons/abc.png', prompt: 'Rusty Cleaver' },
+    created_at: new Date(0).toISOString(),
+  };
+
+  it('moves stats and value with the stat budget, keeping a stat at least one point', () => {
+    const scaled = scaleItem(game, item, 2, { rarity: 'COMMON', type: 'WEAPON' });
+    if (!('item' in scaled)) throw new Error(scaled.problems.join('; '));
+    const ratio = statBudget(game, 'COMMON', 2) / statBudget(game, 'COMMON', 5);
+    expect(ratio).toBeLessThan(1);
+    expect(scaled.item.stats).toEqual([
+      { name: 'attack', value: Math.round(9 * ratio) },
+      { name: 'crit_chance', value: 1 },
+    ]);
+    expect(scaled.item.value).toBe(Math.round(100 * ratio));
+    expect({ ...scaled.item, stats: item.stats, value: item.value, level: item.level }).toEqual(item);
+  });
+
+  it('is refused when its text promises more than the new level allows', () => {
+    const budget = statBudget(game, 'COMMON', 2);
+    const boasting = { ...item, description: `Deals ${budget + 1} extra damage to rats and other vermin.` };
+    const scaled = scaleItem(game, boasting, 2, { rarity: 'COMMON' });
+    expect('problems' in scaled && scaled.problems.join(' ')).toMatch(/more than the stat budget/);
+  });
+});
+
+describe('a remote model without pools', () => {
+  const remote = {
+    LOOTSMITH_UPSTREAM_URL: 'https://models.example.com',
+    LOOTSMITH_UPSTREAM_KEY: 'k'.repeat(20),
+  };
+
+  it('is told at start-up what a drop will cost in time, and how to serve drops at once', async () => {
+    expect(poolsAdvice(loadConfig(remote))).toMatch(
+      /every drop waits for a chat completion .* and its icons .*about 3\.5 s for a one-item drop.*LOOTSMITH_POOLS=1/,
+    );
+    expect(poolsAdvice(loadConfig({ ...remote, LOOTSMITH_ICONS_AFTER_ITEM: '1' }))).toMatch(/about 2 s/);
+    expect(poolsAdvice(loadConfig({ ...remote, LOOTSMITH_POOLS: '1' }))).toBeUndefined();
+    expect(poolsAdvice(loadConfig({}))).toBeUndefined();
+
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await bootWithFake({ LOOTSMITH_LOG_LEVEL: 'warn' }, sink);
+    await t.close();
+    expect(lines.join('')).toContain('Slow drops: loot pools are off with a remote model');
+  });
+});
