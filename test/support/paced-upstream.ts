@@ -12,12 +12,19 @@ export interface PacedUpstream {
 
 /**
  * A stand-in for a hosted `/v1` service on loopback: the embedded engine's answers (real items,
- * real icons), each sent only after a hosted model's pace (`chatMs`, `imageMs`).
+ * real icons), each sent only after a hosted model's pace (`chatMs`, `imageMs`). With
+ * `oneImageAtATime` it paints like a single GPU: an image starts only when the one before is done.
  */
-export async function startPacedUpstream(pace: { chatMs: number; imageMs: number }): Promise<PacedUpstream> {
+export async function startPacedUpstream(pace: {
+  chatMs: number;
+  imageMs: number;
+  oneImageAtATime?: boolean;
+}): Promise<PacedUpstream> {
   const engine = await startEngine({ host: '127.0.0.1', port: 0 });
   const calls = { chat: 0, image: 0 };
   const timers = new Set<NodeJS.Timeout>();
+  /** When the single GPU is free again (`oneImageAtATime`). */
+  let gpuFree = 0;
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -31,6 +38,11 @@ export async function startPacedUpstream(pace: { chatMs: number; imageMs: number
       body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
     });
     const body = Buffer.from(await answer.arrayBuffer());
+    let wait = image ? pace.imageMs : pace.chatMs;
+    if (image && pace.oneImageAtATime) {
+      gpuFree = Math.max(Date.now(), gpuFree) + pace.imageMs;
+      wait = gpuFree - Date.now();
+    }
     const timer = setTimeout(
       () => {
         timers.delete(timer);
@@ -41,7 +53,7 @@ export async function startPacedUpstream(pace: { chatMs: number; imageMs: number
         });
         res.end(body);
       },
-      image ? pace.imageMs : pace.chatMs,
+      wait,
     );
     timers.add(timer);
   });
