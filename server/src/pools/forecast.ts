@@ -79,17 +79,22 @@ export class Forecast {
       if (lv !== level && site.enemy) add(this.bucket(site.enemy, lv, type, location));
       if (room)
         for (const r of [room, ...room.neighbours])
-          for (const e of r.enemies) if (this.meets(e, lv)) add(this.bucket(e, lv, type, r.name));
+          for (const e of r.enemies)
+            if (this.meets(e, lv)) add(this.bucket(e, this.metAt(e, lv), type, r.name));
       for (const e of this.nextTierEnemies(lv))
-        for (const where of this.whereMet(e)) add(this.bucket(e, lv, type, where));
+        for (const where of this.whereMet(e)) add(this.bucket(e, this.metAt(e, lv), type, where));
     }
     return [...out.values()].filter((b) => this.fresh(b.key, now));
   }
 
   /** Whether a player of this level meets (or is about to meet) the enemy, by `tier_levels`. */
   private meets(enemy: GameEnemy, level: number): boolean {
-    const from = this.game.loot_pools.tier_levels?.[enemy.tier - 1];
-    return from === undefined || from <= level + LOOKAHEAD;
+    return this.metAt(enemy, 1) <= level + LOOKAHEAD;
+  }
+
+  /** The level a player of `level` will have when it first meets the enemy: its tier's level, if higher. */
+  private metAt(enemy: GameEnemy, level: number): number {
+    return Math.max(level, this.game.loot_pools.tier_levels?.[enemy.tier - 1] ?? 1);
   }
 
   /** Enemies of the tiers a player of this level is about to meet and has not yet (by `tier_levels`). */

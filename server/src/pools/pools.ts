@@ -15,6 +15,9 @@ import { poolMetrics } from './pool-metrics.ts';
 import { POOL_CLIENT, Refiller } from './refill.ts';
 import { scaleItem } from './scale.ts';
 
+/** Players remembered as arrived; the oldest is forgotten beyond this. */
+const MAX_ARRIVALS = 10_000;
+
 export interface LootPoolsDeps {
   loot: LootDeps;
   store: Store;
@@ -40,7 +43,8 @@ export class LootPools implements LootSupply {
   readonly backlog?: IconBacklog;
   private readonly rates = new DemandRates();
   private readonly forecast: Forecast;
-  private started = false;
+  /** Players seen lately, so a player's every inventory load does not count as new demand. */
+  private readonly arrivals = new Set<string>();
 
   constructor(private readonly deps: LootPoolsDeps) {
     this.definition = deps.loot.game;
@@ -66,14 +70,21 @@ export class LootPools implements LootSupply {
   }
 
   /**
-   * The first live player this instance sees (an inventory load or a drop) warms the buckets a fresh
-   * game starts with; a game whose pools hold them already generates nothing.
+   * A live player this instance has not seen yet (an inventory load or a drop) is expected to draw
+   * from the buckets a fresh game starts with: each counts one draw of demand there, and is looked at.
+   * A game whose pools already hold what that demand needs generates nothing.
    */
   arrived(playerId: string) {
-    if (this.started) return;
-    this.started = true;
+    if (this.arrivals.has(playerId)) return;
+    if (this.arrivals.size >= MAX_ARRIVALS)
+      this.arrivals.delete(this.arrivals.values().next().value as string);
+    this.arrivals.add(playerId);
+    const now = Date.now();
     untracked(() => {
-      for (const bucket of this.forecast.startBuckets()) this.refiller.want(bucket, 'start-up', playerId);
+      for (const bucket of this.forecast.startBuckets()) {
+        this.rates.note(bucket.key, now);
+        this.refiller.want(bucket, 'start-up');
+      }
     });
   }
 
@@ -175,7 +186,7 @@ export class LootPools implements LootSupply {
     const location = req.body.generation_context?.location;
     // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call): a
     // bucket drawn from is paid from the share of the hourly budget of the player whose draw asked
-    // for it; predicted ones from the budget alone (at most one item of each rarity per bucket).
+    // for it; warming ahead from the budget alone (each bucket looked at once in 10 s at most).
     untracked(() => {
       for (const { bucket, n } of drawn.values()) {
         this.rates.note(bucket.key, now, n);
