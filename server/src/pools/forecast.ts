@@ -66,24 +66,20 @@ export class Forecast {
   predict(seen: Bucket, location: string | undefined, now: number): Bucket[] {
     const { site, type } = seen;
     const level = site.playerLevel;
-    const levels = [level];
-    // Within LOOKAHEAD levels of the band's top: the next band too.
-    if (Math.floor((level - 1 + LOOKAHEAD) / BAND) > Math.floor((level - 1) / BAND))
-      levels.push(level + LOOKAHEAD);
     const room = location === undefined ? undefined : this.rooms.get(location.trim().toLowerCase());
     const out = new Map<string, Bucket>();
     const add = (b: Bucket) => {
       if (b.key !== seen.key) out.set(b.key, b);
     };
-    for (const lv of levels) {
-      if (lv !== level && site.enemy) add(this.bucket(site.enemy, lv, type, location));
-      if (room)
-        for (const r of [room, ...room.neighbours])
-          for (const e of r.enemies)
-            if (this.meets(e, lv)) add(this.bucket(e, this.metAt(e, lv), type, r.name));
-      for (const e of this.nextTierEnemies(lv))
-        for (const where of this.whereMet(e)) add(this.bucket(e, this.metAt(e, lv), type, where));
-    }
+    // Within LOOKAHEAD levels of the band's top: the same enemy, type and place one band up.
+    if (site.enemy && Math.floor((level - 1 + LOOKAHEAD) / BAND) > Math.floor((level - 1) / BAND))
+      add(this.bucket(site.enemy, level + LOOKAHEAD, type, location));
+    if (room)
+      for (const r of [room, ...room.neighbours])
+        for (const e of r.enemies)
+          if (this.meets(e, level)) add(this.bucket(e, this.metAt(e, level), type, r.name));
+    for (const e of this.nextTierEnemies(level))
+      for (const where of this.whereMet(e)) add(this.bucket(e, this.metAt(e, level), type, where));
     return [...out.values()].filter((b) => this.fresh(b.key, now));
   }
 

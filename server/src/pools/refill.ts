@@ -17,6 +17,21 @@ const BATCH = 8;
 /** A slot nobody fills (its generator crashed) frees its place after this long. */
 const LEASE_MS = 10 * 60_000;
 export const POOL_CLIENT = 'lootsmith-pool';
+/** The share of a predicted bucket's draws its warming covers, likeliest rarities first. */
+const PREDICTED_SHARE = 0.9;
+
+/** The likeliest rarities whose odds together reach `share` (all of them at 1). */
+function likeliest(odds: Array<[Rarity, number]>, share: number): Array<[Rarity, number]> {
+  const sorted = odds.toSorted((a, b) => b[1] - a[1]);
+  const kept: Array<[Rarity, number]> = [];
+  let covered = 0;
+  for (const entry of sorted) {
+    if (covered >= share) break;
+    kept.push(entry);
+    covered += entry[1];
+  }
+  return kept;
+}
 
 export interface RefillDeps {
   loot: LootDeps;
@@ -113,19 +128,24 @@ export class Refiller {
   /**
    * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
    * odds × the bucket's recent rate × the lead time) and two standard deviations more, or its share
-   * of the largest drop lately; at least one.
+   * of the largest drop lately; at least one. A bucket predicted (nobody has drawn from it yet) gets
+   * one of each of its likeliest rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer
+   * first draw takes a neighbouring band's item or is generated, and then the bucket is drawn from.
    */
-  private async shortfall(bucket: Bucket, now: number): Promise<PoolSlot[]> {
+  private async shortfall(bucket: Bucket, reason: WarmReason, now: number): Promise<PoolSlot[]> {
     const stock = (await this.deps.store.poolStock(this.deps.game, now)).filter(
       (s) => s.bucket === bucket.key,
     );
     const have = new Map(stock.map((s) => [s.rarity, s.ready + s.pending]));
     const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
     const perDrop = this.deps.rates.perDrop(bucket.key, now);
-    const targets = rarityOdds(this.deps.loot.game, bucket.site)
+    const targets = likeliest(
+      rarityOdds(this.deps.loot.game, bucket.site),
+      reason === 'predicted' ? PREDICTED_SHARE : 1,
+    )
       .map(([rarity, p]) => {
         const mean = p * draws;
-        const target = Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop));
+        const target = Math.max(1, Math.ceil(mean + 2 * Math.sqrt(mean)), Math.ceil(p * perDrop));
         return { rarity, short: target - (have.get(rarity) ?? 0) };
       })
       .filter((t) => t.short > 0);
@@ -149,7 +169,7 @@ export class Refiller {
     reserved: () => void,
   ) {
     const { store, settings, metrics } = this.deps;
-    const wants = await this.shortfall(bucket, Date.now());
+    const wants = await this.shortfall(bucket, reason, Date.now());
     if (!wants.length) return;
     const started = Date.now();
     const { slots, refused } = await store.reservePoolSlots(
