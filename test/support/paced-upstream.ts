@@ -43,18 +43,15 @@ export async function startPacedUpstream(pace: {
       gpuFree = Math.max(Date.now(), gpuFree) + pace.imageMs;
       wait = gpuFree - Date.now();
     }
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        if (image) calls.image++;
-        else if (req.url === '/v1/chat/completions') calls.chat++;
-        res.writeHead(answer.status, {
-          'content-type': answer.headers.get('content-type') ?? 'application/json',
-        });
-        res.end(body);
-      },
-      wait,
-    );
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (image) calls.image++;
+      else if (req.url === '/v1/chat/completions') calls.chat++;
+      res.writeHead(answer.status, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      });
+      res.end(body);
+    }, wait);
     timers.add(timer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
