@@ -53,6 +53,14 @@ export function bucketOf(
   return { key, site, type, location, level: poolLevel(game, site) };
 }
 
+/** The bucket of the level band below (side 0) or above (side 1), when there is one. */
+export function neighbourBand(game: GameDefinition, bucket: Bucket, side: 0 | 1): Bucket | undefined {
+  const lo = BAND * Math.floor((bucket.site.playerLevel - 1) / BAND) + 1;
+  const level = side === 0 ? lo - 1 : lo + BAND;
+  if (level < 1 || level > game.max_item_level) return undefined;
+  return bucketOf(game, { ...bucket.site, playerLevel: level }, bucket.type, bucket.location);
+}
+
 /** The item levels a drop at this site may give: the same window the drop's own roll draws from. */
 export function levelWindow(game: GameDefinition, site: DropSite): [number, number] {
   const centre = site.playerLevel + site.tier - 1;

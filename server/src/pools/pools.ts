@@ -7,7 +7,7 @@ import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/lo
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
-import { BAND, type Bucket, bucketOf, gameKey, levelWindow, namedLocation } from './buckets.ts';
+import { type Bucket, bucketOf, gameKey, levelWindow, namedLocation, neighbourBand } from './buckets.ts';
 import { DemandRates } from './demand.ts';
 import { Forecast } from './forecast.ts';
 import { IconBacklog } from './icon-backlog.ts';
@@ -139,7 +139,7 @@ export class LootPools implements LootSupply {
     for (const side of [0, 1] as const) {
       const near = asked.flatMap(({ i, spec, bucket }) => {
         if (items[i]) return [];
-        const neighbour = this.neighbour(bucket, side);
+        const neighbour = neighbourBand(game, bucket, side);
         return neighbour ? [{ i, spec, bucket, neighbour }] : [];
       });
       if (!near.length) continue;
@@ -202,14 +202,6 @@ export class LootPools implements LootSupply {
         if (taken.length) await this.deps.store.returnPoolItems(this.game, taken, Date.now());
       },
     };
-  }
-
-  /** The bucket of the band below (side 0) or above (side 1), when there is one. */
-  private neighbour(bucket: Bucket, side: 0 | 1): Bucket | undefined {
-    const lo = BAND * Math.floor((bucket.site.playerLevel - 1) / BAND) + 1;
-    const level = side === 0 ? lo - 1 : lo + BAND;
-    if (level < 1 || level > this.definition.max_item_level) return undefined;
-    return bucketOf(this.definition, { ...bucket.site, playerLevel: level }, bucket.type, bucket.location);
   }
 
   /** Stops refills and icons of pooled items; running refills are aborted and give their slots back. */

@@ -5,8 +5,8 @@ import { seededRandom } from '../game/random.ts';
 import { statBudget } from '../game/rules.ts';
 import { enemyContext, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
-import type { PoolSlot, Store } from '../store/store.ts';
-import { type Bucket, rarityOdds } from './buckets.ts';
+import type { PoolSlot, PoolStock, Store } from '../store/store.ts';
+import { type Bucket, neighbourBand, rarityOdds } from './buckets.ts';
 import type { DemandRates } from './demand.ts';
 import type { WarmReason } from './forecast.ts';
 import type { IconBacklog } from './icon-backlog.ts';
@@ -19,6 +19,11 @@ const LEASE_MS = 10 * 60_000;
 export const POOL_CLIENT = 'lootsmith-pool';
 /** The share of a predicted bucket's draws its warming covers, likeliest rarities first. */
 const PREDICTED_SHARE = 0.9;
+
+/** Items of a bucket by rarity, ready or being generated. */
+function held(stock: PoolStock[], key: string): Map<string, number> {
+  return new Map(stock.filter((s) => s.bucket === key).map((s) => [s.rarity, s.ready + s.pending]));
+}
 
 /** The likeliest rarities whose odds together reach `share` (all of them at 1). */
 function likeliest(odds: Array<[Rarity, number]>, share: number): Array<[Rarity, number]> {
@@ -127,27 +132,25 @@ export class Refiller {
 
   /**
    * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
-   * odds × the bucket's recent rate × the lead time) and two standard deviations more, or its share
-   * of the largest drop lately; at least one. A bucket predicted (nobody has drawn from it yet) gets
-   * one of each of its likeliest rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer
-   * first draw takes a neighbouring band's item or is generated, and then the bucket is drawn from.
+   * odds × the bucket's recent rate × the lead time) and three standard deviations more, or its share
+   * of the largest drop lately; at least one. A bucket drawn from counts, besides its own stock, what
+   * the band below holds beyond its own aim (players who level up leave it behind; a near miss serves
+   * it scaled). A bucket predicted (nobody has drawn from it yet) gets one of each of its likeliest
+   * rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer first draw takes a
+   * neighbouring band's item or is generated, and then the bucket is drawn from.
    */
   private async shortfall(bucket: Bucket, reason: WarmReason, now: number): Promise<PoolSlot[]> {
-    const stock = (await this.deps.store.poolStock(this.deps.game, now)).filter(
-      (s) => s.bucket === bucket.key,
-    );
-    const have = new Map(stock.map((s) => [s.rarity, s.ready + s.pending]));
-    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
-    const perDrop = this.deps.rates.perDrop(bucket.key, now);
-    const targets = likeliest(
-      rarityOdds(this.deps.loot.game, bucket.site),
-      reason === 'predicted' ? PREDICTED_SHARE : 1,
-    )
-      .map(([rarity, p]) => {
-        const mean = p * draws;
-        const target = Math.max(1, Math.ceil(mean + 2 * Math.sqrt(mean)), Math.ceil(p * perDrop));
-        return { rarity, short: target - (have.get(rarity) ?? 0) };
-      })
+    const stock = await this.deps.store.poolStock(this.deps.game, now);
+    const aims = this.aims(bucket, reason === 'predicted' ? PREDICTED_SHARE : 1, now);
+    const have = held(stock, bucket.key);
+    const below = reason === 'seen' ? neighbourBand(this.deps.loot.game, bucket, 0) : undefined;
+    if (below) {
+      const belowAims = new Map(this.aims(below, 1, now));
+      for (const [rarity, n] of held(stock, below.key))
+        have.set(rarity, (have.get(rarity) ?? 0) + Math.max(0, n - (belowAims.get(rarity) ?? 0)));
+    }
+    const targets = aims
+      .map(([rarity, aim]) => ({ rarity, short: aim - (have.get(rarity) ?? 0) }))
       .filter((t) => t.short > 0);
     // Round by round, so a batch cut short by a limit still has one of every missing rarity first.
     const wants: PoolSlot[] = [];
@@ -155,6 +158,16 @@ export class Refiller {
       for (const t of targets)
         if (t.short > round) wants.push({ id: newItemId(), rarity: t.rarity, level: bucket.level });
     return wants;
+  }
+
+  /** The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws. */
+  private aims(bucket: Bucket, share: number, now: number): Array<[Rarity, number]> {
+    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
+    const perDrop = this.deps.rates.perDrop(bucket.key, now);
+    return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => {
+      const mean = p * draws;
+      return [rarity, Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop))];
+    });
   }
 
   /**
