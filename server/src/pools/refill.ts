@@ -20,6 +20,22 @@ export const POOL_CLIENT = 'lootsmith-pool';
 /** The share of a predicted bucket's draws its warming covers, likeliest rarities first. */
 const PREDICTED_SHARE = 0.9;
 
+/** How often a rarity's stock may run out before its refill comes. */
+const RUN_OUT = 0.02;
+
+/** The fewest items that outlast a Poisson number of draws of this mean but `RUN_OUT` of the time. */
+function lasting(mean: number): number {
+  let k = 0;
+  let term = Math.exp(-mean);
+  let below = term;
+  while (1 - below > RUN_OUT) {
+    k++;
+    term *= mean / k;
+    below += term;
+  }
+  return k;
+}
+
 /** Items of a bucket by rarity, ready or being generated. */
 function held(stock: PoolStock[], key: string): Map<string, number> {
   return new Map(stock.filter((s) => s.bucket === key).map((s) => [s.rarity, s.ready + s.pending]));
@@ -131,9 +147,9 @@ export class Refiller {
   }
 
   /**
-   * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
-   * odds × the bucket's recent rate × the lead time) and three standard deviations more, or its share
-   * of the largest drop lately; at least one. A bucket drawn from counts, besides its own stock, what
+   * What the bucket lacks. For each rarity it can roll: enough for the draws of it while a refill
+   * comes (Poisson, of mean its odds × the bucket's recent rate × the lead time) 98 times in 100, or
+   * its share of the largest drop lately; at least one. A bucket drawn from counts, besides its own stock, what
    * the band below holds beyond its own aim (players who level up leave it behind; a near miss serves
    * it scaled). A bucket predicted (nobody has drawn from it yet) gets one of each of its likeliest
    * rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer first draw takes a
@@ -164,10 +180,10 @@ export class Refiller {
   private aims(bucket: Bucket, share: number, now: number): Array<[Rarity, number]> {
     const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
     const perDrop = this.deps.rates.perDrop(bucket.key, now);
-    return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => {
-      const mean = p * draws;
-      return [rarity, Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop))];
-    });
+    return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => [
+      rarity,
+      Math.max(1, lasting(p * draws), Math.ceil(p * perDrop)),
+    ]);
   }
 
   /**
