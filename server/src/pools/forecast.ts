@@ -4,7 +4,6 @@ import { BAND, type Bucket, bucketOf, namedLocation } from './buckets.ts';
 
 /** Why a bucket was warmed: drawn from, about to be reached by a live player, or a fresh game's start. */
 export type WarmReason = 'seen' | 'predicted' | 'start-up';
-export const WARM_REASONS: readonly WarmReason[] = ['seen', 'predicted', 'start-up'];
 
 /** A predicted bucket is looked at again no sooner than this: a busy game's draws do not re-ask it each time. */
 const REPEAT_MS = 10_000;

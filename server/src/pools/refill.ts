@@ -69,8 +69,7 @@ export interface RefillDeps {
 /**
  * Generates pool items in the background, only for buckets live players draw from or are about to
  * reach (an idle game generates nothing): each is topped up to what its recent demand needs while a
- * refill runs, with at least one item of every rarity it can roll; at most `concurrency` batches at
- * once, buckets drawn from before predicted ones.
+ * refill runs (`shortfall`); at most `concurrency` batches at once, buckets drawn from before others.
  */
 export class Refiller {
   /** Buckets to look at, with when each was first asked for since its last look, and who pays. */
@@ -91,7 +90,7 @@ export class Refiller {
 
   /**
    * Asks for a look at a bucket's stock, for a reason, on behalf of the player whose draw asked (its
-   * share pays). A bucket drawn from stays so however often it is also predicted.
+   * share pays). A bucket drawn from stays so, and keeps its payer, however often it is also predicted.
    */
   want(bucket: Bucket, reason: WarmReason, payer?: string) {
     if (this.stopping.signal.aborted) return;
@@ -100,7 +99,8 @@ export class Refiller {
       bucket,
       since: queued?.since ?? Date.now(),
       reason: queued?.reason === 'seen' ? 'seen' : reason,
-      payer,
+      // Warming ahead is charged to the budget alone; a draw's refill to its player's share.
+      payer: reason === 'seen' ? payer : queued?.payer,
     });
     this.pump();
   }

@@ -139,11 +139,11 @@ export class PlayerService {
   async inventoryJson(principal: Principal, playerId: string): Promise<string> {
     assertActsFor(principal, playerId);
     const { store } = this.deps;
-    // A player loading its inventory is a live one: a fresh game's pools warm what it starts with.
-    if (principal.kind === 'player') this.deps.pools?.arrived(playerId);
     const current = await store.inventoryVersion(playerId);
     if (current?.blocked) throw playerBlocked(playerId);
     if (current) assertTokenCurrent(principal, current.tokensAfter);
+    // A player loading its inventory is a live one: a fresh game's pools warm what it starts with.
+    if (principal.kind === 'player') this.deps.pools?.arrived(playerId);
     const kept = this.inventories.get(playerId);
     if (kept && current && kept.version === current.version) return kept.json;
     let read = await store.inventory(playerId);
