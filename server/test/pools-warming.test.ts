@@ -4,7 +4,7 @@ import type { Item } from '@lootsmith/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
-import { loadGameDefinition } from '../src/game/definition.ts';
+import { GameFileError, loadGameDefinition, parseGameFile } from '../src/game/definition.ts';
 import { checkItem, statBudget } from '../src/game/rules.ts';
 import { poolsAdvice } from '../src/pools/advice.ts';
 import type { LootPools } from '../src/pools/pools.ts';
@@ -255,5 +255,59 @@ describe('a remote model without pools', () => {
     const t = await bootWithFake({ LOOTSMITH_LOG_LEVEL: 'warn' }, sink);
     await t.close();
     expect(lines.join('')).toContain('Slow drops: loot pools are off with a remote model');
+  });
+});
+
+describe("the game file's map", () => {
+  /** The problems a small game with this `loot_pools` gets, as `path: message` lines. */
+  const problems = (loot_pools: unknown): string[] => {
+    const game = {
+      name: 'Cave Crawl',
+      enemies: [
+        { id: 'cave_rat', name: 'Cave Rat' },
+        { id: 'bandit', name: 'Bandit', tier: 2 },
+        { id: 'wyvern', name: 'Wyvern', tier: 3 },
+      ],
+      materials: [{ id: 'iron_ore', name: 'Iron Ore' }],
+      stations: [{ id: 'tinker_bench', name: 'Tinker Bench' }],
+      loot_pools,
+    };
+    try {
+      parseGameFile('game.json', JSON.stringify(game));
+      return [];
+    } catch (e) {
+      if (!(e instanceof GameFileError)) throw e;
+      return e.problems.map((p) => `${p.path}: ${p.message}`);
+    }
+  };
+
+  it('takes rooms of known enemies next to known rooms, and tier levels that rise', () => {
+    const map = {
+      rooms: [
+        { name: 'Cave Mouth', enemies: ['cave_rat'], next_to: ['Deep Cave'] },
+        { name: 'Deep Cave', enemies: ['bandit', 'wyvern'] },
+      ],
+      tier_levels: [1, 4, 4],
+    };
+    expect(problems(map)).toEqual([]);
+  });
+
+  it('names a misspelt enemy or room, a room named twice and tier levels that fall or miss a tier', () => {
+    expect(
+      problems({
+        rooms: [{ name: 'Cave Mouth', enemies: ['cave_rta'], next_to: ['Deep Cav'] }, { name: 'cave mouth' }],
+        tier_levels: [1, 5, 3],
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^loot_pools\.rooms\[0\]\.enemies\[0\]: no enemy "cave_rta" \(did you mean "cave_rat"\?\)/,
+      ),
+      expect.stringMatching(/^loot_pools\.rooms\[0\]\.next_to\[0\]: no room "Deep Cav"/),
+      'loot_pools.rooms[1].name: "cave mouth" is already the name of loot_pools.rooms[0]',
+      "loot_pools.tier_levels[2]: 3 is below tier 2's 5: levels rise with the tier",
+    ]);
+    expect(problems({ tier_levels: [1, 3] })).toEqual([
+      'loot_pools.tier_levels: has 2 entries for 3 tiers: give one per tier (entry i belongs to tier i+1)',
+    ]);
   });
 });
