@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '@lootsmith/protocol';
@@ -423,8 +423,6 @@ async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
     const failed = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
     if (failed.length) throw new Error(`${failed.length} drops failed: ${String(failed[0]?.reason)}`);
     const after = await settledMetrics(server);
-    if (process.env.LOOTSMITH_BENCH_DUMP)
-      writeFileSync(`${process.env.LOOTSMITH_BENCH_DUMP}-${backend.replace(' ', '-')}.txt`, after);
 
     const times = drops.map((d) => d.ms);
     const p50 = ms(percentile(times, 50));
