@@ -255,6 +255,31 @@ const LootPoolsFile = z.strictObject({
     .describe(
       "Locations (rooms, zones) that get loot pools of their own; a drop anywhere else uses the enemy's",
     ),
+  // Warming ahead: where players go next, and which enemy tiers a player level meets.
+  rooms: z
+    .array(
+      z.strictObject({
+        name: Name.describe('The location a drop names (generation_context.location), in any case'),
+        enemies: z.array(Id).max(64).default([]).describe('Ids of the enemies met there'),
+        next_to: z
+          .array(Name)
+          .max(16)
+          .default([])
+          .describe('Names of the rooms a player walks into from it (each way is listed once, either side)'),
+      }),
+    )
+    .max(200)
+    .default([])
+    .describe(
+      "The game's map, for warming pools ahead: the pools of a room's neighbours' enemies are filled while players are in it; the first room is where players start (default none: pools warm the tier-1 enemies at start)",
+    ),
+  tier_levels: z
+    .array(z.int().min(1).max(100))
+    .min(1)
+    .optional()
+    .describe(
+      'The player level from which each enemy tier is met: tier_levels[i] belongs to tier i+1, rising. Pools warm the enemies of the tiers a player is about to meet. Default none: no warming by tier',
+    ),
 });
 
 const Weights = z.record(WordId, z.number().min(0));

@@ -7,6 +7,7 @@ import { ApiError, answerOf } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { poolsAdvice } from './pools/advice.ts';
 import { registerAdmin } from './routes/admin.ts';
 import { registerActivityRecording } from './routes/admin-recording.ts';
 import { registerDocs } from './routes/docs.ts';
@@ -38,6 +39,8 @@ export async function registerApi(
   const { config, metrics, core } = services;
   services.useLogger(app.log);
   for (const warning of config.warnings) app.log.warn(`Weakened production server: ${warning}`);
+  const slowDrops = poolsAdvice(config);
+  if (slowDrops) app.log.warn(`Slow drops: ${slowDrops}`);
   const auth = new Authenticator(config.playerSecret, config.serverKey, config.tokenMaxTtlSeconds);
 
   app.addHook('onRoute', (route) => {

@@ -107,9 +107,16 @@ export async function startServices(config: Config, options: { store?: Store } =
     config.pools &&
     refillIcons &&
     new LootPools({
-      loot: { ...loot, upstream: upstream.at('refill'), icons: refillIcons, materials: new Map() },
+      loot: {
+        ...loot,
+        upstream: upstream.at('refill'),
+        icons: refillIcons,
+        materials: new Map(),
+        iconsAfterItem: config.iconsAfterItem,
+      },
       store,
       settings: config.pools,
+      imageConcurrency: config.upstream.image.concurrency,
       registry: metrics.registry,
       log: warn,
     });

@@ -120,6 +120,8 @@ export interface FakeUpstream {
   formats: string[];
   /** When set, the spec's /v1 calls are answered by this /v1 service (after the pace) instead. */
   relay?: string;
+  /** Relayed images are paced like a single GPU: one starts only when the one before is done. */
+  oneImageAtATime?: boolean;
   close(): Promise<void>;
 }
 
@@ -189,6 +191,8 @@ async function painting(width: number, height: number, format: FakeUpstream['ima
 }
 
 export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpstream> {
+  /** When the single GPU is free again (`oneImageAtATime`). */
+  let gpuFree = 0;
   const state: FakeUpstream = {
     url: '',
     mode,
@@ -362,7 +366,12 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         body: raw,
       });
       const relayed = Buffer.from(await answer.arrayBuffer());
-      if (pace) await new Promise((r) => setTimeout(r, pace));
+      let wait = pace;
+      if (kind === 'image' && state.oneImageAtATime) {
+        gpuFree = Math.max(Date.now(), gpuFree) + pace;
+        wait = gpuFree - Date.now();
+      }
+      if (wait) await new Promise((r) => setTimeout(r, wait));
       state.calls[kind]++;
       return send(answer.status, relayed, {
         'content-type': answer.headers.get('content-type') ?? 'application/json',
@@ -579,7 +588,12 @@ export type PacedUpstream = FakeUpstream & {
   /** The engine's key, for LOOTSMITH_UPSTREAM_KEY. */ key: string;
 };
 
-export async function startPacedUpstream(pace: { chatMs: number; imageMs: number }): Promise<PacedUpstream> {
+export async function startPacedUpstream(pace: {
+  chatMs: number;
+  imageMs: number;
+  /** Paint like a single GPU: an image starts only when the one before is done. */
+  oneImageAtATime?: boolean;
+}): Promise<PacedUpstream> {
   const engine = await startEngine({ host: '127.0.0.1', port: 0 });
   const fake = await startFakeUpstream();
   const closeFake = fake.close;
@@ -587,6 +601,7 @@ export async function startPacedUpstream(pace: { chatMs: number; imageMs: number
     relay: engine.url,
     chatDelayMs: pace.chatMs,
     imageDelayMs: pace.imageMs,
+    oneImageAtATime: pace.oneImageAtATime ?? false,
     key: engine.key,
     async close() {
       await closeFake();

@@ -11,6 +11,7 @@ export { TextFilter } from '../../server/src/content/filter.ts';
 export { itemTexts } from '../../server/src/content/guard.ts';
 export { runGameCommand } from '../../server/src/game/commands.ts';
 export { loadGameDefinition } from '../../server/src/game/definition.ts';
+export { dropLimits } from '../../server/src/game/loot-authority.ts';
 export { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
 export { checkItem } from '../../server/src/game/rules.ts';
 export { CONSOLE_DIR } from '../../server/src/routes/admin-console.ts';

@@ -201,7 +201,44 @@ export function checkGame(game: GameDefinition): GameProblem[] {
   perRarity('create_item.min_level_by_rarity', game.create_item.min_level_by_rarity, false);
   perRarity('crafting.xp_factor_by_rarity', game.crafting.xp_factor_by_rarity, false);
   known('crafting.max_rarity', game.crafting.max_rarity, rarities, 'rarity', 'rarities');
+  checkPoolMap(game, problem);
   return problems;
+}
+
+/** loot_pools.rooms and loot_pools.tier_levels: rooms named once, of known enemies and rooms; levels rising per tier. */
+function checkPoolMap(game: GameDefinition, problem: (path: string, message: string) => void) {
+  const { rooms, tier_levels } = game.loot_pools;
+  const names = rooms.map((r) => r.name);
+  const enemies = game.enemies.map((e) => e.id);
+  const first = new Map<string, number>();
+  rooms.forEach((room, i) => {
+    const at = `loot_pools.rooms[${i}]`;
+    const seen = first.get(room.name.toLowerCase());
+    if (seen !== undefined)
+      problem(`${at}.name`, `"${room.name}" is already the name of loot_pools.rooms[${seen}]`);
+    else first.set(room.name.toLowerCase(), i);
+    room.enemies.forEach((e, j) => {
+      if (!enemies.includes(e)) problem(`${at}.enemies[${j}]`, unknown('enemy', e, enemies, 'enemies'));
+    });
+    room.next_to.forEach((n, j) => {
+      if (!names.some((x) => x.toLowerCase() === n.toLowerCase()))
+        problem(`${at}.next_to[${j}]`, unknown('room', n, names));
+    });
+  });
+  if (!tier_levels) return;
+  if (tier_levels.length !== game.tiers)
+    problem(
+      'loot_pools.tier_levels',
+      `has ${tier_levels.length} entries for ${game.tiers} tiers: give one per tier (entry i belongs to tier i+1)`,
+    );
+  tier_levels.forEach((level, i) => {
+    const before = tier_levels[i - 1];
+    if (before !== undefined && level < before)
+      problem(
+        `loot_pools.tier_levels[${i}]`,
+        `${level} is below tier ${i}'s ${before}: levels rise with the tier`,
+      );
+  });
 }
 
 /** What a game file holds, in a few lines: what `lootsmith check` and start-up say they read. */

@@ -55,6 +55,8 @@ export interface PoolDraw {
 /** A source of ready items (the loot pools): asked before the model, for every spec it can serve. */
 export interface LootSupply {
   take(site: DropSite, specs: ItemSpec[], request: LootRequest): Promise<PoolDraw>;
+  /** A live player showed up (it loaded its inventory): what a fresh game starts with is made ready. */
+  arrived(playerId: string): void;
 }
 
 export interface LootRequest {
@@ -104,8 +106,11 @@ export interface WriteRequest {
   takenNames: string[];
   /** Seeds the model's answer. */
   random: Random;
-  /** Paint icons after answering (new icons come back pending), or before. */
-  iconsAfterItem: boolean;
+  /**
+   * paint: icons painted before answering; behind: painting starts, the answer does not wait (new
+   * icons come back pending); register: only described, for the caller to paint (a pool's backlog).
+   */
+  icons: 'paint' | 'behind' | 'register';
   /** Metrics label: a player's drop or a pool's refill. */
   kind: 'loot' | 'pool';
   /** The player's own words in the request: a model's text may not copy them at length. */
@@ -180,12 +185,14 @@ export async function writeItems(
   const prompts = batch.items.map((generated) => deps.icons.promptFor(generated));
   let icons: ItemIcon[];
   let pendingIcons: string[] = [];
-  if (req.iconsAfterItem) {
+  if (req.icons === 'behind') {
     const later = await Promise.all(prompts.map((prompt) => deps.icons.paintBehind(prompt, req.clientId)));
     icons = later.map((l) => l.icon);
     // Kept out of the item itself: the stored item never says pending once the icon is painted.
     pendingIcons = later.filter((l) => l.pending).map((l) => l.icon.id);
-  } else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
+  } else if (req.icons === 'register')
+    icons = await Promise.all(prompts.map((prompt) => deps.icons.register(prompt)));
+  else icons = await deps.icons.ensureAll(prompts, req.clientId, req.signal);
   const items = batch.items.map((generated, i) => ({
     ...settleItem(game, generated),
     id: req.ids?.[i] ?? newItemId(),
@@ -284,6 +291,8 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
 
   const draw = await req.supply?.take(req.site, specs, req);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
+  // A pooled item's icon may still wait in the pools' backlog: it starts painting now, for this player.
+  const pendingPooled = deps.iconsAfterItem ? await unpaintedIcons(deps, pooled, req.body.client_id) : [];
   const missing = specs.filter((_, i) => !draw?.items[i]);
   if (draw) {
     deps.activity?.count('pool_draw', 'hit', pooled.length);
@@ -304,7 +313,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         constraints: req.body.constraints,
         takenNames: [...req.takenNames, ...pooled.map((i) => i.name)],
         random,
-        iconsAfterItem: deps.iconsAfterItem ?? false,
+        icons: deps.iconsAfterItem ? 'behind' : 'paint',
         kind: 'loot',
         playerWords: playerWords(req.body),
         signal: req.signal,
@@ -320,7 +329,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   return {
     items: specs.map((_, i) => draw?.items[i] ?? (fresh.shift() as Item)),
     materials,
-    pendingIcons: [...pendingMaterials, ...written.pendingIcons],
+    pendingIcons: [...pendingMaterials, ...pendingPooled, ...written.pendingIcons],
     pooled: pooled.length,
     giveBack: draw?.giveBack ?? nothing,
   };

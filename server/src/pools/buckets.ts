@@ -19,7 +19,7 @@ export interface Bucket {
 }
 
 /** Player levels per bucket: a drop's level is the player's ± 1, so one item level fits three. */
-const BAND = 3;
+export const BAND = 3;
 
 /** The game definition's fingerprint: pools made under other rules (or for another game) are never served. */
 export function gameKey(game: GameDefinition): string {
@@ -51,6 +51,14 @@ export function bucketOf(
   const who = site.enemy?.id ?? `tier${site.tier}`;
   const key = `${who}/${lo}-${lo + BAND - 1}/${type}/${location ?? '*'}`;
   return { key, site, type, location, level: poolLevel(game, site) };
+}
+
+/** The bucket of the level band below (side 0) or above (side 1), when there is one. */
+export function neighbourBand(game: GameDefinition, bucket: Bucket, side: 0 | 1): Bucket | undefined {
+  const lo = BAND * Math.floor((bucket.site.playerLevel - 1) / BAND) + 1;
+  const level = side === 0 ? lo - 1 : lo + BAND;
+  if (level < 1 || level > game.max_item_level) return undefined;
+  return bucketOf(game, { ...bucket.site, playerLevel: level }, bucket.type, bucket.location);
 }
 
 /** The item levels a drop at this site may give: the same window the drop's own roll draws from. */

@@ -3,6 +3,12 @@ import type { PoolStock } from '../store/store.ts';
 
 /** The pools' side of `/metrics`: stock per bucket (read from the store when scraped), draws and spend. */
 export function poolMetrics(registry: Registry, stock: () => Promise<PoolStock[]>) {
+  const draws = new Counter({
+    name: 'lootsmith_pool_draws_total',
+    help: 'Items drops asked of a pool, by bucket: hit (served from the pool, scaled ones too) or miss (generated on demand)',
+    labelNames: ['bucket', 'outcome'] as const,
+    registers: [registry],
+  });
   return {
     items: new Gauge({
       name: 'lootsmith_pool_items',
@@ -17,10 +23,34 @@ export function poolMetrics(registry: Registry, stock: () => Promise<PoolStock[]
         }
       },
     }),
-    draws: new Counter({
-      name: 'lootsmith_pool_draws_total',
-      help: 'Items drops asked of a pool, by bucket: hit (served from the pool) or miss (generated on demand)',
-      labelNames: ['bucket', 'outcome'] as const,
+    draws,
+    hitRatio: new Gauge({
+      name: 'lootsmith_pool_hit_ratio',
+      help: 'Share of the items drops asked of a bucket that its pool served (this instance, since start)',
+      labelNames: ['bucket'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const byBucket = new Map<string, { hit: number; all: number }>();
+        for (const { labels, value } of (await draws.get()).values) {
+          const b = byBucket.get(String(labels.bucket)) ?? { hit: 0, all: 0 };
+          if (labels.outcome === 'hit') b.hit += value;
+          b.all += value;
+          byBucket.set(String(labels.bucket), b);
+        }
+        for (const [bucket, { hit, all }] of byBucket) if (all) this.set({ bucket }, hit / all);
+      },
+    }),
+    warmed: new Counter({
+      name: 'lootsmith_pool_warmed_items_total',
+      help: 'Items the pools started generating, by bucket and why it was warmed: seen (drawn from), predicted (a live player is about to reach it: next level band, a neighbouring room, a tier its level meets) or start-up (the enemies a fresh game starts with)',
+      labelNames: ['bucket', 'reason'] as const,
+      registers: [registry],
+    }),
+    scaled: new Counter({
+      name: 'lootsmith_pool_scaled_items_total',
+      help: "Items served from a neighbouring level band's pool, scaled to the drop's level by the game's stat rules, by the bucket the drop asked",
+      labelNames: ['bucket'] as const,
       registers: [registry],
     }),
     spent: new Counter({

@@ -5,16 +5,54 @@ import { seededRandom } from '../game/random.ts';
 import { statBudget } from '../game/rules.ts';
 import { enemyContext, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
-import type { PoolSlot, Store } from '../store/store.ts';
-import { type Bucket, rarityOdds } from './buckets.ts';
+import type { PoolSlot, PoolStock, Store } from '../store/store.ts';
+import { type Bucket, neighbourBand, rarityOdds } from './buckets.ts';
 import type { DemandRates } from './demand.ts';
+import type { WarmReason } from './forecast.ts';
+import type { IconBacklog } from './icon-backlog.ts';
 import type { PoolMetrics } from './pool-metrics.ts';
 
 /** Most items one chat completion writes (the item batch schema's bound). */
 const BATCH = 8;
 /** A slot nobody fills (its generator crashed) frees its place after this long. */
 const LEASE_MS = 10 * 60_000;
-const POOL_CLIENT = 'lootsmith-pool';
+export const POOL_CLIENT = 'lootsmith-pool';
+/** The share of a predicted bucket's draws its warming covers, likeliest rarities first. */
+const PREDICTED_SHARE = 0.9;
+
+/** How often a rarity's stock may run out before its refill comes. */
+const RUN_OUT = 0.02;
+
+/** The fewest items that outlast a Poisson number of draws of this mean but `RUN_OUT` of the time. */
+function lasting(mean: number): number {
+  let k = 0;
+  let term = Math.exp(-mean);
+  let below = term;
+  while (1 - below > RUN_OUT) {
+    k++;
+    term *= mean / k;
+    below += term;
+  }
+  return k;
+}
+
+/** Items of a bucket by rarity, ready or being generated. */
+function held(stock: PoolStock[], key: string): Map<string, number> {
+  return new Map(stock.filter((s) => s.bucket === key).map((s) => [s.rarity, s.ready + s.pending]));
+}
+
+/** The likeliest rarities whose odds together reach `share` (all of them at 1). */
+function likeliest(odds: Array<[Rarity, number]>, share: number): Array<[Rarity, number]> {
+  const sorted = odds.toSorted((a, b) => b[1] - a[1]);
+  const kept: Array<[Rarity, number]> = [];
+  let covered = 0;
+  for (const entry of sorted) {
+    if (covered >= share) break;
+    kept.push(entry);
+    covered += entry[1];
+  }
+  return kept;
+}
 
 export interface RefillDeps {
   loot: LootDeps;
@@ -23,17 +61,22 @@ export interface RefillDeps {
   game: string;
   metrics: PoolMetrics;
   rates: DemandRates;
+  /** Where pooled items' icons are painted after stocking, when drops answer before icons. */
+  backlog?: IconBacklog;
   log?: (message: string, err?: unknown) => void;
 }
 
 /**
- * Generates pool items in the background, only for buckets drops have just drawn from (an idle game
- * generates nothing): each is topped up to what its recent demand needs while a refill runs, with at
- * least one item of every rarity it can roll; at most `concurrency` batches at once.
+ * Generates pool items in the background, only for buckets live players draw from or are about to
+ * reach (an idle game generates nothing): each is topped up to what its recent demand needs while a
+ * refill runs (`shortfall`); at most `concurrency` batches at once, buckets drawn from before others.
  */
 export class Refiller {
   /** Buckets to look at, with when each was first asked for since its last look, and who pays. */
-  private readonly queue = new Map<string, { bucket: Bucket; since: number; payer?: string }>();
+  private readonly queue = new Map<
+    string,
+    { bucket: Bucket; since: number; reason: WarmReason; payer?: string }
+  >();
   private readonly active = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
@@ -45,10 +88,20 @@ export class Refiller {
 
   constructor(private readonly deps: RefillDeps) {}
 
-  /** Asks for a look at a bucket's stock, on behalf of the player whose draw asked (its share pays). */
-  want(bucket: Bucket, payer?: string) {
+  /**
+   * Asks for a look at a bucket's stock, for a reason, on behalf of the player whose draw asked (its
+   * share pays). A bucket drawn from stays so, and keeps its payer, however often it is also predicted.
+   */
+  want(bucket: Bucket, reason: WarmReason, payer?: string) {
     if (this.stopping.signal.aborted) return;
-    this.queue.set(bucket.key, { bucket, since: this.queue.get(bucket.key)?.since ?? Date.now(), payer });
+    const queued = this.queue.get(bucket.key);
+    this.queue.set(bucket.key, {
+      bucket,
+      since: queued?.since ?? Date.now(),
+      reason: queued?.reason === 'seen' ? 'seen' : reason,
+      // Warming ahead is charged to the budget alone; a draw's refill to its player's share.
+      payer: reason === 'seen' ? payer : queued?.payer,
+    });
     this.pump();
   }
 
@@ -57,9 +110,10 @@ export class Refiller {
     return this.runs.size + this.queue.size;
   }
 
-  /** Resolves once nothing is queued or running (tests). */
+  /** Resolves once nothing is queued or running, pooled items' icons included (tests). */
   async settled() {
     while (this.runs.size) await Promise.allSettled([...this.runs]);
+    await this.deps.backlog?.settled();
   }
 
   /** Stops taking work and aborts running batches; their slots are given back. */
@@ -70,12 +124,15 @@ export class Refiller {
   }
 
   private pump() {
-    for (const [key, { bucket, since, payer }] of this.queue) {
+    const queued = [...this.queue].sort(
+      ([, a], [, b]) => Number(b.reason === 'seen') - Number(a.reason === 'seen'),
+    );
+    for (const [key, { bucket, since, reason, payer }] of queued) {
       if (this.runs.size >= this.deps.settings.concurrency) return;
       if (this.active.has(key)) continue;
       this.queue.delete(key);
       this.active.add(key);
-      const run = this.refill(bucket, since, payer, () => {
+      const run = this.refill(bucket, since, reason, payer, () => {
         this.active.delete(key);
         this.pump();
       })
@@ -90,23 +147,26 @@ export class Refiller {
   }
 
   /**
-   * What the bucket lacks. For each rarity it can roll: the draws expected while a refill comes (its
-   * odds × the bucket's recent rate × the lead time) and two standard deviations more, or its share
-   * of the largest drop lately; at least one.
+   * What the bucket lacks. For each rarity it can roll: enough for the draws of it while a refill
+   * comes (Poisson, of mean its odds × the bucket's recent rate × the lead time) 98 times in 100, or
+   * its share of the largest drop lately; at least one. A bucket drawn from counts, besides its own stock, what
+   * the band below holds beyond its own aim (players who level up leave it behind; a near miss serves
+   * it scaled). A bucket predicted (nobody has drawn from it yet) gets one of each of its likeliest
+   * rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer first draw takes a
+   * neighbouring band's item or is generated, and then the bucket is drawn from.
    */
-  private async shortfall(bucket: Bucket, now: number): Promise<PoolSlot[]> {
-    const stock = (await this.deps.store.poolStock(this.deps.game, now)).filter(
-      (s) => s.bucket === bucket.key,
-    );
-    const have = new Map(stock.map((s) => [s.rarity, s.ready + s.pending]));
-    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
-    const perDrop = this.deps.rates.perDrop(bucket.key, now);
-    const targets = rarityOdds(this.deps.loot.game, bucket.site)
-      .map(([rarity, p]) => {
-        const mean = p * draws;
-        const target = Math.max(1, Math.ceil(mean + 3 * Math.sqrt(mean)), Math.ceil(p * perDrop));
-        return { rarity, short: target - (have.get(rarity) ?? 0) };
-      })
+  private async shortfall(bucket: Bucket, reason: WarmReason, now: number): Promise<PoolSlot[]> {
+    const stock = await this.deps.store.poolStock(this.deps.game, now);
+    const aims = this.aims(bucket, reason === 'predicted' ? PREDICTED_SHARE : 1, now);
+    const have = held(stock, bucket.key);
+    const below = reason === 'seen' ? neighbourBand(this.deps.loot.game, bucket, 0) : undefined;
+    if (below) {
+      const belowAims = new Map(this.aims(below, 1, now));
+      for (const [rarity, n] of held(stock, below.key))
+        have.set(rarity, (have.get(rarity) ?? 0) + Math.max(0, n - (belowAims.get(rarity) ?? 0)));
+    }
+    const targets = aims
+      .map(([rarity, aim]) => ({ rarity, short: aim - (have.get(rarity) ?? 0) }))
       .filter((t) => t.short > 0);
     // Round by round, so a batch cut short by a limit still has one of every missing rarity first.
     const wants: PoolSlot[] = [];
@@ -116,13 +176,29 @@ export class Refiller {
     return wants;
   }
 
+  /** The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws. */
+  private aims(bucket: Bucket, share: number, now: number): Array<[Rarity, number]> {
+    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
+    const perDrop = this.deps.rates.perDrop(bucket.key, now);
+    return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => [
+      rarity,
+      Math.max(1, lasting(p * draws), Math.ceil(p * perDrop)),
+    ]);
+  }
+
   /**
    * Reserves what the bucket lacks, then generates it. A bucket is looked at by one refill at a time
    * (`reserved` ends that), so two never count the same shortfall; their batches may overlap.
    */
-  private async refill(bucket: Bucket, since: number, payer: string | undefined, reserved: () => void) {
+  private async refill(
+    bucket: Bucket,
+    since: number,
+    reason: WarmReason,
+    payer: string | undefined,
+    reserved: () => void,
+  ) {
     const { store, settings, metrics } = this.deps;
-    const wants = await this.shortfall(bucket, Date.now());
+    const wants = await this.shortfall(bucket, reason, Date.now());
     if (!wants.length) return;
     const started = Date.now();
     const { slots, refused } = await store.reservePoolSlots(
@@ -141,8 +217,9 @@ export class Refiller {
     if (refused) metrics.refused.inc({ reason: refused });
     if (!slots.length) return;
     metrics.spent.inc({ bucket: bucket.key }, slots.length);
+    metrics.warmed.inc({ bucket: bucket.key, reason }, slots.length);
     // More than one batch short: the next look reserves the rest while this one is written.
-    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket, payer);
+    if (wants.length > BATCH && slots.length === BATCH) this.want(bucket, reason, payer);
     reserved();
     try {
       await this.generate(bucket, slots);
@@ -179,7 +256,7 @@ export class Refiller {
       },
       takenNames: [],
       random,
-      iconsAfterItem: false,
+      icons: this.deps.backlog ? 'register' : 'paint',
       kind: 'pool',
       signal: this.stopping.signal,
       ids: slots.map((s) => s.id),
@@ -192,5 +269,6 @@ export class Refiller {
       }),
     );
     metrics.generated.inc({ bucket: bucket.key }, filled.filter(Boolean).length);
+    this.deps.backlog?.add(items.flatMap((item, i) => (filled[i] && item.icon ? [item.icon] : [])));
   }
 }

@@ -6,6 +6,7 @@ import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
+import type { LootSupply } from '../pipeline/loot.ts';
 import { insufficientMaterials, playerBlocked, refuse } from '../refusal.ts';
 import {
   InsufficientError,
@@ -29,7 +30,9 @@ export class PlayerService {
   /** Assembled inventories by player, with the version each was made from (oldest dropped first). */
   private readonly inventories = new BoundedMap<string, { version: number; json: string }>(KEPT_INVENTORIES);
 
-  constructor(private readonly deps: { game: GameDefinition; store: Store; icons: IconService }) {
+  constructor(
+    private readonly deps: { game: GameDefinition; store: Store; icons: IconService; pools?: LootSupply },
+  ) {
     this.materials = materialItems(deps.game, deps.icons);
     this.materialJson = new Map([...this.materials].map(([id, item]) => [id, JSON.stringify(item)]));
   }
@@ -139,6 +142,8 @@ export class PlayerService {
     const current = await store.inventoryVersion(playerId);
     if (current?.blocked) throw playerBlocked(playerId);
     if (current) assertTokenCurrent(principal, current.tokensAfter);
+    // A player loading its inventory is a live one: a fresh game's pools warm what it starts with.
+    if (principal.kind === 'player') this.deps.pools?.arrived(playerId);
     const kept = this.inventories.get(playerId);
     if (kept && current && kept.version === current.version) return kept.json;
     let read = await store.inventory(playerId);

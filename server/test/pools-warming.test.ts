@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { Item } from '@lootsmith/protocol';
+import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
+import { metricSum } from '@lootsmith/test-support/metrics';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signPlayerToken } from '../src/auth.ts';
+import { loadConfig } from '../src/config.ts';
+import { GameFileError, loadGameDefinition, parseGameFile } from '../src/game/definition.ts';
+import { checkItem, statBudget } from '../src/game/rules.ts';
+import { poolsAdvice } from '../src/pools/advice.ts';
+import type { LootPools } from '../src/pools/pools.ts';
+import { scaleItem } from '../src/pools/scale.ts';
+import type { SqliteStore } from '../src/store/sqlite.ts';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const player = () => `p-${randomUUID().slice(0, 8)}`;
+const HALL = "Crafters' Hall";
+
+function helpers(get: () => Booted) {
+  const app = () => get().server.app;
+  return {
+    pools: () => get().server.core.deps.pools as LootPools,
+    /**
+     * A drop of one weapon, as the demo asks for it: enemy, room and the hero's level. With a rarity,
+     * the game server's drop for the player (only its credential may choose one).
+     */
+    drop: (who: string, enemy: string, level: number, location = HALL, rarity?: string) =>
+      app().inject({
+        method: 'POST',
+        url: '/v1/generate/items',
+        headers: auth(rarity ? SERVER_KEY : signPlayerToken(PLAYER_SECRET, who, 600)),
+        payload: {
+          client_id: who,
+          generation_context: { enemy, player_level: level, location },
+          items: [{ type: 'WEAPON', rarity }],
+        },
+      }),
+    login: (who: string) =>
+      app().inject({
+        url: `/api/v1/player/${who}/inventory`,
+        headers: auth(signPlayerToken(PLAYER_SECRET, who, 600)),
+      }),
+    /** Ready pooled items of a bucket. */
+    pooled: (bucket: string) =>
+      (get().server.core.deps.store as SqliteStore).db
+        .prepare('SELECT id, rarity, level, data FROM pool_items WHERE bucket = ? AND data IS NOT NULL')
+        .all(bucket) as Array<{ id: string; rarity: string; level: number; data: string }>,
+    metrics: async () => (await app().inject({ url: '/metrics', headers: auth(SERVER_KEY) })).body,
+  };
+}
+
+describe('warming ahead', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+  afterEach(() => h.pools().refiller.settled());
+
+  it('fills the buckets of the enemies a fresh game starts with when a player logs in', async () => {
+    const who = player();
+    expect((await h.login(who)).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const metrics = await h.metrics();
+    // The first room of the game's map is the Crafters' Hall: its slimes and rats, for levels 1–3.
+    const start = [`slime/1-3/*/${HALL}`, `rat/1-3/*/${HALL}`];
+    for (const bucket of start) {
+      expect(new Set(h.pooled(bucket).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+      expect(
+        metricSum(metrics, 'lootsmith_pool_warmed_items_total', `bucket="${bucket}",reason="start-up"`),
+      ).toBe(h.pooled(bucket).length);
+    }
+    expect(metricSum(metrics, 'lootsmith_pool_warmed_items_total')).toBe(
+      start.reduce((n, b) => n + h.pooled(b).length, 0),
+    );
+    // The same player loading its inventory again is no new demand.
+    const calls = { ...t.fake.calls };
+    await h.login(who);
+    await h.pools().refiller.settled();
+    expect(t.fake.calls).toEqual(calls);
+  });
+
+  it('has the next level band warm for a player who levels up mid-session', async () => {
+    const who = player();
+    const next = `rat/4-6/WEAPON/${HALL}`;
+    for (const level of [1, 2, 3]) {
+      expect((await h.drop(who, 'rat', level)).statusCode).toBe(200);
+      await h.pools().refiller.settled();
+    }
+    // Two levels from the band's top, the next band was warmed before anyone drew from it: one item
+    // of each rarity of the 90% of a rat's drops that are likeliest (RARE, 5%, waits for a first draw).
+    expect(new Set(h.pooled(next).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON']));
+    const before = await h.metrics();
+    expect(
+      metricSum(before, 'lootsmith_pool_warmed_items_total', `bucket="${next}",reason="predicted"`),
+    ).toBe(2);
+    expect(metricSum(before, 'lootsmith_pool_draws_total', `bucket="${next}"`)).toBe(0);
+
+    const chats = t.fake.calls.chat;
+    const levelledUp = await h.drop(who, 'rat', 4, HALL, 'COMMON');
+    expect(levelledUp.statusCode).toBe(200);
+    const [item] = levelledUp.json().items as Item[];
+    // Served from the warm band at once, made for it (at the band's lowest level): no generation, no scaling.
+    expect(t.fake.calls.chat).toBe(chats);
+    expect(item?.level).toBe(4);
+    const after = await h.metrics();
+    expect(metricSum(after, 'lootsmith_pool_draws_total', `bucket="${next}",outcome="hit"`)).toBe(1);
+    expect(metricSum(after, 'lootsmith_pool_scaled_items_total')).toBe(0);
+    expect(after).toContain(`lootsmith_pool_hit_ratio{bucket="${next}"} 1`);
+  });
+});
+
+describe('warming the rooms next to a player', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+  afterEach(() => h.pools().refiller.settled());
+
+  it("warms the enemies of the rooms next to a player's", async () => {
+    const who = player();
+    // The Crafters' Hall (slimes and rats, a location with pools of its own) lies next to the
+    // Crossroads; the Ember Shrine too, but its tier-3 enemies are met from level 5.
+    const hall = `slime/1-3/WEAPON/${HALL}`;
+    expect(h.pooled(hall)).toEqual([]);
+    expect((await h.drop(who, 'rat', 1, 'The Crossroads')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    expect(new Set(h.pooled(hall).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON']));
+    expect(h.pooled('fire_imp/1-3/WEAPON/*')).toEqual([]);
+    expect(
+      metricSum(
+        await h.metrics(),
+        'lootsmith_pool_warmed_items_total',
+        `bucket="${hall}",reason="predicted"`,
+      ),
+    ).toBe(2);
+    const chats = t.fake.calls.chat;
+    expect((await h.drop(who, 'slime', 1, HALL, 'UNCOMMON')).statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+  });
+});
+
+describe('near misses', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+
+  it("serve a neighbouring band's item scaled to the player's level: name and icon unchanged, stats by the game's rules", async () => {
+    expect((await h.drop(player(), 'slime', 1, 'Bone Gallery')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const below = h.pooled('slime/1-3/WEAPON/*');
+    expect(new Set(below.map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    expect(h.pooled('slime/4-6/WEAPON/*')).toEqual([]);
+
+    // A new player's first claim of level 4: its band is empty, the band below has every rarity.
+    const chats = t.fake.calls.chat;
+    const res = await h.drop(player(), 'slime', 4, 'Bone Gallery');
+    expect(res.statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+    const [item] = res.json().items as Item[];
+    const row = below.find((r) => r.id === item?.id);
+    expect(row).toBeDefined();
+    const pooled = JSON.parse(row?.data as string) as Item;
+    expect(item?.name).toBe(pooled.name);
+    expect(item?.icon?.url).toBe(pooled.icon?.url);
+    // Made at level 1 for its band, brought to the lowest level a level-4 player's drop may have
+    // (the drop's level window, capped by the game's drop_level_over).
+    expect(pooled.level).toBe(1);
+    expect(item?.level).toBe(2);
+    const game = t.server.core.deps.game;
+    const ratio = statBudget(game, pooled.rarity, 2) / statBudget(game, pooled.rarity, 1);
+    for (const [i, s] of (item?.stats ?? []).entries())
+      expect(s.value).toBe(
+        Math.round((pooled.stats[i]?.value ?? 0) * ratio) || Math.sign(pooled.stats[i]?.value ?? 0),
+      );
+    expect(checkItem(game, item as Item, { rarity: pooled.rarity, level: 2 })).toEqual([]);
+    const metrics = await h.metrics();
+    expect(metricSum(metrics, 'lootsmith_pool_scaled_items_total', 'bucket="slime/4-6/WEAPON/*"')).toBe(1);
+    expect(
+      metricSum(metrics, 'lootsmith_pool_draws_total', 'bucket="slime/4-6/WEAPON/*",outcome="hit"'),
+    ).toBe(1);
+    await h.pools().refiller.settled();
+  });
+});
+
+describe('scaling a pooled item', () => {
+  const game = loadGameDefinition();
+  const item: Item = {
+    id: 'itm_test',
+    name: 'Rusty Cleaver',
+    type: 'WEAPON',
+    subtype: 'cleaver',
+    rarity: 'COMMON',
+    level: 5,
+    element: 'none',
+    material: 'iron',
+    effects: [],
+    description: 'A heavy cleaver, notched from use in the cellars.',
+    lore: 'It once hung in a butcher’s shop above the town gate.',
+    stats: [
+      { name: 'attack', value: 9 },
+      { name: 'crit_chance', value: 1 },
+    ],
+    affixes: [],
+    value: 100,
+    icon: { id: 'abc', url: '/api/v1/icons/abc.png', prompt: 'Rusty Cleaver' },
+    created_at: new Date(0).toISOString(),
+  };
+
+  it('moves stats and value with the stat budget, keeping a stat at least one point', () => {
+    const scaled = scaleItem(game, item, 2, { rarity: 'COMMON', type: 'WEAPON' });
+    if (!('item' in scaled)) throw new Error(scaled.problems.join('; '));
+    const ratio = statBudget(game, 'COMMON', 2) / statBudget(game, 'COMMON', 5);
+    expect(ratio).toBeLessThan(1);
+    expect(scaled.item.stats).toEqual([
+      { name: 'attack', value: Math.round(9 * ratio) },
+      { name: 'crit_chance', value: 1 },
+    ]);
+    expect(scaled.item.value).toBe(Math.round(100 * ratio));
+    expect({ ...scaled.item, stats: item.stats, value: item.value, level: item.level }).toEqual(item);
+  });
+
+  it('is refused when its text promises more than the new level allows', () => {
+    const budget = statBudget(game, 'COMMON', 2);
+    const boasting = { ...item, description: `Deals ${budget + 1} extra damage to rats and other vermin.` };
+    const scaled = scaleItem(game, boasting, 2, { rarity: 'COMMON' });
+    expect('problems' in scaled && scaled.problems.join(' ')).toMatch(/more than the stat budget/);
+  });
+});
+
+describe('a remote model without pools', () => {
+  const remote = {
+    LOOTSMITH_UPSTREAM_URL: 'https://models.example.com',
+    LOOTSMITH_UPSTREAM_KEY: 'k'.repeat(20),
+  };
+
+  it('is told at start-up what a drop will cost in time, and how to serve drops at once', async () => {
+    expect(poolsAdvice(loadConfig(remote))).toMatch(
+      /every drop waits for a chat completion .* and its icons .*about 3\.5 s for a one-item drop.*LOOTSMITH_POOLS=1/,
+    );
+    expect(poolsAdvice(loadConfig({ ...remote, LOOTSMITH_ICONS_AFTER_ITEM: '1' }))).toMatch(/about 2 s/);
+    expect(poolsAdvice(loadConfig({ ...remote, LOOTSMITH_POOLS: '1' }))).toBeUndefined();
+    expect(poolsAdvice(loadConfig({}))).toBeUndefined();
+
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await bootWithFake({ LOOTSMITH_LOG_LEVEL: 'warn' }, sink);
+    await t.close();
+    expect(lines.join('')).toContain('Slow drops: loot pools are off with a remote model');
+  });
+});
+
+describe("the game file's map", () => {
+  /** The problems a small game with this `loot_pools` gets, as `path: message` lines. */
+  const problems = (loot_pools: unknown): string[] => {
+    const game = {
+      name: 'Cave Crawl',
+      enemies: [
+        { id: 'cave_rat', name: 'Cave Rat' },
+        { id: 'bandit', name: 'Bandit', tier: 2 },
+        { id: 'wyvern', name: 'Wyvern', tier: 3 },
+      ],
+      materials: [{ id: 'iron_ore', name: 'Iron Ore' }],
+      stations: [{ id: 'tinker_bench', name: 'Tinker Bench' }],
+      loot_pools,
+    };
+    try {
+      parseGameFile('game.json', JSON.stringify(game));
+      return [];
+    } catch (e) {
+      if (!(e instanceof GameFileError)) throw e;
+      return e.problems.map((p) => `${p.path}: ${p.message}`);
+    }
+  };
+
+  it('takes rooms of known enemies next to known rooms, and tier levels that rise', () => {
+    const map = {
+      rooms: [
+        { name: 'Cave Mouth', enemies: ['cave_rat'], next_to: ['Deep Cave'] },
+        { name: 'Deep Cave', enemies: ['bandit', 'wyvern'] },
+      ],
+      tier_levels: [1, 4, 4],
+    };
+    expect(problems(map)).toEqual([]);
+  });
+
+  it('names a misspelt enemy or room, a room named twice and tier levels that fall or miss a tier', () => {
+    expect(
+      problems({
+        rooms: [{ name: 'Cave Mouth', enemies: ['cave_rta'], next_to: ['Deep Cav'] }, { name: 'cave mouth' }],
+        tier_levels: [1, 5, 3],
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^loot_pools\.rooms\[0\]\.enemies\[0\]: no enemy "cave_rta" \(did you mean "cave_rat"\?\)/,
+      ),
+      expect.stringMatching(/^loot_pools\.rooms\[0\]\.next_to\[0\]: no room "Deep Cav"/),
+      'loot_pools.rooms[1].name: "cave mouth" is already the name of loot_pools.rooms[0]',
+      "loot_pools.tier_levels[2]: 3 is below tier 2's 5: levels rise with the tier",
+    ]);
+    expect(problems({ tier_levels: [1, 3] })).toEqual([
+      'loot_pools.tier_levels: has 2 entries for 3 tiers: give one per tier (entry i belongs to tier i+1)',
+    ]);
+  });
+});
