@@ -185,8 +185,9 @@ export class LootPools implements LootSupply {
     }
     const location = req.body.generation_context?.location;
     // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call): a
-    // bucket drawn from is paid from the share of the hourly budget of the player whose draw asked
-    // for it; warming ahead from the budget alone (each bucket looked at once in 10 s at most).
+    // bucket drawn from, and the warming ahead it leads to (each bucket looked at once in 10 s at
+    // most), are paid from the share of the hourly budget of the player whose draw asked for them,
+    // so one player's play spread over many buckets cannot drain the budget for the others.
     untracked(() => {
       for (const { bucket, n } of drawn.values()) {
         this.rates.note(bucket.key, now, n);
@@ -194,7 +195,7 @@ export class LootPools implements LootSupply {
       }
       for (const { bucket } of drawn.values())
         for (const next of this.forecast.predict(bucket, location, now))
-          this.refiller.want(next, 'predicted');
+          this.refiller.want(next, 'predicted', req.body.client_id);
     });
     return {
       items,

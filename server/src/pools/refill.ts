@@ -99,8 +99,10 @@ export class Refiller {
       bucket,
       since: queued?.since ?? Date.now(),
       reason: queued?.reason === 'seen' ? 'seen' : reason,
-      // Warming ahead is charged to the budget alone; a draw's refill to its player's share.
-      payer: reason === 'seen' ? payer : queued?.payer,
+      // Whoever's play asked for the look pays from its share of the budget: a draw's player for
+      // its refill and the warming ahead it leads to. Start-up warming (the start buckets, filled
+      // once whoever arrives) is charged to the budget alone.
+      payer: reason === 'seen' || !queued ? payer : queued.payer,
     });
     this.pump();
   }
