@@ -360,7 +360,7 @@ function placeOpening(item: ItemFacts, rng: Rng, used: Set<string>, was: string,
     rng,
     [
       'found half-buried in',
-      'recovered from',
+      'retrieved out of',
       'left behind in',
       'hidden away in',
       'dug out of the rubble of',
