@@ -136,10 +136,17 @@ describe('crafting rules as data', () => {
       const rarities = game.rarities.map((r) => r.id);
       for (const [i, rarity] of rarities.entries()) {
         if (i === 0) continue;
-        const weak = settleItem(game, { ...sword, rarity, level, stats: [{ name: 'attack', value: 1 }] });
-        const below = rarities[i - 1] as string;
-        const strongestBelow = statCeiling(game, below, level);
-        expect(weak.stats.reduce((a, s) => a + s.value, 0)).toBe(strongestBelow + 1);
+        const strongestBelow = statCeiling(game, rarities[i - 1] as string, level);
+        const weak = settleItem(game, {
+          ...sword,
+          rarity,
+          level,
+          stats: [{ name: 'attack', value: 1 }],
+          description: 'A plain blade that grants +1 attack.',
+        });
+        expect(weak.stats).toEqual([{ name: 'attack', value: strongestBelow + 1 }]);
+        // The description says the number the item has.
+        expect(weak.description).toBe(`A plain blade that grants +${strongestBelow + 1} attack.`);
         expect(statFloor(game, rarity, level)).toBeLessThanOrEqual(statCeiling(game, rarity, level));
       }
     }

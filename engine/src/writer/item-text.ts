@@ -343,14 +343,36 @@ export function loreFor(
       used,
     );
     const said = !place || origin.includes(place) || item.name.includes(place);
-    // The description names the enemy already: the lore tells the item's own past instead.
-    opening = origin.includes(enemy)
-      ? pastOf(item, rng, used, was)
-      : `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
-  } else if (place) {
-    opening = `${item.name} ${was} ${fresh(rng, ['found half-buried in', 'recovered from', 'left behind in', 'hidden away in'], used)} ${place}`;
-  } else opening = pastOf(item, rng, used, was);
+    // The description names the enemy already: the lore tells where the item lay (a schema may
+    // show only the lore, so it still names the context).
+    opening =
+      origin.includes(enemy) && place
+        ? placeOpening(item, rng, used, was, place)
+        : `${item.name} ${was} ${how} the ${enemy}${said ? '' : ` in ${place}`}`;
+  } else if (place) opening = placeOpening(item, rng, used, was, place);
+  else opening = pastOf(item, rng, used, was);
   return `${opening}, and ${flavour}.`;
+}
+
+/** Where an item lay before it was found: "Emberbite was found half-buried in the Sunken Crypt". */
+function placeOpening(item: ItemFacts, rng: Rng, used: Set<string>, was: string, place: string): string {
+  const how = fresh(
+    rng,
+    [
+      'found half-buried in',
+      'retrieved out of',
+      'left behind in',
+      'hidden away in',
+      'dug out of the rubble of',
+      'wedged in a crack somewhere in',
+      'lying forgotten in',
+      'stashed in a corner of',
+      'kept under a loose stone in',
+      'washed up in',
+    ],
+    used,
+  );
+  return `${item.name} ${was} ${how} ${place}`;
 }
 
 /** Who an item once belonged to, in the item's name: "Emberbite was made for a temple guard". */

@@ -245,6 +245,26 @@ function statsAtFloor(game: GameDefinition, item: GeneratedItem): GeneratedItem[
   return lean ? [{ name: lean, value: short }] : item.stats;
 }
 
+/** A description that quoted a stat ("+6 attack") quoting it as raised ("+9 attack"). */
+function restated(
+  game: GameDefinition,
+  description: string,
+  before: GeneratedItem['stats'],
+  after: GeneratedItem['stats'],
+): string {
+  let text = description;
+  after.forEach((s, i) => {
+    const old = before[i];
+    if (!old || old.value === s.value) return;
+    const name = game.stats.find((x) => x.id === s.name)?.name ?? s.name;
+    for (const word of new Set([name, s.name.replaceAll('_', ' ')]))
+      text = text
+        .replaceAll(`+${old.value} ${word}`, `+${s.value} ${word}`)
+        .replaceAll(`+${old.value}% ${word}`, `+${s.value}% ${word}`);
+  });
+  return text;
+}
+
 /** Each number of an item's effects within its range for the item's rarity and level. */
 function clampEffects(game: GameDefinition, item: GeneratedItem): GeneratedItem['effects'] {
   const step = Math.max(0, rarityIndex(game, item.rarity));
@@ -269,7 +289,13 @@ function clampEffects(game: GameDefinition, item: GeneratedItem): GeneratedItem[
  * to its rarity's floor, and each effect number clamped to its range for the item's rarity and level.
  */
 export function settleItem<T extends GeneratedItem>(game: GameDefinition, item: T): T {
-  const kept: T = { ...item, stats: statsAtFloor(game, item), effects: clampEffects(game, item) };
+  const stats = statsAtFloor(game, item);
+  const kept: T = {
+    ...item,
+    stats,
+    description: restated(game, item.description, item.stats, stats),
+    effects: clampEffects(game, item),
+  };
   for (const f of game.item_fields)
     if (f.id in kept && (!f.types.includes(item.type) || kept[f.id] === null)) delete kept[f.id];
   if (kept.color === null) delete kept.color;
