@@ -1,6 +1,6 @@
+import type { EffectLine } from './effect-line.ts';
 import type { EffectParamDefinition } from './game.ts';
 import type { ItemEffect } from './items.ts';
-import type { EffectLine } from './prompt-lines.ts';
 
 /**
  * The greatest value an item of this rarity step (0: the most common) and level may carry in one

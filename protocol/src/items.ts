@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { EffectLine } from './effect-line.ts';
 import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
-import type { EffectLine } from './prompt-lines.ts';
 
 /** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
 const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;

@@ -1,4 +1,7 @@
+import type { EffectLine, EffectParamLine } from './effect-line.ts';
 import type { Element, ItemType, Rarity } from './items.ts';
+
+export type { EffectLine, EffectParamLine };
 
 /**
  * The lines of an item prompt, as the server writes them and the engine reads them back. Every free
@@ -84,24 +87,6 @@ export interface FieldLine {
   maximum?: number;
   values?: string[];
   types?: string[];
-}
-
-/** One number of an effect: the range an item's value lies in (see `effectParamCeiling`). */
-export interface EffectParamLine {
-  unit?: string;
-  min: number;
-  max: number;
-  per_rarity?: number;
-  per_level?: number;
-}
-
-/** An effect of the game's catalogue: items carry only these, on the types it lists. */
-export interface EffectLine {
-  id: string;
-  name?: string;
-  text?: string;
-  types?: string[];
-  params?: Record<string, EffectParamLine>;
 }
 
 /** Words for names and text, for a game whose theme the writer does not know. */
