@@ -218,7 +218,9 @@ async function cameraStill(page: Page) {
  * that is on screen and not under the interface, until the hero is there.
  */
 export async function walkTo(page: Page, to: Point, within = 24) {
-  for (let leg = 0; leg < 12; leg++) {
+  // Each leg ends when the hero stops: at its aim, or in a fight on the way (the demo's monsters
+  // take a while to fall), so a walk through a busy room takes more legs than its waypoints.
+  for (let leg = 0; leg < 24; leg++) {
     await cameraStill(page);
     const at = await hero(page);
     if (Math.hypot(at.x - to.x, at.y - to.y) <= within) return;
