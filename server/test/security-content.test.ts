@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
 import { type FakeModeration, startFakeModeration } from '@lootsmith/test-support/fake-moderation';
 import { itemsFor } from '@lootsmith/test-support/fake-upstream';
-import { writeGameFile } from '@lootsmith/test-support/game-file';
+import { CLUB_REQUEST, writeGameFile } from '@lootsmith/test-support/game-file';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
@@ -31,17 +31,7 @@ const createItem = (player: string, parameters: Record<string, unknown>) =>
     method: 'POST',
     url: `/api/v1/player/${player}/create-item`,
     headers: auth(playerToken(player)),
-    payload: {
-      crafting_station: 'workbench',
-      materials: [{ id: 'oak_wood', quantity: 1 }],
-      item_parameters: {
-        type: 'WEAPON',
-        description: 'a club',
-        focus_attributes: [],
-        visual_preferences: {},
-        ...parameters,
-      },
-    },
+    payload: { ...CLUB_REQUEST, item_parameters: { ...CLUB_REQUEST.item_parameters, ...parameters } },
   });
 const drop = (player: string, payload: Record<string, unknown>) =>
   app().inject({
