@@ -87,6 +87,11 @@ export class SqliteStore extends SqlStore {
           intervalMs: CHECKPOINT_INTERVAL_MS,
         },
       });
+      // A checkpointer that cannot open the file (the store closed, or its folder removed, while the
+      // worker started) must not take the process down: the connection checkpoints for itself then.
+      this.checkpointer.on('error', () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      });
       this.checkpointer.unref();
     }
     this.migrate();
