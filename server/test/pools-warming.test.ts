@@ -7,8 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { GameFileError, loadGameDefinition, parseGameFile } from '../src/game/definition.ts';
+import { dropLimits, type GameEnemy } from '../src/game/loot-authority.ts';
 import { checkItem, statBudget } from '../src/game/rules.ts';
 import { poolsAdvice } from '../src/pools/advice.ts';
+import { bucketOf } from '../src/pools/buckets.ts';
+import { Forecast } from '../src/pools/forecast.ts';
 import type { LootPools } from '../src/pools/pools.ts';
 import { scaleItem } from '../src/pools/scale.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
@@ -64,16 +67,20 @@ describe('warming ahead', () => {
     expect((await h.login(who)).statusCode).toBe(200);
     await h.pools().refiller.settled();
     const metrics = await h.metrics();
-    // The first room of the game's map is the Crafters' Hall: its slimes and rats, for levels 1–3.
-    const start = [`slime/1-3/*/${HALL}`, `rat/1-3/*/${HALL}`];
-    for (const bucket of start) {
+    // The first room of the game's map is the Crafters' Hall: its slimes and rats, for levels 1–3,
+    // stocked for the player's expected draws. The Crossroads next to it (a place the game does not
+    // name: any location) has the same enemies: one of each rarity there.
+    const first = [`slime/1-3/*/${HALL}`, `rat/1-3/*/${HALL}`];
+    const next = ['slime/1-3/*/*', 'rat/1-3/*/*'];
+    for (const bucket of [...first, ...next]) {
       expect(new Set(h.pooled(bucket).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
       expect(
         metricSum(metrics, 'lootsmith_pool_warmed_items_total', `bucket="${bucket}",reason="start-up"`),
       ).toBe(h.pooled(bucket).length);
     }
+    for (const bucket of next) expect(h.pooled(bucket)).toHaveLength(3);
     expect(metricSum(metrics, 'lootsmith_pool_warmed_items_total')).toBe(
-      start.reduce((n, b) => n + h.pooled(b).length, 0),
+      [...first, ...next].reduce((n, b) => n + h.pooled(b).length, 0),
     );
     // The same player loading its inventory again is no new demand.
     const calls = { ...t.fake.calls };
@@ -144,6 +151,87 @@ describe('warming the rooms next to a player', () => {
   });
 });
 
+describe('a band its players have left', () => {
+  /**
+   * One player draws a COMMON rat weapon at level 1, then (with `stay`, another player staying in
+   * levels 1–3) one at level 4: the pooled items of both bands after the refills, and what the
+   * level-4 band's refill generated.
+   */
+  async function levelUp(stay: boolean) {
+    const t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    const h = helpers(() => t);
+    try {
+      const who = player();
+      expect((await h.drop(who, 'rat', 1, HALL, 'COMMON')).statusCode).toBe(200);
+      if (stay) expect((await h.drop(player(), 'rat', 2, HALL, 'COMMON')).statusCode).toBe(200);
+      await h.pools().refiller.settled();
+      const chats = t.fake.calls.chat;
+      expect((await h.drop(who, 'rat', 4, HALL, 'COMMON')).statusCode).toBe(200);
+      // Its own band is empty: the band below serves it, scaled.
+      expect(t.fake.calls.chat).toBe(chats);
+      await h.pools().refiller.settled();
+      const rarities = (bucket: string) => h.pooled(bucket).map((r) => r.rarity);
+      const upper = `rat/4-6/WEAPON/${HALL}`;
+      return {
+        below: rarities(`rat/1-3/WEAPON/${HALL}`),
+        above: rarities(upper),
+        warmed: metricSum(await h.metrics(), 'lootsmith_pool_warmed_items_total', `bucket="${upper}"`),
+      };
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('is counted for the band above: its refill makes only what the band left behind lacks', async () => {
+    const left = await levelUp(false);
+    const kept = await levelUp(true);
+    // Nobody left in levels 1–3: what they hold serves the band above through near misses, so the
+    // refill there generates only the rarities missing below.
+    expect(left.below.length).toBeGreaterThan(0);
+    for (const rarity of left.above) expect(left.below).not.toContain(rarity);
+    expect(new Set([...left.above, ...left.below])).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    // A player still in levels 1–3 keeps its band's stock: the band above is stocked for itself.
+    expect(new Set(kept.above)).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    expect(left.warmed).toBeLessThan(kept.warmed);
+  });
+});
+
+describe('players about to meet a tier', () => {
+  const game = loadGameDefinition();
+  const enemy = (id: string) => game.enemies.find((e) => e.id === id) as GameEnemy;
+  const bucket = (id: string, level: number) => {
+    const e = enemy(id);
+    return bucketOf(
+      game,
+      { enemy: e, tier: e.tier, playerLevel: level, limits: dropLimits(game, e.tier) },
+      '*',
+      undefined,
+    );
+  };
+
+  it('are counted where they will meet it: one or two levels short of it, within two rooms of its lair', () => {
+    const forecast = new Forecast(game);
+    // Tier 3 (the Ember Shrine's cultists) is met from level 5 (loot_pools.tier_levels).
+    forecast.saw('a', 3, 'The Crossroads', 0);
+    forecast.saw('b', 4, 'Bone Gallery', 0);
+    forecast.saw('c', 4, undefined, 0);
+    forecast.saw('d', 2, 'The Crossroads', 0);
+    forecast.saw('e', 5, 'Ember Shrine', 0);
+    // a, b (two rooms away) and c (somewhere); d is three levels short, e has met it.
+    expect(forecast.arriving(bucket('cultist', 5), 1_000, 0)).toBe(3);
+    // They meet it in levels 4–6, not above; a tier-1 enemy is met from the start.
+    expect(forecast.arriving(bucket('cultist', 7), 1_000, 0)).toBe(0);
+    expect(forecast.arriving(bucket('rat', 1), 1_000, 0)).toBe(0);
+    // A minute without a drop: not playing.
+    expect(forecast.arriving(bucket('cultist', 5), 61_000, 0)).toBe(0);
+
+    // The Frost Giant (tier 5, from level 10) lives three rooms from the Ember Shrine, two from the Crossroads.
+    forecast.saw('f', 8, 'Ember Shrine', 62_000);
+    forecast.saw('g', 9, 'The Crossroads', 62_000);
+    expect(forecast.arriving(bucket('frost_giant', 10), 62_000, 0)).toBe(1);
+  });
+});
+
 describe('near misses', () => {
   let t: Booted;
   const h = helpers(() => t);
@@ -185,6 +273,37 @@ describe('near misses', () => {
     expect(metricSum(metrics, 'lootsmith_pool_scaled_items_total', 'bucket="slime/4-6/WEAPON/*"')).toBe(1);
     expect(
       metricSum(metrics, 'lootsmith_pool_draws_total', 'bucket="slime/4-6/WEAPON/*",outcome="hit"'),
+    ).toBe(1);
+    await h.pools().refiller.settled();
+  });
+});
+
+describe('near misses further down', () => {
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+  });
+  afterAll(() => t?.close());
+
+  it('look further down when the nearer bands are empty: stock left behind by players who levelled up', async () => {
+    expect((await h.drop(player(), 'skeleton', 1, 'Bone Gallery', 'COMMON')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    const left = h.pooled('skeleton/1-3/WEAPON/*').filter((r) => r.rarity === 'COMMON');
+    expect(left.length).toBeGreaterThan(0);
+    // Levels 10–12, 7–9, 13–15 and 4–6 hold nothing; 1–3, three bands down, does.
+    const chats = t.fake.calls.chat;
+    const res = await h.drop(player(), 'skeleton', 10, 'Bone Gallery', 'COMMON');
+    expect(res.statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+    const [item] = res.json().items as Item[];
+    expect(left.map((r) => r.id)).toContain(item?.id);
+    expect(item?.level).toBeGreaterThan(1);
+    expect(
+      checkItem(t.server.core.deps.game, item as Item, { rarity: 'COMMON', level: item?.level as number }),
+    ).toEqual([]);
+    expect(
+      metricSum(await h.metrics(), 'lootsmith_pool_scaled_items_total', 'bucket="skeleton/10-12/WEAPON/*"'),
     ).toBe(1);
     await h.pools().refiller.settled();
   });

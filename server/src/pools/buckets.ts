@@ -21,6 +21,11 @@ export interface Bucket {
 /** Player levels per bucket: a drop's level is the player's ± 1, so one item level fits three. */
 export const BAND = 3;
 
+/** The lowest player level of the band a level is in. */
+export function bandStart(level: number): number {
+  return BAND * Math.floor((level - 1) / BAND) + 1;
+}
+
 /** The game definition's fingerprint: pools made under other rules (or for another game) are never served. */
 export function gameKey(game: GameDefinition): string {
   return createHash('sha256').update(JSON.stringify(game)).digest('hex').slice(0, 16);
@@ -37,7 +42,7 @@ export function namedLocation(game: GameDefinition, text: string | undefined): s
  * plus the drop's reach, which is inside the level window of every player of the band.
  */
 export function poolLevel(game: GameDefinition, site: DropSite): number {
-  const lowest = BAND * Math.floor((site.playerLevel - 1) / BAND) + 1;
+  const lowest = bandStart(site.playerLevel);
   return clampLevel(game, lowest + dropReach(game, site.tier));
 }
 
@@ -47,16 +52,21 @@ export function bucketOf(
   type: string,
   location: string | undefined,
 ): Bucket {
-  const lo = BAND * Math.floor((site.playerLevel - 1) / BAND) + 1;
+  const lo = bandStart(site.playerLevel);
   const who = site.enemy?.id ?? `tier${site.tier}`;
   const key = `${who}/${lo}-${lo + BAND - 1}/${type}/${location ?? '*'}`;
   return { key, site, type, location, level: poolLevel(game, site) };
 }
 
-/** The bucket of the level band below (side 0) or above (side 1), when there is one. */
-export function neighbourBand(game: GameDefinition, bucket: Bucket, side: 0 | 1): Bucket | undefined {
-  const lo = BAND * Math.floor((bucket.site.playerLevel - 1) / BAND) + 1;
-  const level = side === 0 ? lo - 1 : lo + BAND;
+/**
+ * Where a near miss looks, nearest first: the band below (whose players have moved up), the band
+ * above, then further down (stock left behind by players who levelled up faster than it was drawn).
+ */
+export const NEAR_BANDS = [-1, 1, -2, -3, -4];
+
+/** The bucket `offset` level bands away (-1 the band below, 1 the band above), when there is one. */
+export function bandAway(game: GameDefinition, bucket: Bucket, offset: number): Bucket | undefined {
+  const level = bandStart(bucket.site.playerLevel) + offset * BAND;
   if (level < 1 || level > game.max_item_level) return undefined;
   return bucketOf(game, { ...bucket.site, playerLevel: level }, bucket.type, bucket.location);
 }

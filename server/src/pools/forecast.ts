@@ -1,6 +1,6 @@
 import type { GameDefinition } from '@lootsmith/protocol';
 import { type DropSite, dropLimits, type GameEnemy } from '../game/loot-authority.ts';
-import { BAND, type Bucket, bucketOf, namedLocation } from './buckets.ts';
+import { BAND, type Bucket, bandStart, bucketOf, namedLocation } from './buckets.ts';
 
 /** Why a bucket was warmed: drawn from, about to be reached by a live player, or a fresh game's start. */
 export type WarmReason = 'seen' | 'predicted' | 'start-up';
@@ -11,6 +11,12 @@ const REPEAT_MS = 10_000;
 const MAX_REMEMBERED = 5_000;
 /** How many levels ahead of a player its next band (and the tiers it meets) are warmed. */
 const LOOKAHEAD = 2;
+/** A player counts as playing this long after its last drop. */
+const LIVE_MS = 60_000;
+/** Drops closer together than this count as this far apart (a burst of kills is not a pace). */
+const MIN_GAP_MS = 500;
+/** Players whose place is remembered; the longest idle is forgotten first beyond this. */
+const MAX_PLAYERS = 10_000;
 
 interface Room {
   name: string;
@@ -27,6 +33,8 @@ interface Room {
 export class Forecast {
   private readonly rooms = new Map<string, Room>();
   private readonly asked = new Map<string, number>();
+  /** Each live player's level and room at its last drop, the longest idle first. */
+  private readonly players = new Map<string, { level: number; room?: Room; at: number; every?: number }>();
 
   constructor(private readonly game: GameDefinition) {
     const enemy = (id: string) => game.enemies.find((e) => e.id === id);
@@ -49,13 +57,25 @@ export class Forecast {
 
   /**
    * The buckets a fresh game's players ask for first: the enemies of the first room (where players
-   * start), or without a map every tier-1 enemy, for player levels 1–3, any item type.
+   * start), or without a map every tier-1 enemy, for player levels 1–3, any item type; and `next`,
+   * those of the rooms next to the first that a level-1 player meets.
    */
-  startBuckets(): Bucket[] {
-    const first = this.game.loot_pools.rooms[0];
-    const room = first && this.rooms.get(first.name.toLowerCase());
-    const enemies = room ? room.enemies : this.game.enemies.filter((e) => e.tier === 1);
-    return enemies.map((e) => this.bucket(e, 1, '*', room?.name));
+  startBuckets(): { first: Bucket[]; next: Bucket[] } {
+    const start = this.game.loot_pools.rooms[0];
+    const room = start && this.rooms.get(start.name.toLowerCase());
+    if (!room)
+      return {
+        first: this.game.enemies.filter((e) => e.tier === 1).map((e) => this.bucket(e, 1, '*', undefined)),
+        next: [],
+      };
+    const first = room.enemies.map((e) => this.bucket(e, 1, '*', room.name));
+    const keys = new Set(first.map((b) => b.key));
+    const next = [...room.neighbours]
+      .flatMap((r) =>
+        r.enemies.filter((e) => this.metAt(e, 1) === 1).map((e) => this.bucket(e, 1, '*', r.name)),
+      )
+      .filter((b) => !keys.has(b.key) && keys.add(b.key));
+    return { first, next };
   }
 
   /**
@@ -65,7 +85,7 @@ export class Forecast {
   predict(seen: Bucket, location: string | undefined, now: number): Bucket[] {
     const { site, type } = seen;
     const level = site.playerLevel;
-    const room = location === undefined ? undefined : this.rooms.get(location.trim().toLowerCase());
+    const room = this.roomOf(location);
     const out = new Map<string, Bucket>();
     const add = (b: Bucket) => {
       if (b.key !== seen.key) out.set(b.key, b);
@@ -80,6 +100,57 @@ export class Forecast {
     for (const e of this.nextTierEnemies(level))
       for (const where of this.whereMet(e)) add(this.bucket(e, this.metAt(e, level), type, where));
     return [...out.values()].filter((b) => this.fresh(b.key, now));
+  }
+
+  /** Notes where a player is, its level and room at a drop, and how often it drops. */
+  saw(player: string, level: number, location: string | undefined, now: number) {
+    const last = this.players.get(player);
+    const gap = last && now - last.at <= LIVE_MS ? Math.max(MIN_GAP_MS, now - last.at) : undefined;
+    const every =
+      gap === undefined || last?.every === undefined ? (gap ?? last?.every) : 0.7 * last.every + 0.3 * gap;
+    this.players.delete(player);
+    this.players.set(player, { level, room: this.roomOf(location), at: now, every });
+    if (this.players.size > MAX_PLAYERS) this.players.delete(this.players.keys().next().value as string);
+  }
+
+  /** Whether a live player's level lies in the bucket's band: nobody left there, its stock is free. */
+  occupied(bucket: Bucket, now: number): boolean {
+    const lo = bandStart(bucket.site.playerLevel);
+    for (const p of this.live(now)) if (p.level >= lo && p.level < lo + BAND) return true;
+    return false;
+  }
+
+  /**
+   * Live players about to meet the bucket's enemy for the first time: its tier is met (`tier_levels`)
+   * in the bucket's band, they are up to `LOOKAHEAD` levels below that and at most two rooms from
+   * where it lives (anywhere, without a map): the drops they will make there in `seconds` at their
+   * own pace (at least one each). Their demand shows in no rate yet, and no band below holds
+   * anything for them.
+   */
+  arriving(bucket: Bucket, now: number, seconds: number): number {
+    const enemy = bucket.site.enemy;
+    if (!enemy) return 0;
+    const meets = this.metAt(enemy, 1);
+    if (bandStart(meets) !== bandStart(bucket.site.playerLevel)) return 0;
+    const lairs = [...this.rooms.values()].filter((r) => r.enemies.includes(enemy));
+    const near = new Set(lairs.flatMap((r) => [r, ...r.neighbours]));
+    for (const r of [...near]) for (const n of r.neighbours) near.add(n);
+    let n = 0;
+    for (const p of this.live(now))
+      if (p.level < meets && p.level >= meets - LOOKAHEAD && (!lairs.length || !p.room || near.has(p.room)))
+        n += p.every ? Math.max(1, (seconds * 1000) / p.every) : 1;
+    return n;
+  }
+
+  private *live(now: number) {
+    for (const [id, p] of this.players) {
+      if (now - p.at <= LIVE_MS) yield p;
+      else this.players.delete(id);
+    }
+  }
+
+  private roomOf(location: string | undefined): Room | undefined {
+    return location === undefined ? undefined : this.rooms.get(location.trim().toLowerCase());
   }
 
   /** Whether a player of this level meets (or is about to meet) the enemy, by `tier_levels`. */

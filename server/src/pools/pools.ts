@@ -7,7 +7,15 @@ import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/lo
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
-import { type Bucket, bucketOf, gameKey, levelWindow, namedLocation, neighbourBand } from './buckets.ts';
+import {
+  bandAway,
+  type Bucket,
+  bucketOf,
+  gameKey,
+  levelWindow,
+  NEAR_BANDS,
+  namedLocation,
+} from './buckets.ts';
 import { DemandRates } from './demand.ts';
 import { Forecast } from './forecast.ts';
 import { IconBacklog } from './icon-backlog.ts';
@@ -65,14 +73,16 @@ export class LootPools implements LootSupply {
       game: this.game,
       metrics: this.metrics,
       rates: this.rates,
+      forecast: this.forecast,
       backlog: this.backlog,
     });
   }
 
   /**
    * A live player this instance has not seen yet (an inventory load or a drop) is expected to draw
-   * from the buckets a fresh game starts with: each counts one draw of demand there, and is looked at.
-   * A game whose pools already hold what that demand needs generates nothing.
+   * from the buckets a fresh game starts with: each counts one draw of demand there, and is looked at;
+   * those of the rooms next to the first are looked at too (one of each rarity, no demand counted). A
+   * game whose pools already hold what that demand needs generates nothing.
    */
   arrived(playerId: string) {
     if (this.arrivals.has(playerId)) return;
@@ -80,11 +90,13 @@ export class LootPools implements LootSupply {
       this.arrivals.delete(this.arrivals.values().next().value as string);
     this.arrivals.add(playerId);
     const now = Date.now();
+    const { first, next } = this.forecast.startBuckets();
     untracked(() => {
-      for (const bucket of this.forecast.startBuckets()) {
+      for (const bucket of first) {
         this.rates.note(bucket.key, now);
         this.refiller.want(bucket, 'start-up');
       }
+      for (const bucket of next) this.refiller.want(bucket, 'start-up');
     });
   }
 
@@ -135,11 +147,11 @@ export class LootPools implements LootSupply {
       items[i] = served;
       if (served) taken.push({ bucket: bucket.key, item: served });
     });
-    // Near misses: a neighbouring band's item, scaled to the drop's level, instead of a generation.
-    for (const side of [0, 1] as const) {
+    // Near misses: the nearest band's item, scaled to the drop's level, instead of a generation.
+    for (const offset of NEAR_BANDS) {
       const near = asked.flatMap(({ i, spec, bucket }) => {
         if (items[i]) return [];
-        const neighbour = neighbourBand(game, bucket, side);
+        const neighbour = bandAway(game, bucket, offset);
         return neighbour ? [{ i, spec, bucket, neighbour }] : [];
       });
       if (!near.length) continue;
@@ -184,6 +196,7 @@ export class LootPools implements LootSupply {
       drawn.set(bucket.key, { bucket, n: entry.n + 1 });
     }
     const location = req.body.generation_context?.location;
+    this.forecast.saw(req.body.client_id, site.playerLevel, location, now);
     // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call): a
     // bucket drawn from, and the warming ahead it leads to (each bucket looked at once in 10 s at
     // most), are paid from the share of the hourly budget of the player whose draw asked for them,

@@ -6,9 +6,9 @@ import { statBudget } from '../game/rules.ts';
 import { enemyContext, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { PoolSlot, PoolStock, Store } from '../store/store.ts';
-import { type Bucket, neighbourBand, rarityOdds } from './buckets.ts';
+import { type Bucket, bandAway, NEAR_BANDS, rarityOdds } from './buckets.ts';
 import type { DemandRates } from './demand.ts';
-import type { WarmReason } from './forecast.ts';
+import type { Forecast, WarmReason } from './forecast.ts';
 import type { IconBacklog } from './icon-backlog.ts';
 import type { PoolMetrics } from './pool-metrics.ts';
 
@@ -21,7 +21,7 @@ export const POOL_CLIENT = 'lootsmith-pool';
 const PREDICTED_SHARE = 0.9;
 
 /** How often a rarity's stock may run out before its refill comes. */
-const RUN_OUT = 0.02;
+const RUN_OUT = 0.01;
 
 /** The fewest items that outlast a Poisson number of draws of this mean but `RUN_OUT` of the time. */
 function lasting(mean: number): number {
@@ -31,6 +31,19 @@ function lasting(mean: number): number {
   while (1 - below > RUN_OUT) {
     k++;
     term *= mean / k;
+    below += term;
+  }
+  return k;
+}
+
+/** The fewest items that outlast `n` draws, each of this rarity with chance `p`, but `RUN_OUT` of the time. */
+function outlasting(n: number, p: number): number {
+  let k = 0;
+  let term = (1 - p) ** n;
+  let below = term;
+  while (k < n && 1 - below > RUN_OUT) {
+    term *= ((n - k) / (k + 1)) * (p / (1 - p));
+    k++;
     below += term;
   }
   return k;
@@ -61,6 +74,8 @@ export interface RefillDeps {
   game: string;
   metrics: PoolMetrics;
   rates: DemandRates;
+  /** Where live players are: who is left in a band, who is about to reach a bucket. */
+  forecast: Forecast;
   /** Where pooled items' icons are painted after stocking, when drops answer before icons. */
   backlog?: IconBacklog;
   log?: (message: string, err?: unknown) => void;
@@ -151,22 +166,36 @@ export class Refiller {
   /**
    * What the bucket lacks. For each rarity it can roll: enough for the draws of it while a refill
    * comes (Poisson, of mean its odds × the bucket's recent rate × the lead time) 98 times in 100, or
-   * its share of the largest drop lately; at least one. A bucket drawn from counts, besides its own stock, what
-   * the band below holds beyond its own aim (players who level up leave it behind; a near miss serves
-   * it scaled). A bucket predicted (nobody has drawn from it yet) gets one of each of its likeliest
-   * rarities, those that make up `PREDICTED_SHARE` of its draws: a rarer first draw takes a
-   * neighbouring band's item or is generated, and then the bucket is drawn from.
+   * its share of the largest drop lately, or for the drops the live players about to meet its enemy
+   * for the first time make over the lead time (`Forecast.arriving`: no rate shows them yet); at
+   * least one. Besides its own
+   * stock a bucket counts what the bands below it hold that a near miss reaches: all of each band no
+   * live player is left in (players who level up leave it behind; a near miss serves it scaled), down
+   * to the first band still played, whose stock beyond its own aim counts. A bucket predicted (nobody
+   * has drawn from it yet) covers only its likeliest rarities, those that make up `PREDICTED_SHARE`
+   * of its draws.
    */
   private async shortfall(bucket: Bucket, reason: WarmReason, now: number): Promise<PoolSlot[]> {
+    const { forecast, loot } = this.deps;
     const stock = await this.deps.store.poolStock(this.deps.game, now);
-    const aims = this.aims(bucket, reason === 'predicted' ? PREDICTED_SHARE : 1, now);
     const have = held(stock, bucket.key);
-    const below = reason === 'seen' ? neighbourBand(this.deps.loot.game, bucket, 0) : undefined;
-    if (below) {
-      const belowAims = new Map(this.aims(below, 1, now));
+    // The bands below a near miss reaches, nearest first: all of a band no live player is left in,
+    // then what the first band still played holds beyond its own aim.
+    for (const offset of NEAR_BANDS.filter((o) => o < 0)) {
+      const below = bandAway(loot.game, bucket, offset);
+      if (!below) break;
+      const occupied = forecast.occupied(below, now);
+      const belowAims = new Map(occupied ? this.aims(below, 1, now) : []);
       for (const [rarity, n] of held(stock, below.key))
         have.set(rarity, (have.get(rarity) ?? 0) + Math.max(0, n - (belowAims.get(rarity) ?? 0)));
+      if (occupied) break;
     }
+    const aims = this.aims(
+      bucket,
+      reason === 'predicted' ? PREDICTED_SHARE : 1,
+      now,
+      forecast.arriving(bucket, now, this.leadSeconds),
+    );
     const targets = aims
       .map(([rarity, aim]) => ({ rarity, short: aim - (have.get(rarity) ?? 0) }))
       .filter((t) => t.short > 0);
@@ -178,13 +207,16 @@ export class Refiller {
     return wants;
   }
 
-  /** The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws. */
-  private aims(bucket: Bucket, share: number, now: number): Array<[Rarity, number]> {
-    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
+  /**
+   * The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws: for
+   * its recent draws over the lead time, or for the `arriving` drops of players about to reach it.
+   */
+  private aims(bucket: Bucket, share: number, now: number, arriving = 0): Array<[Rarity, number]> {
     const perDrop = this.deps.rates.perDrop(bucket.key, now);
+    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
     return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => [
       rarity,
-      Math.max(1, lasting(p * draws), Math.ceil(p * perDrop)),
+      Math.max(1, lasting(p * draws), outlasting(Math.round(arriving * perDrop), p), Math.ceil(p * perDrop)),
     ]);
   }
 
