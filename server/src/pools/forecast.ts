@@ -113,31 +113,37 @@ export class Forecast {
     if (this.players.size > MAX_PLAYERS) this.players.delete(this.players.keys().next().value as string);
   }
 
-  /** Whether a live player's level lies in the bucket's band: nobody left there, its stock is free. */
-  occupied(bucket: Bucket, now: number): boolean {
+  /** Live players whose level lies in the bucket's band (none left: its stock is free for the bands above). */
+  inBand(bucket: Bucket, now: number): number {
     const lo = bandStart(bucket.site.playerLevel);
-    for (const p of this.live(now)) if (p.level >= lo && p.level < lo + BAND) return true;
-    return false;
+    let n = 0;
+    for (const p of this.live(now)) if (p.level >= lo && p.level < lo + BAND) n++;
+    return n;
   }
 
   /**
-   * Live players about to meet the bucket's enemy for the first time: its tier is met (`tier_levels`)
-   * in the bucket's band, they are up to `LOOKAHEAD` levels below that and at most two rooms from
-   * where it lives (anywhere, without a map): the drops they will make there in `seconds` at their
-   * own pace (at least one each). Their demand shows in no rate yet, and no band below holds
-   * anything for them.
+   * Live players meeting the bucket's enemy for the first time: its tier is met (`tier_levels`) in
+   * the bucket's band, and they are up to `LOOKAHEAD` levels short of it or already in that band,
+   * at most two rooms from where it lives (anywhere, without a map): the drops they make in
+   * `seconds` at their own pace (at least one each). No band below holds anything for them, and
+   * while they arrive no rate shows their demand yet.
    */
   arriving(bucket: Bucket, now: number, seconds: number): number {
     const enemy = bucket.site.enemy;
     if (!enemy) return 0;
     const meets = this.metAt(enemy, 1);
-    if (bandStart(meets) !== bandStart(bucket.site.playerLevel)) return 0;
+    const band = bandStart(meets);
+    if (band !== bandStart(bucket.site.playerLevel)) return 0;
     const lairs = [...this.rooms.values()].filter((r) => r.enemies.includes(enemy));
     const near = new Set(lairs.flatMap((r) => [r, ...r.neighbours]));
     for (const r of [...near]) for (const n of r.neighbours) near.add(n);
     let n = 0;
     for (const p of this.live(now))
-      if (p.level < meets && p.level >= meets - LOOKAHEAD && (!lairs.length || !p.room || near.has(p.room)))
+      if (
+        p.level >= meets - LOOKAHEAD &&
+        p.level < band + BAND &&
+        (!lairs.length || !p.room || near.has(p.room))
+      )
         n += p.every ? Math.max(1, (seconds * 1000) / p.every) : 1;
     return n;
   }

@@ -164,16 +164,11 @@ export class Refiller {
   }
 
   /**
-   * What the bucket lacks. For each rarity it can roll: enough for the draws of it while a refill
-   * comes (Poisson, of mean its odds × the bucket's recent rate × the lead time) 98 times in 100, or
-   * its share of the largest drop lately, or for the drops the live players about to meet its enemy
-   * for the first time make over the lead time (`Forecast.arriving`: no rate shows them yet); at
-   * least one. Besides its own
-   * stock a bucket counts what the bands below it hold that a near miss reaches: all of each band no
-   * live player is left in (players who level up leave it behind; a near miss serves it scaled), down
-   * to the first band still played, whose stock beyond its own aim counts. A bucket predicted (nobody
-   * has drawn from it yet) covers only its likeliest rarities, those that make up `PREDICTED_SHARE`
-   * of its draws.
+   * What the bucket lacks: what it aims at (`aims`; for a bucket predicted, which nobody has drawn
+   * from yet, only its likeliest rarities, those that make up `PREDICTED_SHARE` of its draws) less
+   * what it holds, ready or being generated, and what the bands below it that a near miss reaches
+   * hold: all of each band no live player is left in (players who level up leave it behind; a near
+   * miss serves it scaled), down to the first band still played, whose stock beyond its own aim counts.
    */
   private async shortfall(bucket: Bucket, reason: WarmReason, now: number): Promise<PoolSlot[]> {
     const { forecast, loot } = this.deps;
@@ -184,18 +179,13 @@ export class Refiller {
     for (const offset of NEAR_BANDS.filter((o) => o < 0)) {
       const below = bandAway(loot.game, bucket, offset);
       if (!below) break;
-      const occupied = forecast.occupied(below, now);
+      const occupied = forecast.inBand(below, now) > 0;
       const belowAims = new Map(occupied ? this.aims(below, 1, now) : []);
       for (const [rarity, n] of held(stock, below.key))
         have.set(rarity, (have.get(rarity) ?? 0) + Math.max(0, n - (belowAims.get(rarity) ?? 0)));
       if (occupied) break;
     }
-    const aims = this.aims(
-      bucket,
-      reason === 'predicted' ? PREDICTED_SHARE : 1,
-      now,
-      forecast.arriving(bucket, now, this.leadSeconds),
-    );
+    const aims = this.aims(bucket, reason === 'predicted' ? PREDICTED_SHARE : 1, now);
     const targets = aims
       .map(([rarity, aim]) => ({ rarity, short: aim - (have.get(rarity) ?? 0) }))
       .filter((t) => t.short > 0);
@@ -208,13 +198,28 @@ export class Refiller {
   }
 
   /**
-   * The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws: for
-   * its recent draws over the lead time, or for the `arriving` drops of players about to reach it.
+   * The stock a bucket aims at, per rarity, for the rarities that make up `share` of its draws: enough
+   * for the draws of it while a refill comes 99 times in 100 (Poisson, of mean its odds × the bucket's
+   * recent rate × the lead time; the rate at least the share of the band below's that the players who
+   * came up from it bring), or for its share of the largest drop lately, or for the drops of players
+   * meeting the enemy for the first time (`Forecast.arriving`; then every rarity, since no band below
+   * serves them), if more; at least one.
    */
-  private aims(bucket: Bucket, share: number, now: number, arriving = 0): Array<[Rarity, number]> {
-    const perDrop = this.deps.rates.perDrop(bucket.key, now);
-    const draws = this.deps.rates.rate(bucket.key, now) * this.leadSeconds;
-    return likeliest(rarityOdds(this.deps.loot.game, bucket.site), share).map(([rarity, p]) => [
+  private aims(bucket: Bucket, share: number, now: number): Array<[Rarity, number]> {
+    const { forecast, rates, loot } = this.deps;
+    const arriving = forecast.arriving(bucket, now, this.leadSeconds);
+    const perDrop = rates.perDrop(bucket.key, now);
+    // Demand moves with the players: those who have come up from the band below bring their share
+    // of its draws before this bucket's own rate shows them.
+    let rate = rates.rate(bucket.key, now);
+    const below = bandAway(loot.game, bucket, -1);
+    const here = below ? forecast.inBand(bucket, now) : 0;
+    if (below && here)
+      rate = Math.max(rate, (rates.rate(below.key, now) * here) / (here + forecast.inBand(below, now)));
+    const draws = rate * this.leadSeconds;
+    // Players meeting an enemy for the first time may roll any of its rarities: nothing below serves them.
+    const odds = likeliest(rarityOdds(loot.game, bucket.site), arriving > 0 ? 1 : share);
+    return odds.map(([rarity, p]) => [
       rarity,
       Math.max(1, lasting(p * draws), outlasting(Math.round(arriving * perDrop), p), Math.ceil(p * perDrop)),
     ]);
