@@ -102,20 +102,24 @@ describe('warming ahead', () => {
       await h.pools().refiller.settled();
     }
     // Two levels from the band's top, the next band was warmed before anyone drew from it: one item
-    // of each rarity of the 90% of a rat's drops that are likeliest (RARE, 5%, waits for a first draw).
-    expect(new Set(h.pooled(next).map((r) => r.rarity))).toEqual(new Set(['COMMON', 'UNCOMMON']));
+    // of each rarity of the 90% of a rat's drops that are likeliest (RARE, 5%, waits for a first
+    // draw), less what the band below holds beyond its own player's needs (a near miss serves that).
+    const warm = h.pooled(next);
+    expect(warm.length).toBeGreaterThan(0);
+    for (const row of warm) expect(['COMMON', 'UNCOMMON']).toContain(row.rarity);
     const before = await h.metrics();
     expect(
       metricSum(before, 'lootsmith_pool_warmed_items_total', `bucket="${next}",reason="predicted"`),
-    ).toBe(2);
+    ).toBe(warm.length);
     expect(metricSum(before, 'lootsmith_pool_draws_total', `bucket="${next}"`)).toBe(0);
 
     const chats = t.fake.calls.chat;
-    const levelledUp = await h.drop(who, 'rat', 4, HALL, 'COMMON');
+    const levelledUp = await h.drop(who, 'rat', 4, HALL, warm[0]?.rarity);
     expect(levelledUp.statusCode).toBe(200);
     const [item] = levelledUp.json().items as Item[];
     // Served from the warm band at once, made for it (at the band's lowest level): no generation, no scaling.
     expect(t.fake.calls.chat).toBe(chats);
+    expect(warm.map((r) => r.id)).toContain(item?.id);
     expect(item?.level).toBe(4);
     const after = await h.metrics();
     expect(metricSum(after, 'lootsmith_pool_draws_total', `bucket="${next}",outcome="hit"`)).toBe(1);
@@ -158,47 +162,34 @@ describe('warming the rooms next to a player', () => {
 });
 
 describe('a band its players have left', () => {
-  /**
-   * One player draws a COMMON rat weapon at level 1, then (with `stay`, another player staying in
-   * levels 1–3) one at level 4: the pooled items of both bands after the refills, and what the
-   * level-4 band's refill generated.
-   */
-  async function levelUp(stay: boolean) {
-    const t = await bootWithFake(POOLS);
-    const h = helpers(() => t);
-    try {
-      const who = player();
-      expect((await h.drop(who, 'rat', 1, HALL, 'COMMON')).statusCode).toBe(200);
-      if (stay) expect((await h.drop(player(), 'rat', 2, HALL, 'COMMON')).statusCode).toBe(200);
-      await h.pools().refiller.settled();
-      const chats = t.fake.calls.chat;
-      expect((await h.drop(who, 'rat', 4, HALL, 'COMMON')).statusCode).toBe(200);
-      // Its own band is empty: the band below serves it, scaled.
-      expect(t.fake.calls.chat).toBe(chats);
-      await h.pools().refiller.settled();
-      const rarities = (bucket: string) => h.pooled(bucket).map((r) => r.rarity);
-      const upper = `rat/4-6/WEAPON/${HALL}`;
-      return {
-        below: rarities(`rat/1-3/WEAPON/${HALL}`),
-        above: rarities(upper),
-        warmed: metricSum(await h.metrics(), 'lootsmith_pool_warmed_items_total', `bucket="${upper}"`),
-      };
-    } finally {
-      await t.close();
-    }
-  }
+  let t: Booted;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    t = await bootWithFake(POOLS);
+  });
+  afterAll(() => t?.close());
 
   it('is counted for the band above: its refill makes only what the band left behind lacks', async () => {
-    const left = await levelUp(false);
-    const kept = await levelUp(true);
-    // Nobody left in levels 1–3: what they hold serves the band above through near misses, so the
-    // refill there generates only the rarities missing below.
-    expect(left.below.length).toBeGreaterThan(0);
-    for (const rarity of left.above) expect(left.below).not.toContain(rarity);
-    expect(new Set([...left.above, ...left.below])).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
-    // A player still in levels 1–3 keeps what its band needs: the band above is stocked for itself.
-    expect(kept.above.length).toBeGreaterThan(0);
-    expect(left.warmed).toBeLessThan(kept.warmed);
+    const who = player();
+    const below = `rat/1-3/WEAPON/${HALL}`;
+    const above = `rat/4-6/WEAPON/${HALL}`;
+    expect((await h.drop(who, 'rat', 1, HALL, 'COMMON')).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    expect(h.pooled(below).length).toBeGreaterThan(0);
+    // Level 4: its own band is empty, the band below serves it, scaled.
+    const chats = t.fake.calls.chat;
+    expect((await h.drop(who, 'rat', 4, HALL, 'COMMON')).statusCode).toBe(200);
+    expect(t.fake.calls.chat).toBe(chats);
+    await h.pools().refiller.settled();
+    // Nobody is left in levels 1–3: what they hold serves the band above through near misses, so
+    // the refill there generated only the rarities missing below.
+    const left = h.pooled(below).map((r) => r.rarity);
+    const made = h.pooled(above).map((r) => r.rarity);
+    for (const rarity of made) expect(left).not.toContain(rarity);
+    expect(new Set([...made, ...left])).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+    expect(metricSum(await h.metrics(), 'lootsmith_pool_warmed_items_total', `bucket="${above}"`)).toBe(
+      made.length,
+    );
   });
 });
 
