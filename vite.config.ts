@@ -31,8 +31,20 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/consumer/**/*.test.ts',
             'test/docs/readme-examples.test.ts',
-            '{plugin,demo-game}/test/browser/**/*.test.ts',
           ],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The plugin in Chromium against a fake server, on each Phaser: `npm test` runs it in the other
+          // lane from the browser project's, after the reliability suites.
+          name: 'browser-plugin',
+          include: ['{plugin,demo-game}/test/browser/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

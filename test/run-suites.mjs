@@ -3,7 +3,7 @@
 //
 // The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
 // suites (one file at a time, each with its Chromium) in one, the unit suites and then the
-// reliability suites (one file at a time) in the other. The heap suites (memory, soak) run last, on
+// reliability and plugin-in-Chromium suites (one file at a time) in the other. The heap suites (memory, soak) run last, on
 // their own, with nothing else running while they measure. Arguments go to every Vitest run (a file
 // filter, `-t`); with `--project`, one Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
   : [
       [
         { name: 'browser', projects: ['browser'] },
-        { name: 'unit+reliability', projects: ['unit', 'reliability'] },
+        { name: 'unit+reliability', projects: ['unit', 'reliability', 'browser-plugin'] },
       ],
       [{ name: 'heap', projects: ['heap'] }],
     ];
