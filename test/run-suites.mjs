@@ -2,10 +2,10 @@
 // plain line totalling them all.
 //
 // The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
-// suites (one file at a time, each with its Chromium) in one, the unit suites and then the
-// reliability and plugin-in-Chromium suites (one file at a time) in the other. The heap suites (memory, soak) run last, on
-// their own, with nothing else running while they measure. Arguments go to every Vitest run (a file
-// filter, `-t`); with `--project`, one Vitest run of what they name.
+// suites (one file at a time, each with its Chromium) in one; the unit suites, then the reliability
+// and browser-plugin suites (one file at a time) in the other. The heap suites (memory, soak) run
+// last, on their own, with nothing else running while they measure. Arguments go to every Vitest run
+// (a file filter, `-t`); with `--project`, one Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
