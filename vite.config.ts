@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // so tests never run against a stale build.
 const SOURCE = '@lootsmith/source';
 
+/** The reliability suites that measure the server's heap (project `heap`). */
+const HEAP = ['test/reliability/memory.test.ts', 'test/reliability/soak.test.ts'];
+
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
@@ -28,8 +31,20 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/consumer/**/*.test.ts',
             'test/docs/readme-examples.test.ts',
-            '{plugin,demo-game}/test/browser/**/*.test.ts',
           ],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The plugin in Chromium against a fake server, on each Phaser: `npm test` runs it in the other
+          // lane from the browser project's, after the reliability suites.
+          name: 'browser-plugin',
+          include: ['{plugin,demo-game}/test/browser/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -41,8 +56,21 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
+          exclude: [...HEAP, '**/node_modules/**'],
           environment: 'node',
-          // Suites boot servers and child processes and measure memory: one file at a time.
+          // Suites boot servers and child processes: one file at a time.
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The reliability suites that measure the heap: `npm test` runs them alone, after the rest.
+          name: 'heap',
+          include: HEAP,
+          environment: 'node',
           fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,

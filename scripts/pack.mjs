@@ -1,5 +1,7 @@
-// `npm run pack`: every publishable package as a tarball in dist/, built first (each package's
-// prepack). Versions move together: every package and every dependency between them share one.
+// `npm run pack`: every publishable package as a tarball in dist/, built first by `npm run build`
+// (what is stale; `npm run pack -- --force`: everything), so a build just made is packed as it is, not
+// made again (and not rewritten under a suite that reads it). Versions move together: every package
+// and every dependency between them share one.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +19,26 @@ for (const m of manifests) {
       throw new Error(`${m.name} depends on ${dep}@${range}; it must be exactly ${version}`);
 }
 
+const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const out = join(root, 'dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out);
 const { status } = spawnSync(
   'npm',
-  ['pack', '--silent', '--pack-destination', out, ...PACKAGES.flatMap((dir) => ['-w', dir])],
+  // Built above: each package's prepack (its own full build) is not run again.
+  [
+    'pack',
+    '--silent',
+    '--ignore-scripts',
+    '--pack-destination',
+    out,
+    ...PACKAGES.flatMap((dir) => ['-w', dir]),
+  ],
   { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 if (status !== 0) process.exit(status ?? 1);

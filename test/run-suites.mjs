@@ -1,36 +1,94 @@
-// `npm test`: builds what the browser suites load, runs every Vitest project,
-// and ends with one plain line totalling them all.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+// `npm test`: builds what the browser suites load, runs every Vitest project, and ends with one
+// plain line totalling them all.
+//
+// The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
+// suites (one file at a time, each with its Chromium) in one; the unit suites, then the reliability
+// and browser-plugin suites (one file at a time) in the other. The heap suites (memory, soak) run
+// last, on their own, with nothing else running while they measure. Arguments go to every Vitest run
+// (a file filter, `-t`); with `--project`, one Vitest run of what they name.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { ensureChromium } from '@lootsmith/test-support/find-chromium';
 
-const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1;
+const args = process.argv.slice(2);
+const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
+  ? [[{ name: 'vitest', projects: [] }]]
+  : [
+      [
+        { name: 'browser', projects: ['browser'] },
+        { name: 'unit+reliability', projects: ['unit', 'reliability', 'browser-plugin'] },
+      ],
+      [{ name: 'heap', projects: ['heap'] }],
+    ];
 
 ensureChromium();
-if (run('npm', ['run', 'build']) !== 0) {
+if (spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
 mkdirSync('test-results', { recursive: true });
 const report = 'test-results/vitest.json';
-const status = run('npx', [
-  'vitest',
-  'run',
-  ...process.argv.slice(2),
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-]);
-let totals = { passed: 0, failed: 0, skipped: 0 };
-try {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  totals = {
-    passed: json.numPassedTests,
-    failed: json.numFailedTests + (status !== 0 && json.numFailedTests === 0 ? 1 : 0),
-    skipped: json.numPendingTests + json.numTodoTests,
-  };
-} catch {
-  totals.failed = 1;
+
+/** One Vitest run, its lines prefixed with its lane when lanes run side by side; resolves with its exit status. */
+function runLane(lane, prefix) {
+  const json = `test-results/vitest-${lane.name.replace(/\W/g, '-')}.json`;
+  rmSync(json, { force: true });
+  const child = spawn(
+    'npx',
+    [
+      'vitest',
+      'run',
+      ...lane.projects.map((p) => `--project=${p}`),
+      ...args,
+      '--passWithNoTests',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${json}`,
+    ],
+    { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+  );
+  if (prefix)
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream }).on('line', (line) => console.log(`${lane.name} | ${line}`));
+  return new Promise((resolve) => {
+    child.on('error', () => resolve({ json, status: 1 }));
+    child.on('close', (code) => resolve({ json, status: code ?? 1 }));
+  });
 }
+
+const runs = [];
+for (const stage of STAGES)
+  runs.push(...(await Promise.all(stage.map((lane) => runLane(lane, stage.length > 1)))));
+
+// One report of every run, in the shape of one Vitest run's (test-results/vitest.json).
+const merged = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] };
+let failed = 0;
+for (const { json, status } of runs) {
+  let result;
+  try {
+    result = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : undefined;
+  } catch {
+    result = undefined;
+  }
+  if (!result) {
+    failed += 1;
+    continue;
+  }
+  for (const key of Object.keys(result))
+    if (typeof result[key] === 'number' && key !== 'startTime')
+      merged[key] = (merged[key] ?? 0) + result[key];
+  merged.startTime = Math.min(merged.startTime ?? result.startTime, result.startTime);
+  merged.success = (merged.success ?? true) && result.success;
+  merged.testResults.push(...result.testResults);
+  // A run that failed without a failed test (an error outside the tests, an unhandled rejection).
+  if (status !== 0 && result.numFailedTests === 0) failed += 1;
+}
+writeFileSync(report, JSON.stringify(merged));
+const totals = {
+  passed: merged.numPassedTests,
+  failed: merged.numFailedTests + failed,
+  skipped: merged.numPendingTests + merged.numTodoTests,
+};
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(status === 0 && totals.failed === 0 ? 0 : 1);
+process.exit(runs.every((r) => r.status === 0) && totals.failed === 0 ? 0 : 1);

@@ -14,8 +14,9 @@ import {
 import { FANTASY_GAME, SPACE_GAME } from '@lootsmith/test-support/game-file';
 import { startServerProcess } from '@lootsmith/test-support/process';
 import { Ajv } from 'ajv';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { runGameCommand } from '../src/game/commands.ts';
 import { GameFileError, parseGameFile } from '../src/game/definition.ts';
 import { startServer } from '../src/server.ts';
 
@@ -50,6 +51,7 @@ function problems(game: unknown): string[] {
   }
 }
 
+/** `lootsmith <args>` as a child process: once per command, to prove the command line reaches it. */
 function lootsmith(args: string[], cwd = scratch) {
   return spawnSync(process.execPath, ['--conditions=@lootsmith/source', '--import', TSX, CLI, ...args], {
     cwd,
@@ -57,6 +59,30 @@ function lootsmith(args: string[], cwd = scratch) {
     env: { PATH: process.env.PATH },
     timeout: 30_000,
   });
+}
+
+/**
+ * A game command in this process: what `lootsmith <args>` runs once it has read its arguments
+ * (`runGameCommand`), with what it writes to stdout and stderr.
+ */
+async function command(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const status = await runGameCommand(args);
+    return { status, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
 }
 
 describe('the game file', () => {
@@ -201,14 +227,14 @@ describe('the game file', () => {
     );
   });
 
-  it('checks a file from the command line, and says what it read', () => {
+  it('checks a file from the command line, and says what it read', async () => {
     const ok = lootsmith(['check', SPACE_GAME]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('Salvage Run');
     expect(ok.stdout).toContain('4 equipment slots: HAND, SUIT, IMPLANT, MODULE');
     const bad = join(scratch, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...SMALL, enemies: [{ id: 'imp', name: 'Imp', element: 'flame' }] }));
-    const refused = lootsmith(['check', bad]);
+    const refused = await command(['check', bad]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('enemies[0].element: no element "flame" (did you mean "fire"?)');
   });
@@ -219,12 +245,16 @@ describe('the game file', () => {
     expect(server.output()).toContain(`game Salvage Run from ${SPACE_GAME}`);
     const bad = join(scratch, 'duplicate.json');
     writeFileSync(bad, JSON.stringify({ ...SMALL, stations: [...SMALL.stations, ...SMALL.stations] }));
+    // The refusal in this process: start-up stops on the game file before it opens anything.
     await expect(
-      startServerProcess({ LOOTSMITH_GAME_FILE: bad, LOOTSMITH_DATA_DIR: scratch }),
+      (async () =>
+        startServer(loadConfig({ LOOTSMITH_GAME_FILE: bad, LOOTSMITH_DATA_DIR: scratch }), {
+          listen: false,
+        }))(),
     ).rejects.toThrow(/stations\[1\]\.id: "tinker_bench" is already the id of stations\[0\]/);
   });
 
-  it('writes a starter game from flags that the check accepts', () => {
+  it('writes a starter game from flags that the check accepts', async () => {
     const made = lootsmith([
       'init',
       'starter.json',
@@ -247,8 +277,10 @@ describe('the game file', () => {
     ]);
     expect(game.stations[0]).toEqual({ id: 'tinker_bench', name: 'Tinker Bench' });
     expect(game.$schema).toMatch(/game-file\.schema\.json$/);
-    expect(lootsmith(['check', file]).status).toBe(0);
-    expect(lootsmith(['init', 'starter.json']).status).toBe(1);
+    expect((await command(['check', file])).status).toBe(0);
+    const again = await command(['init', file]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`${file} exists; choose another file or pass --force`);
   });
 });
 
@@ -261,7 +293,7 @@ describe('docs/GAME-FILE.md', () => {
     expect(game.enemies).toHaveLength(3);
     expect(game.stations).toHaveLength(1);
     expect(game.materials).toHaveLength(1);
-    expect(lootsmith(['check', file]).status).toBe(0);
+    expect((await command(['check', file])).status).toBe(0);
 
     const server = await startServer(
       loadConfig({

@@ -122,6 +122,11 @@ export interface FakeUpstream {
   relay?: string;
   /** Relayed images are paced like a single GPU: one starts only when the one before is done. */
   oneImageAtATime?: boolean;
+  /**
+   * When set, relayed images wait for it after their pace: a test holds icons back until it has seen
+   * what comes before them, however slow the machine.
+   */
+  imageGate?: Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -372,6 +377,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         wait = gpuFree - Date.now();
       }
       if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (kind === 'image' && state.imageGate) await state.imageGate;
       state.calls[kind]++;
       return send(answer.status, relayed, {
         'content-type': answer.headers.get('content-type') ?? 'application/json',

@@ -448,8 +448,10 @@ describe.each(Object.entries(PHASERS))('with Phaser %s', (version, phaser) => {
         const t = window.lootsmithTest;
         const { lootsmith } = t.scene('arena');
         const drop = await lootsmith.loot.drop({ x: 150.4, y: 99.6, count: 3, size: 50 });
-        // The bounce lasts 600 ms.
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        // Until the bounce (600 ms of the game's time, a tween of each sprite) is over, however slow the frames.
+        const { tweens } = t.scene('arena');
+        while (drop.sprites.some((s) => tweens.getTweensOf(s).length > 0))
+          await new Promise((resolve) => setTimeout(resolve, 50));
         return {
           canvas: t.game.renderer.type === t.Phaser.CANVAS,
           rarities: drop.items.map((i) => i.rarity),
