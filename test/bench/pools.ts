@@ -470,7 +470,7 @@ async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
         'items',
         '',
         true,
-        `lootsmith_pool_warmed_items_total: ${warmed('start-up')} at start-up (the first room's enemies), ${warmed('predicted')} predicted (next level band, neighbouring rooms, next tier), ${warmed('seen')} refills of buckets drawn from`,
+        `lootsmith_pool_warmed_items_total: ${warmed('start-up')} at start-up (the enemies of the first room and the rooms next to it), ${warmed('predicted')} predicted (next level band, neighbouring rooms, next tier), ${warmed('seen')} refills of buckets drawn from`,
       ),
     ];
   } finally {

@@ -8,8 +8,8 @@ import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
 import {
-  bandAway,
   type Bucket,
+  bandAway,
   bucketOf,
   gameKey,
   levelWindow,
