@@ -462,7 +462,7 @@ async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
         '%',
         '',
         true,
-        `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them a neighbouring band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand`,
+        `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them another band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand`,
       ),
       row(
         'items warmed ahead of any draw',
