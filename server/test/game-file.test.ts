@@ -339,3 +339,38 @@ describe('docs/GAME-FILE.md', () => {
     expect(listed).toEqual([...ITEM_KINDS]);
   });
 });
+
+describe("the game file's map", () => {
+  /** The problems the small game with this `loot_pools` gets. */
+  const mapProblems = (loot_pools: unknown) => problems({ ...SMALL, loot_pools });
+
+  it('takes rooms of known enemies next to known rooms, and tier levels that rise', () => {
+    const map = {
+      rooms: [
+        { name: 'Cave Mouth', enemies: ['cave_rat'], next_to: ['Deep Cave'] },
+        { name: 'Deep Cave', enemies: ['bandit', 'wyvern'] },
+      ],
+      tier_levels: [1, 4, 4],
+    };
+    expect(mapProblems(map)).toEqual([]);
+  });
+
+  it('names a misspelt enemy or room, a room named twice and tier levels that fall or miss a tier', () => {
+    expect(
+      mapProblems({
+        rooms: [{ name: 'Cave Mouth', enemies: ['cave_rta'], next_to: ['Deep Cav'] }, { name: 'cave mouth' }],
+        tier_levels: [1, 5, 3],
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^loot_pools\.rooms\[0\]\.enemies\[0\]: no enemy "cave_rta" \(did you mean "cave_rat"\?\)/,
+      ),
+      expect.stringMatching(/^loot_pools\.rooms\[0\]\.next_to\[0\]: no room "Deep Cav"/),
+      'loot_pools.rooms[1].name: "cave mouth" is already the name of loot_pools.rooms[0]',
+      "loot_pools.tier_levels[2]: 3 is below tier 2's 5: levels rise with the tier",
+    ]);
+    expect(mapProblems({ tier_levels: [1, 3] })).toEqual([
+      'loot_pools.tier_levels: has 2 entries for 3 tiers: give one per tier (entry i belongs to tier i+1)',
+    ]);
+  });
+});

@@ -6,7 +6,7 @@ import { metricSum } from '@lootsmith/test-support/metrics';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
-import { GameFileError, loadGameDefinition, parseGameFile } from '../src/game/definition.ts';
+import { loadGameDefinition } from '../src/game/definition.ts';
 import { dropLimits, type GameEnemy } from '../src/game/loot-authority.ts';
 import { checkItem, statBudget } from '../src/game/rules.ts';
 import { poolsAdvice } from '../src/pools/advice.ts';
@@ -58,14 +58,30 @@ function helpers(get: () => Booted) {
   };
 }
 
-describe('warming ahead', () => {
-  let t: Booted;
-  const h = helpers(() => t);
+/**
+ * A pools-on server for the describe block that calls it: booted before its tests, its refills settled
+ * after each, closed after them all.
+ */
+function poolsServer() {
+  let booted: Booted | undefined;
+  const get = () => booted as Booted;
+  const h = helpers(get);
   beforeAll(async () => {
-    t = await bootWithFake(POOLS);
+    booted = await bootWithFake(POOLS);
   });
-  afterAll(() => t?.close());
   afterEach(() => h.pools().refiller.settled());
+  afterAll(() => booted?.close());
+  return {
+    h,
+    get t() {
+      return get();
+    },
+  };
+}
+
+describe('warming ahead', () => {
+  const s = poolsServer();
+  const h = s.h;
 
   it('fills the buckets of the enemies a fresh game starts with when a player logs in', async () => {
     const who = player();
@@ -88,10 +104,10 @@ describe('warming ahead', () => {
       [...first, ...next].reduce((n, b) => n + h.pooled(b).length, 0),
     );
     // The same player loading its inventory again is no new demand.
-    const calls = { ...t.fake.calls };
+    const calls = { ...s.t.fake.calls };
     await h.login(who);
     await h.pools().refiller.settled();
-    expect(t.fake.calls).toEqual(calls);
+    expect(s.t.fake.calls).toEqual(calls);
   });
 
   it('has the next level band warm for a player who levels up mid-session', async () => {
@@ -113,12 +129,12 @@ describe('warming ahead', () => {
     ).toBe(warm.length);
     expect(metricSum(before, 'lootsmith_pool_draws_total', `bucket="${next}"`)).toBe(0);
 
-    const chats = t.fake.calls.chat;
+    const chats = s.t.fake.calls.chat;
     const levelledUp = await h.drop(who, 'rat', 4, HALL, warm[0]?.rarity);
     expect(levelledUp.statusCode).toBe(200);
     const [item] = levelledUp.json().items as Item[];
     // Served from the warm band at once, made for it (at the band's lowest level): no generation, no scaling.
-    expect(t.fake.calls.chat).toBe(chats);
+    expect(s.t.fake.calls.chat).toBe(chats);
     expect(warm.map((r) => r.id)).toContain(item?.id);
     expect(item?.level).toBe(4);
     const after = await h.metrics();
@@ -129,13 +145,8 @@ describe('warming ahead', () => {
 });
 
 describe('warming the rooms next to a player', () => {
-  let t: Booted;
-  const h = helpers(() => t);
-  beforeAll(async () => {
-    t = await bootWithFake(POOLS);
-  });
-  afterAll(() => t?.close());
-  afterEach(() => h.pools().refiller.settled());
+  const s = poolsServer();
+  const h = s.h;
 
   it("warms the enemies of the rooms next to a player's", async () => {
     const who = player();
@@ -155,19 +166,15 @@ describe('warming the rooms next to a player', () => {
         `bucket="${hall}",reason="predicted"`,
       ),
     ).toBe(h.pooled(hall).length);
-    const chats = t.fake.calls.chat;
+    const chats = s.t.fake.calls.chat;
     expect((await h.drop(who, 'slime', 1, HALL, 'UNCOMMON')).statusCode).toBe(200);
-    expect(t.fake.calls.chat).toBe(chats);
+    expect(s.t.fake.calls.chat).toBe(chats);
   });
 });
 
 describe('a band its players have left', () => {
-  let t: Booted;
-  const h = helpers(() => t);
-  beforeAll(async () => {
-    t = await bootWithFake(POOLS);
-  });
-  afterAll(() => t?.close());
+  const s = poolsServer();
+  const h = s.h;
 
   it('is counted for the band above: its refill makes only what the band left behind lacks', async () => {
     const who = player();
@@ -177,9 +184,9 @@ describe('a band its players have left', () => {
     await h.pools().refiller.settled();
     expect(h.pooled(below).length).toBeGreaterThan(0);
     // Level 4: its own band is empty, the band below serves it, scaled.
-    const chats = t.fake.calls.chat;
+    const chats = s.t.fake.calls.chat;
     expect((await h.drop(who, 'rat', 4, HALL, 'COMMON')).statusCode).toBe(200);
-    expect(t.fake.calls.chat).toBe(chats);
+    expect(s.t.fake.calls.chat).toBe(chats);
     await h.pools().refiller.settled();
     // Nobody is left in levels 1–3: what they hold serves the band above through near misses, so
     // the refill there generated only the rarities missing below.
@@ -236,12 +243,8 @@ describe('players about to meet a tier', () => {
 });
 
 describe('near misses', () => {
-  let t: Booted;
-  const h = helpers(() => t);
-  beforeAll(async () => {
-    t = await bootWithFake(POOLS);
-  });
-  afterAll(() => t?.close());
+  const s = poolsServer();
+  const h = s.h;
 
   it("serve a neighbouring band's item scaled to the player's level: name and icon unchanged, stats by the game's rules", async () => {
     expect((await h.drop(player(), 'slime', 1, 'Bone Gallery')).statusCode).toBe(200);
@@ -251,10 +254,10 @@ describe('near misses', () => {
     expect(h.pooled('slime/4-6/WEAPON/*')).toEqual([]);
 
     // A new player's first claim of level 4: its band is empty, the band below has every rarity.
-    const chats = t.fake.calls.chat;
+    const chats = s.t.fake.calls.chat;
     const res = await h.drop(player(), 'slime', 4, 'Bone Gallery');
     expect(res.statusCode).toBe(200);
-    expect(t.fake.calls.chat).toBe(chats);
+    expect(s.t.fake.calls.chat).toBe(chats);
     const [item] = res.json().items as Item[];
     const row = below.find((r) => r.id === item?.id);
     expect(row).toBeDefined();
@@ -265,7 +268,7 @@ describe('near misses', () => {
     // (the drop's level window, capped by the game's drop_level_over).
     expect(pooled.level).toBe(1);
     expect(item?.level).toBe(2);
-    const game = t.server.core.deps.game;
+    const game = s.t.server.core.deps.game;
     const ratio = statBudget(game, pooled.rarity, 2) / statBudget(game, pooled.rarity, 1);
     for (const [i, s] of (item?.stats ?? []).entries())
       expect(s.value).toBe(
@@ -282,12 +285,8 @@ describe('near misses', () => {
 });
 
 describe('near misses further down', () => {
-  let t: Booted;
-  const h = helpers(() => t);
-  beforeAll(async () => {
-    t = await bootWithFake(POOLS);
-  });
-  afterAll(() => t?.close());
+  const s = poolsServer();
+  const h = s.h;
 
   it('look further down when the nearer bands are empty: stock left behind by players who levelled up', async () => {
     expect((await h.drop(player(), 'skeleton', 1, 'Bone Gallery', 'COMMON')).statusCode).toBe(200);
@@ -295,15 +294,15 @@ describe('near misses further down', () => {
     const left = h.pooled('skeleton/1-3/WEAPON/*').filter((r) => r.rarity === 'COMMON');
     expect(left.length).toBeGreaterThan(0);
     // Levels 10–12, 7–9, 13–15 and 4–6 hold nothing; 1–3, three bands down, does.
-    const chats = t.fake.calls.chat;
+    const chats = s.t.fake.calls.chat;
     const res = await h.drop(player(), 'skeleton', 10, 'Bone Gallery', 'COMMON');
     expect(res.statusCode).toBe(200);
-    expect(t.fake.calls.chat).toBe(chats);
+    expect(s.t.fake.calls.chat).toBe(chats);
     const [item] = res.json().items as Item[];
     expect(left.map((r) => r.id)).toContain(item?.id);
     expect(item?.level).toBeGreaterThan(1);
     expect(
-      checkItem(t.server.core.deps.game, item as Item, { rarity: 'COMMON', level: item?.level as number }),
+      checkItem(s.t.server.core.deps.game, item as Item, { rarity: 'COMMON', level: item?.level as number }),
     ).toEqual([]);
     expect(
       metricSum(await h.metrics(), 'lootsmith_pool_scaled_items_total', 'bucket="skeleton/10-12/WEAPON/*"'),
@@ -381,59 +380,5 @@ describe('a remote model without pools', () => {
     const t = await bootWithFake({ LOOTSMITH_LOG_LEVEL: 'warn' }, sink);
     await t.close();
     expect(lines.join('')).toContain('Slow drops: loot pools are off with a remote model');
-  });
-});
-
-describe("the game file's map", () => {
-  /** The problems a small game with this `loot_pools` gets, as `path: message` lines. */
-  const problems = (loot_pools: unknown): string[] => {
-    const game = {
-      name: 'Cave Crawl',
-      enemies: [
-        { id: 'cave_rat', name: 'Cave Rat' },
-        { id: 'bandit', name: 'Bandit', tier: 2 },
-        { id: 'wyvern', name: 'Wyvern', tier: 3 },
-      ],
-      materials: [{ id: 'iron_ore', name: 'Iron Ore' }],
-      stations: [{ id: 'tinker_bench', name: 'Tinker Bench' }],
-      loot_pools,
-    };
-    try {
-      parseGameFile('game.json', JSON.stringify(game));
-      return [];
-    } catch (e) {
-      if (!(e instanceof GameFileError)) throw e;
-      return e.problems.map((p) => `${p.path}: ${p.message}`);
-    }
-  };
-
-  it('takes rooms of known enemies next to known rooms, and tier levels that rise', () => {
-    const map = {
-      rooms: [
-        { name: 'Cave Mouth', enemies: ['cave_rat'], next_to: ['Deep Cave'] },
-        { name: 'Deep Cave', enemies: ['bandit', 'wyvern'] },
-      ],
-      tier_levels: [1, 4, 4],
-    };
-    expect(problems(map)).toEqual([]);
-  });
-
-  it('names a misspelt enemy or room, a room named twice and tier levels that fall or miss a tier', () => {
-    expect(
-      problems({
-        rooms: [{ name: 'Cave Mouth', enemies: ['cave_rta'], next_to: ['Deep Cav'] }, { name: 'cave mouth' }],
-        tier_levels: [1, 5, 3],
-      }),
-    ).toEqual([
-      expect.stringMatching(
-        /^loot_pools\.rooms\[0\]\.enemies\[0\]: no enemy "cave_rta" \(did you mean "cave_rat"\?\)/,
-      ),
-      expect.stringMatching(/^loot_pools\.rooms\[0\]\.next_to\[0\]: no room "Deep Cav"/),
-      'loot_pools.rooms[1].name: "cave mouth" is already the name of loot_pools.rooms[0]',
-      "loot_pools.tier_levels[2]: 3 is below tier 2's 5: levels rise with the tier",
-    ]);
-    expect(problems({ tier_levels: [1, 3] })).toEqual([
-      'loot_pools.tier_levels: has 2 entries for 3 tiers: give one per tier (entry i belongs to tier i+1)',
-    ]);
   });
 });

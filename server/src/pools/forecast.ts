@@ -35,6 +35,8 @@ export class Forecast {
   private readonly asked = new Map<string, number>();
   /** Each live player's level and room at its last drop, the longest idle first. */
   private readonly players = new Map<string, { level: number; room?: Room; at: number; every?: number }>();
+  /** Per enemy that lives somewhere on the map: the rooms at most two steps from where it lives. */
+  private readonly near = new Map<string, Set<Room>>();
 
   constructor(private readonly game: GameDefinition) {
     const enemy = (id: string) => game.enemies.find((e) => e.id === id);
@@ -52,6 +54,13 @@ export class Forecast {
         room.neighbours.add(other);
         other.neighbours.add(room);
       }
+    }
+    for (const e of game.enemies) {
+      const lairs = [...this.rooms.values()].filter((r) => r.enemies.includes(e));
+      if (!lairs.length) continue;
+      const near = new Set(lairs.flatMap((r) => [r, ...r.neighbours]));
+      for (const r of [...near]) for (const n of r.neighbours) near.add(n);
+      this.near.set(e.id, near);
     }
   }
 
@@ -134,16 +143,10 @@ export class Forecast {
     const meets = this.metAt(enemy, 1);
     const band = bandStart(meets);
     if (band !== bandStart(bucket.site.playerLevel)) return 0;
-    const lairs = [...this.rooms.values()].filter((r) => r.enemies.includes(enemy));
-    const near = new Set(lairs.flatMap((r) => [r, ...r.neighbours]));
-    for (const r of [...near]) for (const n of r.neighbours) near.add(n);
+    const near = this.near.get(enemy.id);
     let n = 0;
     for (const p of this.live(now))
-      if (
-        p.level >= meets - LOOKAHEAD &&
-        p.level < band + BAND &&
-        (!lairs.length || !p.room || near.has(p.room))
-      )
+      if (p.level >= meets - LOOKAHEAD && p.level < band + BAND && (!near || !p.room || near.has(p.room)))
         n += p.every ? Math.max(1, (seconds * 1000) / p.every) : 1;
     return n;
   }
