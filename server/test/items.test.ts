@@ -329,7 +329,7 @@ describe('create-item', () => {
     },
   });
 
-  it('creates, checks skill and materials, and limits to 5 per hour', async () => {
+  it('creates, checks skill and materials, and limits to 5 per hour; a refusal takes no slot', async () => {
     const token = await t.token('eve');
     const ok = await create(token, 'eve', body('workbench'));
     expect(ok.statusCode).toBe(200);
@@ -337,6 +337,7 @@ describe('create-item', () => {
     expect(created.consumed_materials).toEqual([{ id: 'oak_wood', quantity: 1 }]);
     expect(created.crafting_xp).toBeGreaterThan(0);
     expect(Date.parse(created.cooldown_until)).toBeGreaterThan(Date.now());
+    expect(ok.headers['x-ratelimit-remaining']).toBe('4');
 
     const skill = await create(token, 'eve', body('forge', [{ id: 'iron_ore', quantity: 1 }]));
     expect(skill.statusCode).toBe(400);
@@ -346,13 +347,23 @@ describe('create-item', () => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().reason).toBe('insufficient_materials');
 
-    expect((await create(token, 'eve', body('workbench'))).statusCode).toBe(200);
-    expect((await create(token, 'eve', body('workbench'))).statusCode).toBe(200);
+    const granted = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/player/eve/inventory/grant',
+      headers: auth(SERVER_KEY),
+      payload: { items: [{ item_id: 'oak_wood', quantity: 3 }] },
+    });
+    expect(granted.statusCode).toBe(200);
+    for (let i = 2; i <= 5; i++) {
+      const res = await create(token, 'eve', body('workbench'));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(5 - i));
+    }
     const limited = await create(token, 'eve', body('workbench'));
     expect(limited.statusCode).toBe(429);
     expect(limited.json().reason).toBe('rate_limit_exceeded');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(quantities(await inventory('eve', token)).oak_wood).toBeUndefined();
+    expect(quantities(await inventory('eve', token)).oak_wood).toBe(1);
   });
 
   it('gives the item the colour the player chose, paints its icon in it, and says what it could not follow', async () => {
@@ -379,7 +390,13 @@ describe('create-item', () => {
 
   it('keeps the rate-limit count across a restart', async () => {
     const token = await t.token('fay');
-    for (let i = 0; i < 5; i++) await create(token, 'fay', body('nowhere'));
+    await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/player/fay/inventory/grant',
+      headers: auth(SERVER_KEY),
+      payload: { items: [{ item_id: 'oak_wood', quantity: 3 }] },
+    });
+    for (let i = 0; i < 5; i++) expect((await create(token, 'fay', body('workbench'))).statusCode).toBe(200);
     await t.server.close();
     const { startServer } = await import('../src/server.ts');
     const { loadConfig } = await import('../src/config.ts');

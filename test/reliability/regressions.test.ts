@@ -59,6 +59,27 @@ describe('regressions', () => {
     expect(ok.headers['x-ratelimit-remaining']).toBe('4');
   });
 
+  it('does not count a create-item the game refuses against the 5-an-hour limit (fuzz-server, full run)', async () => {
+    const token = await t.token('oleg');
+    await t.server.app.inject({ url: '/api/v1/player/oleg/inventory', headers: auth(token) });
+    const before = dumpStore(t.db);
+    const refused = [
+      { ...CLUB_REQUEST, crafting_station: 'nowhere' },
+      { ...CLUB_REQUEST, materials: [{ id: 'gold_nugget', quantity: 1 }] },
+      { ...CLUB_REQUEST, materials: [{ id: 'oak_wood', quantity: 99 }] },
+    ];
+    for (let i = 0; i < 7; i++) {
+      const res = await t.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/player/oleg/create-item',
+        headers: auth(token),
+        payload: refused[i % refused.length],
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(dumpStore(t.db)).toBe(before);
+  });
+
   it('does not remember a refused bad body sent with an Idempotency-Key', async () => {
     const token = await t.token('pia');
     const before = dumpStore(t.db);

@@ -9,9 +9,8 @@ import {
   type IconPending,
   PlayerId,
 } from '@lootsmith/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { assertActsFor } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
@@ -68,29 +67,24 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
         response: CreateItemResponse,
         tags: ['items'],
       }),
-      config: {
-        // Every authenticated, well-formed request counts, as a rate limiter does; unauthenticated and
-        // malformed ones are refused first, since a bad request never changes state.
-        rateLimit: {
-          // The game's limit (docs/SPEC.md 4.3.1: 5 per hour).
-          max: game.create_item.per_hour,
-          timeWindow: 3_600_000,
-          keyGenerator: (request: FastifyRequest) => {
-            const { player_id } = parse(playerParams, request.params, 'params');
-            assertActsFor(request.principal(), player_id);
-            parse(CreateItemRequest, request.body);
-            return `create-item:${player_id}`;
-          },
-        },
-      },
     },
     async (request, reply) => {
       const principal = request.principal();
       const { player_id } = parse(playerParams, request.params, 'params');
       const body = parse(CreateItemRequest, request.body);
-      const resetSeconds = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
-      const cooldownUntil = new Date(Date.now() + resetSeconds * 1000);
-      return core.crafting.createItem(principal, player_id, body, cooldownUntil, clientSignal(reply));
+      const { created, window } = await core.crafting.createItem(
+        principal,
+        player_id,
+        body,
+        clientSignal(reply),
+      );
+      // The hourly window as a rate limiter reports it; only requests that reached the model count.
+      reply.headers({
+        'x-ratelimit-limit': window.max,
+        'x-ratelimit-remaining': Math.max(0, window.max - window.count),
+        'x-ratelimit-reset': Math.ceil((window.resetAt - Date.now()) / 1000),
+      });
+      return created;
     },
   );
 

@@ -17,7 +17,7 @@ import {
 import type { CraftInput } from '../store/store.ts';
 import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
-import { reserve, withReservation } from './reservations.ts';
+import { type Reserved, reserve, withReservation } from './reservations.ts';
 
 /**
  * Crafting: combining items and creating one from materials. Ownership is checked and a daily
@@ -98,13 +98,16 @@ export class CraftingService {
     };
   }
 
+  /**
+   * Creates an item from materials. The hourly limit (docs/SPEC.md 4.3.1) is a window of the
+   * reservation, so a request refused before the model (bad materials, skill, words) uses no slot.
+   */
   async createItem(
     principal: Principal,
     playerId: string,
     body: CreateItemRequest,
-    cooldownUntil: Date,
     signal?: AbortSignal,
-  ): Promise<CreateItemResponse> {
+  ): Promise<{ created: CreateItemResponse; window: Reserved['windows'][number] }> {
     const { game } = this.deps;
     const player = await this.players.forCaller(principal, playerId);
     await this.players.assertOwns(
@@ -113,9 +116,18 @@ export class CraftingService {
     );
     await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
+      windows: [
+        {
+          key: `create-item:${player.id}`,
+          windowMs: 3_600_000,
+          max: game.create_item.per_hour,
+          counts: 'requests',
+        },
+      ],
       budgets: this.deps.budgets,
       issuedAt: issuedAt(principal),
     });
+    const [window] = release.windows as [Reserved['windows'][number]];
     const { item, stacks, notes, craft } = await withReservation(release, async () => {
       const { item, stacks, notes } = await planCreateItem(
         this.crafting,
@@ -135,13 +147,14 @@ export class CraftingService {
       });
       return { item, stacks, notes, craft };
     });
-    return {
+    const created = {
       item,
       consumed_materials: stacks.map((s) => ({ id: s.item_id, quantity: s.quantity })),
       crafting_xp: craft.xpEarned,
-      cooldown_until: cooldownUntil.toISOString(),
+      cooldown_until: new Date(window.resetAt).toISOString(),
       ...(notes.length ? { notes } : {}),
     };
+    return { created, window };
   }
 
   private craft(input: CraftInput) {

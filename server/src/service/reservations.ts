@@ -8,6 +8,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** Gives a reservation back: call it when the work it paid for sent nothing to a backend. */
 export type Release = () => Promise<void>;
 
+/** A reservation taken: how to give it back, and its windows as taken (count and reset). */
+export type Reserved = Release & Pick<Reservation, 'windows'>;
+
 /** The daily budgets of a player whose record sets none (production's defaults); none: unlimited. */
 export interface DefaultBudgets {
   daily_items: number;
@@ -29,7 +32,7 @@ export async function reserve(
   kind: 'items' | 'images',
   n: number,
   options: ReserveOptions = {},
-): Promise<Release> {
+): Promise<Reserved> {
   const { budgets, ...extra } = options;
   const fallback = budgets ? (kind === 'items' ? budgets.daily_items : budgets.daily_images) : null;
   let reservation: Reservation;
@@ -62,7 +65,7 @@ export async function reserve(
       resetAt: r.resetAt,
     });
   }
-  return () => store.release(reservation);
+  return Object.assign(() => store.release(reservation), { windows: reservation.windows });
 }
 
 /**

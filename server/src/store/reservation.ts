@@ -162,7 +162,11 @@ export function granted(p: Plan, rows: Params[]): Reservation {
   const first = p.steps.findIndex((s) => s.take === 'window');
   return {
     ...p.request,
-    windows: p.windows.map((w, k) => ({ ...w, resetAt: rows[first + k]?.reset_at as number })),
+    windows: p.windows.map((w, k) => ({
+      ...w,
+      count: rows[first + k]?.count as number,
+      resetAt: rows[first + k]?.reset_at as number,
+    })),
   };
 }
 

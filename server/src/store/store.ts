@@ -113,7 +113,8 @@ export interface ReservationRequest {
 
 /** A granted reservation; `Store.release` gives back exactly what it took. */
 export interface Reservation extends ReservationRequest {
-  windows: Array<LimitWindow & { resetAt: number }>;
+  /** Each window as taken: its count with this reservation, and when it resets. */
+  windows: Array<LimitWindow & { count: number; resetAt: number }>;
 }
 
 export type Refusal =
