@@ -1,5 +1,5 @@
 import { type Booted, bootWithFake, PLAYER_SECRET } from '@lootsmith/test-support/boot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import type { Coordination } from '../src/coordination/coordination.ts';
 import { statCeiling } from '../src/game/rules.ts';
@@ -98,5 +98,49 @@ describe('a combine shared between callers', () => {
     if (plan.kind !== 'craft') return;
     expect(statSum(plan.item)).toBeLessThanOrEqual(statCeiling(game(), rarity, level));
     expect(t.fake.calls.chat).toBe(chats + 1);
+  });
+});
+
+describe('a one-at-a-time image backend', () => {
+  let t: Booted;
+  beforeAll(async () => {
+    t = await bootWithFake({ LOOTSMITH_IMAGE_CONCURRENCY: '1' });
+  });
+  afterAll(() => t?.close());
+
+  it('5. another player’s drop goes ahead of one player’s burst of 30 image forwards', async () => {
+    const app = t.server.app;
+    const queue = t.server.core.deps.upstream.targets.image[0]?.queue;
+    if (!queue) throw new Error('no image backend');
+    const painted: string[] = [];
+    t.fake.hostile = (r) => {
+      if (r.kind === 'image') painted.push(r.prompt.includes('burst') ? 'burst' : 'other');
+      return undefined;
+    };
+    // The backend is busy while the burst and then the drop queue up.
+    let free!: () => void;
+    const busy = queue.run('player', 'someone', undefined, () => new Promise<void>((r) => (free = r)));
+    const burst = Array.from({ length: 30 }, (_, i) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/image/generations',
+        headers: auth(playerToken('mallory')),
+        payload: { prompt: `burst ${i}`, width: 64, height: 64 },
+      }),
+    );
+    await vi.waitFor(() => expect(queue.depth).toBe(30));
+    const drop = app.inject({
+      method: 'POST',
+      url: '/v1/generate/items',
+      headers: auth(playerToken('ned')),
+      payload: { client_id: 'ned', generation_context: { enemy: 'rat' }, items: [{ type: 'WEAPON' }] },
+    });
+    await vi.waitFor(() => expect(queue.depth).toBe(31));
+    free();
+    await busy;
+    expect((await drop).statusCode).toBe(200);
+    // The drop's icon was the first image painted once the backend was free.
+    expect(painted[0]).toBe('other');
+    for (const res of await Promise.all(burst)) expect(res.statusCode).toBe(200);
   });
 });
