@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '@lootsmith/engine/bounded-map';
-import { ApiError } from '@lootsmith/protocol';
+import { ApiError, PlayerId } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
 
@@ -48,7 +48,9 @@ export class Authenticator {
     if (known && known.expiresAt > Date.now()) return known.principal;
     try {
       const claims = this.verify(token) as { sub?: unknown; exp?: unknown; iat?: unknown };
-      if (typeof claims.sub !== 'string' || !claims.sub) throw new Error('no subject');
+      // A subject the routes could not name is no player: it could never be looked up or blocked.
+      const subject = PlayerId.safeParse(claims.sub);
+      if (!subject.success) throw new Error('no player id as subject');
       const issuedAt = Number(claims.iat);
       if (!(Number(claims.exp) - issuedAt <= this.maxTtlSeconds))
         throw new ApiError(
@@ -56,7 +58,7 @@ export class Authenticator {
           'unauthorized',
           `The player token lives longer than this server allows (${this.maxTtlSeconds} s); issue a shorter one`,
         );
-      const principal: Principal = { kind: 'player', playerId: claims.sub, issuedAt };
+      const principal: Principal = { kind: 'player', playerId: subject.data, issuedAt };
       this.verified.set(token, { principal, expiresAt: Number(claims.exp) * 1000 });
       return principal;
     } catch (err) {

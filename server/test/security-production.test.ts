@@ -235,6 +235,41 @@ describe('player tokens', () => {
     expect((await inventory(signPlayerToken(PLAYER_SECRET, 'fin', 600), 'fin')).statusCode).toBe(200);
   });
 
+  it('9. blocks a player whose id is an email or has a space, on every route that names it', async () => {
+    for (const player of ['mallory@example.com', 'Mallory Smith', 'team/mallory #1?%']) {
+      const token = signPlayerToken(PLAYER_SECRET, player, 600);
+      const path = encodeURIComponent(player);
+      const drop = () =>
+        t.server.app.inject({
+          method: 'POST',
+          url: '/v1/generate/items',
+          headers: auth(token),
+          payload: { client_id: player, items: [{ type: 'MATERIAL' }] },
+        });
+      expect((await drop()).statusCode, player).toBe(200);
+      expect((await inventory(token, path)).json().player_id).toBe(player);
+      const budget = await t.server.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/player/${path}`,
+        headers: auth(SERVER_KEY),
+        payload: { daily_items: 5, blocked: true },
+      });
+      expect(budget.statusCode, budget.body).toBe(200);
+      const shown = await t.server.app.inject({
+        url: `/api/v1/admin/players/${path}`,
+        headers: auth(SERVER_KEY),
+      });
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.json()).toMatchObject({ player: { id: player, blocked: true } });
+      const refused = await drop();
+      expect(refused.statusCode, player).toBe(403);
+      expect(refused.json().error.code).toBe('player_blocked');
+    }
+    // A subject no route could name is refused by the verifier itself.
+    for (const player of ['bell\u0007', 'x'.repeat(129)])
+      expect((await inventory(signPlayerToken(PLAYER_SECRET, player, 600), 'x')).statusCode).toBe(401);
+  });
+
   it('refuses tokens signed with the secret before a rotation', async () => {
     const rotated = await boot({
       NODE_ENV: 'production',
