@@ -20,6 +20,8 @@ export const PlayerId = z
   .min(1)
   .max(128)
   .regex(/^[^\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}]+$/u, 'printable characters only');
+export type PlayerId = z.infer<typeof PlayerId>;
+
 export const Prompt = z.string().trim().min(1).max(2000);
 
 /** docs/SPEC.md 2.3, plus `seed` and `model` (a request may override the key's image settings). */
