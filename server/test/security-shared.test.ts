@@ -32,7 +32,7 @@ describe('a combine shared between callers', () => {
       url: '/api/v1/admin/session',
       payload: { credential: PASSWORD },
     });
-    const console = {
+    const signedIn = {
       cookie: String(session.headers['set-cookie']).split(';')[0] as string,
       'x-csrf-token': session.json().csrf_token as string,
     };
@@ -41,7 +41,7 @@ describe('a combine shared between callers', () => {
     const tried = await app().inject({
       method: 'POST',
       url: '/api/v1/admin/playground/combine',
-      headers: console,
+      headers: signedIn,
       payload: {
         ingredients: INGREDIENTS,
         crafting_station: 'workbench',
