@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ItemId, PlayerId } from './api.ts';
+import { ItemId } from './api.ts';
+import { PlayerId } from './generation.ts';
 import { Item, ItemIcon, ItemType, Rarity } from './items.ts';
 
 // The developer console's admin API (`/api/v1/admin/…`): a console session or the server credential.

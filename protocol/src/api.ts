@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import { ClientId } from './generation.ts';
+import { PlayerId } from './generation.ts';
 import { InventoryEntry, Item, ItemType, Rarity } from './items.ts';
-
-export const PlayerId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only');
-export type PlayerId = z.infer<typeof PlayerId>;
 
 export const ItemId = z.string().min(1).max(64);
 const Quantity = z.int().min(1).max(999);
@@ -67,7 +60,7 @@ export type DropGrantResponse = z.infer<typeof DropGrantResponse>;
 
 /** docs/SPEC.md 4.3.3 request. Players may leave out every item field; the server rolls what is missing. */
 export const GenerateItemsRequest = z.strictObject({
-  client_id: ClientId,
+  client_id: PlayerId,
   generation_context: z
     .strictObject({
       location: ShortText.optional(),

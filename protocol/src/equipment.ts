@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ItemId, PlayerId } from './api.ts';
+import { ItemId } from './api.ts';
+import { PlayerId } from './generation.ts';
 import { Item, ItemStat, SlotName, StatName } from './items.ts';
 
 /**

@@ -9,12 +9,24 @@ export const IMAGE_LIMITS = {
   maxSteps: 50,
 } as const;
 
-export const ClientId = z.string().min(1).max(128);
+/**
+ * A player's id: the one rule of every place that names a player (a token's `sub`, a body's
+ * `client_id` or `player_id`, a path, URL-encoded), so any player the server serves can be looked up,
+ * blocked and budgeted. Up to 128 characters of any printable text (an email, a name with spaces); no
+ * control, format or private-use characters, which logs and the console could not show as they are.
+ */
+export const PlayerId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}]+$/u, 'printable characters only');
+export type PlayerId = z.infer<typeof PlayerId>;
+
 export const Prompt = z.string().trim().min(1).max(2000);
 
 /** docs/SPEC.md 2.3, plus `seed` and `model` (a request may override the key's image settings). */
 export const ImageGenerationRequest = z.strictObject({
-  client_id: ClientId,
+  client_id: PlayerId,
   prompt: Prompt,
   negative_prompt: z.string().max(2000).optional(),
   height: z.int().min(IMAGE_LIMITS.minSize).max(IMAGE_LIMITS.maxSize).optional(),
@@ -64,7 +76,7 @@ export type ResponseFormat = z.infer<typeof ResponseFormat>;
 
 /** docs/SPEC.md 2.5, in the OpenAI convention so existing clients work unchanged. */
 export const ChatCompletionRequest = z.strictObject({
-  client_id: ClientId,
+  client_id: PlayerId,
   model: z.string().min(1).max(128).optional(),
   messages: z.array(ChatMessage).min(1).max(64),
   temperature: z.number().min(0).max(2).optional(),

@@ -1,15 +1,46 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '@lootsmith/engine/bounded-map';
-import { ApiError } from '@lootsmith/protocol';
+import { ApiError, PlayerId } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
 
-/** Who calls: a player (with when its token was issued, in seconds) or the game server. */
+/** Who calls: a player (with when its token was issued, in ms) or the game server. */
 export type Principal = { kind: 'player'; playerId: string; issuedAt: number } | { kind: 'server' };
 
-/** A player token for game servers that log players in themselves (HS256, `sub` = player id). */
+/** How far a token's `iat` may be ahead of this server's clock (a game server's clock a little fast). */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * A player token for game servers that log players in themselves (HS256, `sub` = player id). Besides
+ * `iat` (whole seconds) it carries `iat_ms`, the issue time to the millisecond, so a block is exact
+ * to it: a token signed right after an unblock stands even in the block's own second.
+ */
 export function signPlayerToken(secret: string, playerId: string, ttlSeconds: number): string {
-  return createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 })({ sub: playerId });
+  const now = Date.now();
+  return createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000, clockTimestamp: now })(
+    { sub: playerId, iat_ms: now },
+  );
+}
+
+/**
+ * When a token was issued, in ms: its `iat_ms` when that falls in its `iat`'s second, else the start of
+ * that second (so a token of a block's own second counts as issued before it); never later than now.
+ */
+function issuedAtMs(claims: { iat?: unknown; iat_ms?: unknown }, now: number): number {
+  const iat = claims.iat;
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new Error('no iat');
+  if (iat * 1000 > now + CLOCK_SKEW_MS)
+    throw new ApiError(
+      401,
+      'unauthorized',
+      "The player token was issued in the future (iat); check the game server's clock",
+    );
+  const exact = claims.iat_ms;
+  const claimed =
+    typeof exact === 'number' && Number.isInteger(exact) && Math.floor(exact / 1000) === iat
+      ? exact
+      : Math.floor(iat * 1000);
+  return Math.min(claimed, now);
 }
 
 /** Verified player tokens remembered until they expire: a player's calls pay for the HMAC once. */
@@ -47,16 +78,18 @@ export class Authenticator {
     const known = this.verified.get(token);
     if (known && known.expiresAt > Date.now()) return known.principal;
     try {
-      const claims = this.verify(token) as { sub?: unknown; exp?: unknown; iat?: unknown };
-      if (typeof claims.sub !== 'string' || !claims.sub) throw new Error('no subject');
-      const issuedAt = Number(claims.iat);
-      if (!(Number(claims.exp) - issuedAt <= this.maxTtlSeconds))
+      const claims = this.verify(token) as { sub?: unknown; exp?: unknown; iat?: unknown; iat_ms?: unknown };
+      // A subject the routes could not name is no player: it could never be looked up or blocked.
+      const subject = PlayerId.safeParse(claims.sub);
+      if (!subject.success) throw new Error('no player id as subject');
+      const issuedAt = issuedAtMs(claims, Date.now());
+      if (!(Number(claims.exp) * 1000 - issuedAt <= this.maxTtlSeconds * 1000))
         throw new ApiError(
           401,
           'unauthorized',
           `The player token lives longer than this server allows (${this.maxTtlSeconds} s); issue a shorter one`,
         );
-      const principal: Principal = { kind: 'player', playerId: claims.sub, issuedAt };
+      const principal: Principal = { kind: 'player', playerId: subject.data, issuedAt };
       this.verified.set(token, { principal, expiresAt: Number(claims.exp) * 1000 });
       return principal;
     } catch (err) {
@@ -94,13 +127,13 @@ export const tokenRevoked = () =>
     'This player token was issued before the player was blocked; get a new one',
   );
 
-/** Refused 401 when the player's tokens issued before `tokensAfter` (a block) no longer stand. */
+/** Refused 401 when the player's token was issued at or before `tokensAfter` (a block, in ms). */
 export function assertTokenCurrent(principal: Principal, tokensAfter: number | null) {
-  if (principal.kind === 'player' && tokensAfter !== null && principal.issuedAt < tokensAfter)
+  if (principal.kind === 'player' && tokensAfter !== null && principal.issuedAt <= tokensAfter)
     throw tokenRevoked();
 }
 
-/** When a player's token was issued; undefined for the server credential. */
+/** When a player's token was issued, in ms; undefined for the server credential. */
 export const issuedAt = (principal: Principal) =>
   principal.kind === 'player' ? principal.issuedAt : undefined;
 

@@ -482,9 +482,9 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the security migration after it undone, then the console's
-  // tables gone, the version before them.
-  const undo = `DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
+  // A database from before the console: the security migrations after it undone (issue 35's only
+  // converts blocks to milliseconds), then the console's tables gone, the version before them.
+  const undo = `UPDATE schema_version SET version = version - 1; DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
     DROP INDEX IF EXISTS idempotency_age; ALTER TABLE discoveries DROP COLUMN discovery_key;
     ALTER TABLE idempotency DROP COLUMN owner; ALTER TABLE idempotency DROP COLUMN saved_at;
     ALTER TABLE players DROP COLUMN tokens_after; ALTER TABLE players DROP COLUMN guest_secret;

@@ -6,8 +6,7 @@ import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/tw
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
-import { loadGameDefinition } from '../src/game/definition.ts';
-import { gameKey } from '../src/pools/buckets.ts';
+import { gameKey, loadGameDefinition } from '../src/game/definition.ts';
 
 const BUCKET = 'rat/1-3/WEAPON/*';
 const RARITIES = ['COMMON', 'UNCOMMON', 'RARE'] as const;

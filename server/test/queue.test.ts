@@ -9,31 +9,48 @@ const later = () => {
   return { promise, done };
 };
 
-it('runs at most its limit at once, and serves a waiting player, then icons, then refills', async () => {
+it('runs at most its limit at once, and serves a waiting player, then icons, then forwards, then refills', async () => {
   const queue = new WorkQueue(1);
   const first = later();
   const order: string[] = [];
-  const running = queue.run('refill', undefined, () => first.promise);
-  const waiting = (['refill', 'after-item', 'player', 'after-item', 'player'] as Priority[]).map((p, i) =>
-    queue.run(p, undefined, async () => {
+  const running = queue.run('refill', 'pool', undefined, () => first.promise);
+  const priorities: Priority[] = ['refill', 'forward', 'after-item', 'player', 'after-item', 'player'];
+  const waiting = priorities.map((p, i) =>
+    queue.run(p, 'ann', undefined, async () => {
       expect(queue.running).toBe(1);
       order.push(`${p}-${i}`);
     }),
   );
-  expect(queue.depth).toBe(5);
+  expect(queue.depth).toBe(6);
   first.done();
   await Promise.all([running, ...waiting]);
-  expect(order).toEqual(['player-2', 'player-4', 'after-item-1', 'after-item-3', 'refill-0']);
+  expect(order).toEqual(['player-3', 'player-5', 'after-item-2', 'after-item-4', 'forward-1', 'refill-0']);
   expect(queue.depth).toBe(0);
+});
+
+it('takes turns between callers within a priority, however many one of them queued first', async () => {
+  const queue = new WorkQueue(1);
+  const first = later();
+  const order: string[] = [];
+  const running = queue.run('player', 'mal', undefined, () => first.promise);
+  const callers = ['mal', 'mal', 'mal', 'mal', 'ned', 'ora', 'ned'];
+  const waiting = callers.map((who, i) =>
+    queue.run('player', who, undefined, async () => {
+      order.push(`${who}-${i}`);
+    }),
+  );
+  first.done();
+  await Promise.all([running, ...waiting]);
+  expect(order).toEqual(['mal-0', 'ned-4', 'ora-5', 'mal-1', 'ned-6', 'mal-2', 'mal-3']);
 });
 
 it('lets a caller who hangs up leave the queue without running', async () => {
   const queue = new WorkQueue(1);
   const first = later();
-  const running = queue.run('player', undefined, () => first.promise);
+  const running = queue.run('player', 'ann', undefined, () => first.promise);
   const leave = new AbortController();
   let ran = false;
-  const left = queue.run('player', leave.signal, async () => {
+  const left = queue.run('player', 'bo', leave.signal, async () => {
     ran = true;
   });
   leave.abort();

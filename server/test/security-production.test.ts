@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith/test-support/boot';
 import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { createSigner } from 'fast-jwt';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -233,6 +233,84 @@ describe('player tokens', () => {
       expect(res.json().error.code).toBe('token_revoked');
     }
     expect((await inventory(signPlayerToken(PLAYER_SECRET, 'fin', 600), 'fin')).statusCode).toBe(200);
+  });
+
+  it('12. refuses a token issued in the future, and counts a lifetime from now at the latest', async () => {
+    const decadeAhead = 10 * 365 * 86_400;
+    const future = await inventory(tokenIssued('eve', -decadeAhead, 600));
+    expect(future.statusCode).toBe(401);
+    expect(future.json().error.message).toContain('issued in the future');
+    // A game server's clock a little ahead is fine; its token lives no longer for it.
+    expect((await inventory(tokenIssued('eve', -30, 600))).statusCode).toBe(200);
+    const week = 7 * 86_400;
+    expect((await inventory(tokenIssued('eve', -50, week))).statusCode).toBe(401);
+  });
+
+  it('12. a block refuses a token minted in its own second; one signed after the unblock stands', async () => {
+    const second = Math.ceil(Date.now() / 1000) + 1;
+    const patch = (blocked: boolean) =>
+      t.server.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/player/hal',
+        headers: auth(SERVER_KEY),
+        payload: { blocked },
+      });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(second * 1000 + 100);
+      const before = signPlayerToken(PLAYER_SECRET, 'hal', 600);
+      const signedElsewhere = tokenIssued('hal', 0);
+      for (const token of [before, signedElsewhere])
+        expect((await inventory(token, 'hal')).statusCode).toBe(200);
+      vi.setSystemTime(second * 1000 + 500);
+      await patch(true);
+      await patch(false);
+      vi.setSystemTime(second * 1000 + 700);
+      const after = signPlayerToken(PLAYER_SECRET, 'hal', 600);
+      for (const token of [before, signedElsewhere]) {
+        const res = await inventory(token, 'hal');
+        expect(res.statusCode).toBe(401);
+        expect(res.json().error.code).toBe('token_revoked');
+      }
+      expect((await inventory(after, 'hal')).statusCode).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('9. blocks a player whose id is an email or has a space, on every route that names it', async () => {
+    for (const player of ['mallory@example.com', 'Mallory Smith', 'team/mallory #1?%']) {
+      const token = signPlayerToken(PLAYER_SECRET, player, 600);
+      const path = encodeURIComponent(player);
+      const drop = () =>
+        t.server.app.inject({
+          method: 'POST',
+          url: '/v1/generate/items',
+          headers: auth(token),
+          payload: { client_id: player, items: [{ type: 'MATERIAL' }] },
+        });
+      expect((await drop()).statusCode, player).toBe(200);
+      expect((await inventory(token, path)).json().player_id).toBe(player);
+      const budget = await t.server.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/player/${path}`,
+        headers: auth(SERVER_KEY),
+        payload: { daily_items: 5, blocked: true },
+      });
+      expect(budget.statusCode, budget.body).toBe(200);
+      const shown = await t.server.app.inject({
+        url: `/api/v1/admin/players/${path}`,
+        headers: auth(SERVER_KEY),
+      });
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.json()).toMatchObject({ player: { id: player, blocked: true } });
+      const refused = await drop();
+      expect(refused.statusCode, player).toBe(403);
+      expect(refused.json().error.code).toBe('player_blocked');
+    }
+    // A subject no route could name is refused by the verifier itself.
+    for (const player of ['bell\u0007', 'x'.repeat(129)])
+      expect((await inventory(signPlayerToken(PLAYER_SECRET, player, 600), 'x')).statusCode).toBe(401);
   });
 
   it('refuses tokens signed with the secret before a rotation', async () => {

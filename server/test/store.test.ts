@@ -517,6 +517,21 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.dailyUsage('rec1', day)).toEqual({ items: 40, images: 2 });
   });
 
+  run('refuses a token issued at or before the block’s millisecond, and takes one issued after', async () => {
+    const day = '2026-12-02';
+    const blockedAt = 1_764_650_000_500;
+    await store.updatePlayer('rev1', { tokens_after: blockedAt });
+    const reserve = (issuedAt: number) =>
+      store.reserve(
+        { playerId: 'rev1', day, usage: { kind: 'items', n: 1, limit: 'recorded' }, issuedAt },
+        0,
+      );
+    for (const issuedAt of [blockedAt - 500, blockedAt])
+      await expect(reserve(issuedAt)).rejects.toMatchObject({ refusal: { kind: 'revoked' } });
+    await reserve(blockedAt + 1);
+    expect(await store.dailyUsage('rev1', day)).toEqual({ items: 1, images: 0 });
+  });
+
   run('keeps a loot pool: slots reserved, filled, counted, claimed, returned and released', async () => {
     const game = 'store-game';
     const wants = [

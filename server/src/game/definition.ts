@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type GameDefinition, GameFile, SPEC_RARITIES } from '@lootsmith/protocol';
@@ -209,4 +210,12 @@ export function loadGameDefinition(file = DEFAULT_GAME_FILE): GameDefinition {
     throw new GameFileError(file, [{ path: '', message: `cannot be read: ${(err as Error).message}` }]);
   }
   return parseGameFile(file, text);
+}
+
+/**
+ * The game definition's fingerprint: what was made under other rules (or for another game) is never
+ * handed out under these, neither a pooled item nor a shared combine.
+ */
+export function gameKey(game: GameDefinition): string {
+  return createHash('sha256').update(JSON.stringify(game)).digest('hex').slice(0, 16);
 }

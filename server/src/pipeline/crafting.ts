@@ -11,6 +11,7 @@ import {
 } from '@lootsmith/protocol';
 import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
+import { gameKey } from '../game/definition.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import {
   carries,
@@ -175,12 +176,16 @@ const digest = (parts: unknown) =>
  * before, else from the model (identical requests in flight share one generation).
  */
 export class CombinePlanner {
+  private readonly gameKey: string;
+
   constructor(
     private readonly deps: CraftingDeps & {
       coordination: Coordination;
       recipe(key: string): Promise<Item | null>;
     },
-  ) {}
+  ) {
+    this.gameKey = gameKey(deps.game);
+  }
 
   /**
    * The rules of every crafting route, before anything is spent: the station's level (the strictest
@@ -238,60 +243,63 @@ export class CombinePlanner {
     const trace = newTrace();
     let fromBook = false;
 
-    const result = await deps.coordination.singleFlight<CombineVerdict>(
-      `combine:${key}`,
-      async (shared) => {
-        const known = gameSchemas(deps.game).item.safeParse(await deps.recipe(key));
-        // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
-        if (known.success && !check(known.data).length) {
-          deps.metrics?.cacheHits.inc({ cache: 'recipe' });
-          fromBook = true;
-          return { sensible: true, message: '', suggestions: [], item: known.data };
-        }
-        const budget = statBudget(deps.game, rarity, level);
-        const user = formatPrompt({
-          combine: ingredients.map(ingredientLine),
-          station: st ? stationLine(st) : undefined,
-          tool: recipe.tool ?? undefined,
-          otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
-          intent: body.description || undefined,
-          result: { rarity, level, budget },
-        });
-        return askJson({
-          upstream: deps.upstream,
-          clientId: body.player_id,
-          system: systemPrompt(
-            deps.game,
-            'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
-          ),
-          user,
-          schema: gameSchemas(deps.game).verdict,
-          schemaName: 'combine_verdict',
-          model: deps.textModel,
-          metrics: deps.metrics,
-          kind: 'combine',
-          signal: shared,
-          trace,
-          check: (v) => {
-            if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
-            if (!v.item) return ['item is required when sensible is true'];
-            return check(v.item).map((p) => `item: ${p}`);
-          },
-          // The verdict's words are shown to the player too, as the item's are.
-          review: async (v) =>
-            (await deps.content?.review(
-              body.player_id,
-              [
-                ['message', v.message],
-                ...v.suggestions.map((t, i): [string, string] => [`suggestions.${i}`, t]),
-                ...(v.item ? itemTexts(v.item, 'item.') : []),
-              ],
-              wordsOf(combineTexts(body)),
-            )) ?? [],
-        });
-      },
-      { reuseMs: RECIPE_FLIGHT_REUSE_MS, signal },
-    );
+    const verdict = async (shared?: AbortSignal): Promise<CombineVerdict> => {
+      const known = gameSchemas(deps.game).item.safeParse(await deps.recipe(key));
+      // A recipe-book result meets the same rules as a fresh one, or it is made afresh.
+      if (known.success && !check(known.data).length) {
+        deps.metrics?.cacheHits.inc({ cache: 'recipe' });
+        fromBook = true;
+        return { sensible: true, message: '', suggestions: [], item: known.data };
+      }
+      const budget = statBudget(deps.game, rarity, level);
+      const user = formatPrompt({
+        combine: ingredients.map(ingredientLine),
+        station: st ? stationLine(st) : undefined,
+        tool: recipe.tool ?? undefined,
+        otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
+        intent: body.description || undefined,
+        result: { rarity, level, budget },
+      });
+      return askJson({
+        upstream: deps.upstream,
+        clientId: body.player_id,
+        system: systemPrompt(
+          deps.game,
+          'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
+        ),
+        user,
+        schema: gameSchemas(deps.game).verdict,
+        schemaName: 'combine_verdict',
+        model: deps.textModel,
+        metrics: deps.metrics,
+        kind: 'combine',
+        signal: shared,
+        trace,
+        check: (v) => {
+          if (!v.sensible) return v.item ? ['item must be null when sensible is false'] : [];
+          if (!v.item) return ['item is required when sensible is true'];
+          return check(v.item).map((p) => `item: ${p}`);
+        },
+        // The verdict's words are shown to the player too, as the item's are.
+        review: async (v) =>
+          (await deps.content?.review(
+            body.player_id,
+            [
+              ['message', v.message],
+              ...v.suggestions.map((t, i): [string, string] => [`suggestions.${i}`, t]),
+              ...(v.item ? itemTexts(v.item, 'item.') : []),
+            ],
+            wordsOf(combineTexts(body)),
+          )) ?? [],
+      });
+    };
+    // Only callers under the same game definition share a flight; and what is shared is checked
+    // again under this caller's rules (one that slipped through is made afresh for this caller).
+    let result = await deps.coordination.singleFlight(`combine:${this.gameKey}:${key}`, verdict, {
+      reuseMs: RECIPE_FLIGHT_REUSE_MS,
+      signal,
+    });
+    if (result.item && check(result.item).length) result = await verdict(signal);
 
     if (!result.sensible || !result.item)
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };

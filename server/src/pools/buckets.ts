@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { GameDefinition, Rarity } from '@lootsmith/protocol';
 import type { DropSite } from '../game/loot-authority.ts';
 import { clampLevel, dropLevels, dropReach, rarityIds, rarityWeights } from '../game/rules.ts';
@@ -24,11 +23,6 @@ export const BAND = 3;
 /** The lowest player level of the band a level is in. */
 export function bandStart(level: number): number {
   return BAND * Math.floor((level - 1) / BAND) + 1;
-}
-
-/** The game definition's fingerprint: pools made under other rules (or for another game) are never served. */
-export function gameKey(game: GameDefinition): string {
-  return createHash('sha256').update(JSON.stringify(game)).digest('hex').slice(0, 16);
 }
 
 /** The game's spelling of a location it names, or undefined for free text. */

@@ -1,21 +1,14 @@
 import type { GameDefinition, Item } from '@lootsmith/protocol';
 import type { Registry } from 'prom-client';
 import type { PoolSettings } from '../config.ts';
+import { gameKey } from '../game/definition.ts';
 import type { DropSite } from '../game/loot-authority.ts';
 import { checkItem } from '../game/rules.ts';
 import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/loot.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
-import {
-  type Bucket,
-  bandAway,
-  bucketOf,
-  gameKey,
-  levelWindow,
-  NEAR_BANDS,
-  namedLocation,
-} from './buckets.ts';
+import { type Bucket, bandAway, bucketOf, levelWindow, NEAR_BANDS, namedLocation } from './buckets.ts';
 import { DemandRates } from './demand.ts';
 import { Forecast } from './forecast.ts';
 import { IconBacklog } from './icon-backlog.ts';

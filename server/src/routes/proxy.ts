@@ -71,7 +71,9 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       // only well-formed requests get this far, so a bad request changes nothing. Once the call has
       // gone it stays counted, whether the player waited for the image or not.
       const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT, issuedAt(principal));
-      const answer = await withReservation(release, () => upstream.image(body, clientCancel(reply)));
+      const answer = await withReservation(release, () =>
+        upstream.image(body, clientCancel(reply), { priority: 'forward' }),
+      );
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
       return answer;
     },
@@ -98,7 +100,9 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back only if it never left.
       const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT, issuedAt(principal));
-      return withReservation(release, () => upstream.chat(body, clientCancel(reply)));
+      return withReservation(release, () =>
+        upstream.chat(body, clientCancel(reply), { priority: 'forward' }),
+      );
     },
   );
 }

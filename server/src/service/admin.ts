@@ -18,8 +18,8 @@ import {
   type PlayersQuery,
   type RouteFigures,
 } from '@lootsmith/protocol';
+import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
-import { gameKey } from '../pools/buckets.ts';
 import {
   LATENCY_BOUNDS_MS,
   type ModerationRow,

@@ -101,7 +101,7 @@ export class PlayerService {
       id,
       {
         blocked: settings.blocked,
-        tokens_after: settings.blocked ? Math.floor(Date.now() / 1000) : undefined,
+        tokens_after: settings.blocked ? Date.now() : undefined,
         crafting_xp:
           settings.crafting_level === undefined
             ? undefined

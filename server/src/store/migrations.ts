@@ -209,6 +209,8 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
     ALTER TABLE players ADD COLUMN guest_secret TEXT;
   `,
+  // Security (issue 35): a block is kept to the millisecond, so it is exact to the tokens around it.
+  () => 'UPDATE players SET tokens_after = tokens_after * 1000 WHERE tokens_after IS NOT NULL;',
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

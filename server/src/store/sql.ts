@@ -209,7 +209,7 @@ export function statements(d: SqlDialect) {
      */
     playerLimit: sql<{ lim: number | null }>(
       `SELECT COALESCE(CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END, $dflt) AS lim
-       FROM players WHERE id = $player AND blocked = 0 AND ($iat IS NULL OR COALESCE(tokens_after, 0) <= $iat)`,
+       FROM players WHERE id = $player AND blocked = 0 AND ($iat IS NULL OR COALESCE(tokens_after, 0) < $iat)`,
     ),
     playerState: sql<{ blocked: number }>('SELECT blocked FROM players WHERE id = $player'),
     /**

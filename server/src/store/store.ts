@@ -11,7 +11,7 @@ export interface PlayerRecord {
   level: number | null;
   /** The highest level a drop was served at on the player's own claim; null before the first. */
   claimed_level: number | null;
-  /** Tokens issued (`iat`, seconds) before this are refused: set when the player is blocked. */
+  /** Tokens issued at or before this time (ms) are refused: set when the player is blocked. */
   tokens_after: number | null;
 }
 
@@ -103,7 +103,7 @@ export interface ReservationRequest {
     /** With `recorded`: the limit of a player whose record sets none (production's default budget). */
     fallback?: number | null;
   };
-  /** The caller's token was issued at this second: refused when the player's tokens were revoked after it. */
+  /** The caller's token was issued at this time (ms): refused when the player was blocked at or after it. */
   issuedAt?: number;
   /** Fixed-window counters (drop limits, call rate limits). */
   windows?: LimitWindow[];

@@ -63,7 +63,7 @@ export const backendLabel = (target: Pick<Target<unknown>, 'kind' | 'api' | 'rol
   target.role === 'fallback' ? 'fallback' : `${target.kind}:${target.api}`;
 
 export interface CallOptions {
-  /** Who is waiting: a player, an icon after its item, or a pool refill (served in that order). */
+  /** Who is waiting: a player, an icon after its item, a raw forward, or a pool refill (served in that order). */
   priority?: Priority;
 }
 
@@ -313,7 +313,7 @@ export class UpstreamClient {
         if (signal?.aborted) throw cancelled();
         const attempting: Attempting = { clientId, started: 0 };
         try {
-          const result = await target.queue.run(priority, signal, () => {
+          const result = await target.queue.run(priority, clientId, signal, () => {
             attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });

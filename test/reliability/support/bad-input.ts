@@ -64,12 +64,17 @@ export const tooLong = (max: number) =>
 /** What a trimmed `min(1)` text rejects: empty, blank, too long, not a string. */
 export const badText = (max: number) => fc.oneof(fc.constantFrom('', '   ', '\t\n'), tooLong(max));
 
-/** Player ids outside `^[A-Za-z0-9_.:-]{1,64}$`. */
+/** Player ids the protocol's one rule refuses: empty, over 128 characters, with a control or format character. */
 export const badPlayerId = fc.oneof(
   fc.constant(''),
-  notString,
-  unicode({ minLength: 1, maxLength: 20 }).filter((s) => !/^[A-Za-z0-9_.:-]+$/.test(s)),
-  fc.stringMatching(/^[A-Za-z0-9_.:-]{65,90}$/),
+  tooLong(128),
+  fc
+    .tuple(
+      unicode({ maxLength: 10 }),
+      fc.constantFrom('\u0000', '\n', '\u202E', '\u200B'),
+      unicode({ maxLength: 10 }),
+    )
+    .map(([before, bad, after]) => before + bad + after),
 );
 
 export const badArray = (min: number, max: number, element: fc.Arbitrary<unknown>) =>
