@@ -405,18 +405,25 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
+/**
+ * Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names).
+ * Without a `production` option, `NODE_ENV` decides it, as it does for the `lootsmith` command.
+ */
 export function resolveConfig(
   options: LootsmithOptions = {},
   name: (option: string) => string = (option) => option,
+  env: NodeJS.ProcessEnv = process.env,
 ): Config {
+  const fromEnv = options.production === undefined && env.NODE_ENV !== undefined;
+  const named = (option: string) =>
+    fromEnv && option === 'production' ? 'NODE_ENV=production' : name(option);
   let o: Settings;
   try {
-    o = parseSettings(SETTINGS, options, name);
+    o = parseSettings(SETTINGS, fromEnv ? { ...options, production: env.NODE_ENV } : options, named);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
-  return configOf(o, name);
+  return configOf(o, named);
 }
 
 function configOf(o: Settings, name: (option: string) => string): Config {
