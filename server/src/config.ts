@@ -198,7 +198,7 @@ export const SETTINGS = {
   playerSecret: setting(
     'LOOTSMITH_PLAYER_SECRET',
     secret.optional(),
-    'HS256 secret of player tokens (required when NODE_ENV=production)',
+    'HS256 secret of player tokens (required in production, as 32 or more random characters: openssl rand -base64 32)',
   ),
   tokenTtlSeconds: setting(
     'LOOTSMITH_TOKEN_TTL_S',
@@ -223,7 +223,7 @@ export const SETTINGS = {
   serverKey: setting(
     'LOOTSMITH_SERVER_KEY',
     secret.optional(),
-    'credential of your game server (grant items, block players, budgets); required in production',
+    'credential of your game server (grant items, block players, budgets); required in production, as 32 or more random characters',
   ),
   metricsToken: setting(
     'LOOTSMITH_METRICS_TOKEN',
@@ -399,6 +399,23 @@ const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
 
 export class ConfigError extends SettingsError {}
 
+/** The server's own secrets, each apart from the others and, in production, strong. */
+const SECRET_OPTIONS = ['playerSecret', 'serverKey', 'metricsToken', 'consolePassword'] as const;
+const MAKE_SECRET = 'use 32 or more random characters of its own, e.g. from `openssl rand -base64 32`';
+
+/**
+ * At least 32 characters and about 90 bits by the frequency of its characters: what random ones from
+ * `openssl rand` always have, and `aaaa…` or a word repeated never has.
+ */
+function strongSecret(value: string): boolean {
+  if (value.length < 32) return false;
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= n * Math.log2(n / value.length);
+  return bits >= 90;
+}
+
 /** Whether a bind address reaches only this machine. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -495,11 +512,16 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   }
   if (o.tokenTtlSeconds > o.tokenMaxTtlSeconds)
     fail('tokenTtlSeconds', `must not be above ${name('tokenMaxTtlSeconds')} (${o.tokenMaxTtlSeconds})`);
-  // Prometheus holds the metrics token; every player token's signature rests on the player secret:
-  // neither may open the console.
-  for (const other of ['metricsToken', 'playerSecret'] as const)
-    if (o.consolePassword && o.consolePassword === o[other])
-      fail('consolePassword', `must differ from ${name(other)}`);
+  // Each secret opens something else (Prometheus holds the metrics token, a leaked player token
+  // rests on the player secret): none may open what another does.
+  SECRET_OPTIONS.forEach((option, i) => {
+    const value = o[option];
+    if (!value) return;
+    const same = SECRET_OPTIONS.slice(0, i).find((other) => o[other] === value);
+    if (same) fail(option, `must differ from ${name(same)}: ${MAKE_SECRET}`);
+    // One token signed with the player secret is enough to guess it offline.
+    if (production && !strongSecret(value)) fail(option, `too weak for production (${why}): ${MAKE_SECRET}`);
+  });
   let workflow: Workflow | undefined;
   if (o.imageApi === 'comfyui')
     try {
