@@ -152,6 +152,7 @@ export async function registerApi(
 
   if (config.staticDir) {
     const { default: fastifyStatic } = await import('@fastify/static');
-    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html' });
+    // Dotfiles (.env, .git, .npmrc) are a project's secrets, never a game's files.
+    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html', dotfiles: 'ignore' });
   }
 }

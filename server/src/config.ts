@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   parseSettings,
   readSettings,
@@ -258,7 +258,7 @@ export const SETTINGS = {
   staticDir: setting(
     'LOOTSMITH_STATIC_DIR',
     z.string().min(1).optional(),
-    'a directory to serve at / (your built game); nothing is served by default',
+    'a directory to serve at / (your built game, e.g. ./dist); nothing is served by default, never a dotfile, and a folder holding LOOTSMITH_DATA_DIR, a .env or a .git is refused',
   ),
   logLevel: setting(
     'LOOTSMITH_LOG_LEVEL',
@@ -423,6 +423,31 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
+ * The static directory must be a built game: never the database's folder, and not a project folder
+ * whose secrets sit beside the game (dotfiles are never served, but a project has more than those).
+ */
+function checkStaticDir(
+  root: string,
+  dataDir: string,
+  fail: (option: 'staticDir', message: string) => never,
+  name: (option: string) => string,
+) {
+  if (!existsSync(root)) fail('staticDir', `${root} does not exist`);
+  const data = relative(root, dataDir);
+  if (!data.startsWith('..') && !isAbsolute(data))
+    fail(
+      'staticDir',
+      `${root} holds ${name('dataDir')} (${dataDir}): serve only your built game (e.g. ./dist), or move ${name('dataDir')} out of it`,
+    );
+  const secrets = ['.env', '.git'].find((file) => existsSync(join(root, file)));
+  if (secrets)
+    fail(
+      'staticDir',
+      `${root} has a ${secrets} in it, so it looks like a project folder: serve only your built game (e.g. ./dist)`,
+    );
+}
+
+/**
  * Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names).
  * Without a `production` option, `NODE_ENV` decides it, as it does for the `lootsmith` command.
  */
@@ -474,7 +499,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     fail('imageSize', `has no effect unless ${name('imageApi')} is sdapi or comfyui`);
   if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
     fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
-  if (o.staticDir && !existsSync(o.staticDir)) fail('staticDir', `${resolve(o.staticDir)} does not exist`);
+  if (o.staticDir) checkStaticDir(resolve(o.staticDir), resolve(o.dataDir), fail, name);
   const budgetPerHour = o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour;
   const pools: PoolSettings | undefined = o.pools
     ? {

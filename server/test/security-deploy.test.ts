@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Booted, bootWithFake } from '@lootsmith/test-support/boot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const booted: Booted[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const t of booted.splice(0)) await t.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function boot(env: Record<string, string> = {}) {
+  const t = await bootWithFake(env);
+  booted.push(t);
+  return t;
+}
+
+/** A folder with these files (path → content) in it. */
+function folder(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'lootsmith-deploy-'));
+  dirs.push(dir);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+const refusal = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  return 'started';
+};
+
+describe('the static directory', () => {
+  // Issue 35: LOOTSMITH_STATIC_DIR=. served /.env, /.git/config and the SQLite database under /.lootsmith/.
+  it('never serves a dotfile', async () => {
+    const dist = folder({
+      'index.html': '<!doctype html><title>game</title>',
+      '.npmrc': '//registry.npmjs.org/:_authToken=npm_secret',
+      '.config/keys.json': '{"key":"secret"}',
+    });
+    const t = await boot({ LOOTSMITH_STATIC_DIR: dist });
+    expect((await t.server.app.inject({ url: '/' })).statusCode).toBe(200);
+    for (const url of ['/.npmrc', '/.config/keys.json', '/%2Enpmrc']) {
+      const res = await t.server.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('secret');
+    }
+  });
+
+  it('refuses at start-up to serve the data directory or a project folder, saying what to serve', () => {
+    const project = folder({ 'index.html': '', 'server.js': '' });
+    expect(
+      refusal({ LOOTSMITH_STATIC_DIR: project, LOOTSMITH_DATA_DIR: join(project, '.lootsmith') }),
+    ).toMatch(/^LOOTSMITH_STATIC_DIR: .* holds LOOTSMITH_DATA_DIR .*: serve only your built game/);
+    expect(refusal({ LOOTSMITH_STATIC_DIR: project, LOOTSMITH_DATA_DIR: project })).toMatch(
+      /holds LOOTSMITH_DATA_DIR/,
+    );
+    for (const secret of ['.env', '.git/config']) {
+      const withSecret = folder({ 'index.html': '', [secret]: 'LOOTSMITH_PLAYER_SECRET=hush' });
+      const message = refusal({ LOOTSMITH_STATIC_DIR: withSecret, LOOTSMITH_DATA_DIR: '/tmp/unused' });
+      expect(message).toMatch(/^LOOTSMITH_STATIC_DIR: .* has a \.(env|git) in it/);
+      expect(message).toContain('e.g. ./dist');
+    }
+    const dist = folder({ 'index.html': '' });
+    expect(refusal({ LOOTSMITH_STATIC_DIR: dist, LOOTSMITH_DATA_DIR: '/tmp/unused' })).toBe('started');
+  });
+});
