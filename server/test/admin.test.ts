@@ -68,7 +68,9 @@ describe('console access', () => {
     expect(wrong.headers['set-cookie']).toBeUndefined();
     const { cookie, csrf, res, call } = await signIn(t);
     const set = String(res.headers['set-cookie']);
-    expect(set).toMatch(/^lootsmith_console=[\w-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect(set).toMatch(
+      /^lootsmith_console=[\w-]{43}; Path=\/api\/v1\/admin; Max-Age=28800; HttpOnly; SameSite=Strict$/,
+    );
     // The credential is in neither the answer nor the cookie.
     expect(res.body).not.toContain(PASSWORD);
     expect(cookie).not.toContain(PASSWORD);

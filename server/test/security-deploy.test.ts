@@ -1,14 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Booted, bootWithFake } from '@lootsmith/test-support/boot';
+import { type Booted, bootWithFake, SERVER_KEY, UPSTREAM_KEY } from '@lootsmith/test-support/boot';
+import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { lootsmith } from '../src/index.ts';
 
 const booted: Booted[] = [];
 const dirs: string[] = [];
+const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const t of booted.splice(0)) await t.close();
+  for (const close of closers.splice(0).reverse()) await close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,5 +77,30 @@ describe('the static directory', () => {
     }
     const dist = folder({ 'index.html': '' });
     expect(refusal({ LOOTSMITH_STATIC_DIR: dist, LOOTSMITH_DATA_DIR: '/tmp/unused' })).toBe('started');
+  });
+});
+
+describe('the console under a mount prefix', () => {
+  // Issue 35: mounted at /loot in a game's Fastify app, the console's cookie was Path=/, sent to every
+  // route of the game.
+  it('scopes its cookie to its own API under the prefix', async () => {
+    const upstream = await startFakeUpstream();
+    closers.push(() => upstream.close());
+    const app = Fastify();
+    closers.push(() => app.close());
+    await app.register(lootsmith, {
+      prefix: '/loot',
+      upstreamUrl: upstream.url,
+      upstreamKey: UPSTREAM_KEY,
+      serverKey: SERVER_KEY,
+      dataDir: folder({}),
+    });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/loot/api/v1/admin/session',
+      payload: { credential: SERVER_KEY },
+    });
+    expect(signIn.statusCode).toBe(200);
+    expect(String(signIn.headers['set-cookie'])).toMatch(/; Path=\/loot\/api\/v1\/admin;/);
   });
 });

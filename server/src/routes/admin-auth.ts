@@ -30,14 +30,18 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-/** HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure over https. */
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure over https, and
+ * sent only to the console's API, under the prefix Lootsmith is mounted at (none of a game's routes).
+ */
 function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeS: number) {
   const forwarded = request.headers['x-forwarded-proto'];
   const https =
     request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.startsWith('https'));
+  const path = `${request.server.prefix}/api/v1/admin`;
   reply.header(
     'set-cookie',
-    `${COOKIE}=${value}; Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${https ? '; Secure' : ''}`,
+    `${COOKIE}=${value}; Path=${path}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${https ? '; Secure' : ''}`,
   );
 }
 
