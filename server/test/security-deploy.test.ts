@@ -104,3 +104,40 @@ describe('the console under a mount prefix', () => {
     expect(String(signIn.headers['set-cookie'])).toMatch(/; Path=\/loot\/api\/v1\/admin;/);
   });
 });
+
+describe('the development console without a credential', () => {
+  // Issue 35: it signed in any loopback socket whatever the Host, so a DNS-rebinding page, or anyone
+  // behind a reverse proxy on the same machine, got an admin session and the playground's AI.
+  it('signs in only a browser on this machine that asked this machine, through no proxy', async () => {
+    const t = await boot({ LOOTSMITH_SERVER_KEY: '' });
+    const signIn = (headers: Record<string, string>) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/session',
+        remoteAddress: '127.0.0.1',
+        headers,
+        payload: { credential: '' },
+      });
+    const refused: Array<Record<string, string>> = [
+      { host: 'rebind.evil.example:8787' },
+      { host: 'rebind.evil.example:8787', origin: 'http://rebind.evil.example:8787' },
+      { host: 'localhost:8787', origin: 'http://rebind.evil.example:8787' },
+      { host: 'localhost.evil.example' },
+      { host: '127.0.0.1:8787', 'x-forwarded-for': '203.0.113.9' },
+      { host: '127.0.0.1:8787', 'x-forwarded-host': 'loot.example.com' },
+      { host: '127.0.0.1:8787', forwarded: 'for=203.0.113.9' },
+    ];
+    for (const headers of refused) {
+      const res = await signIn(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const allowed: Array<Record<string, string>> = [
+      { host: 'localhost:8787', origin: 'http://localhost:8787' },
+      { host: '127.0.0.1:8787' },
+      { host: '[::1]:8787', origin: 'http://[::1]:8787' },
+    ];
+    for (const headers of allowed)
+      expect((await signIn(headers)).json(), JSON.stringify(headers)).toMatchObject({ signed_in: true });
+  });
+});

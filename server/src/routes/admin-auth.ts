@@ -1,6 +1,7 @@
 import { ConsoleSession, ConsoleSignIn } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, safeEqual } from '../auth.ts';
+import { isLoopback } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
 import { type ConsoleSessions, SESSION_MAX_MS } from '../service/admin-sessions.ts';
@@ -19,6 +20,27 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A console route anyone may call (the sign-in itself); every other needs a session or the server key. */
     consolePublic?: boolean;
+  }
+}
+
+/**
+ * Whether the caller is a browser on this machine that asked this machine: a loopback socket, a
+ * loopback `Host` and `Origin` (a DNS-rebinding page sends its own name), and no proxy's forwarding
+ * headers (a reverse proxy on this machine would make everyone look local).
+ */
+function fromThisMachine(request: FastifyRequest): boolean {
+  if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) return false;
+  if (Object.keys(request.headers).some((h) => h === 'forwarded' || h.startsWith('x-forwarded-')))
+    return false;
+  const { host, origin } = request.headers;
+  return loopbackUrl(`http://${host}`) && (origin === undefined || loopbackUrl(origin));
+}
+
+function loopbackUrl(text: string): boolean {
+  try {
+    return isLoopback(new URL(text).hostname);
+  } catch {
+    return false;
   }
 }
 
@@ -122,7 +144,7 @@ export function registerConsoleAuth(
       const { credential } = parse(ConsoleSignIn, request.body);
       const opened = await sessions.signIn(credential, {
         address: request.ip,
-        loopback: LOOPBACK.has(request.socket.remoteAddress ?? ''),
+        loopback: fromThisMachine(request),
       });
       setCookie(request, reply, opened.token, SESSION_MAX_MS / 1000);
       return {
