@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   parseSettings,
@@ -48,6 +49,28 @@ const origins = z.preprocess(
       : value,
   z.array(Origin),
 );
+
+/** An address or CIDR range (`10.0.0.0/8`, `::1`) of a proxy in front of the server. */
+const proxyAddress = (text: string) => {
+  const [address = '', bits, extra] = text.split('/');
+  const version = isIP(address);
+  const most = version === 4 ? 32 : 128;
+  return (
+    version !== 0 &&
+    extra === undefined &&
+    (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= most))
+  );
+};
+/** Fastify's `trustProxy` as the proxies' addresses: never "trust anyone", which lets a client name itself. */
+const trustedProxies = z.string().transform((text, ctx) => {
+  const list = text.split(',').map((s) => s.trim());
+  if (list.every(proxyAddress)) return list.join(',');
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be the proxies’ addresses or CIDR ranges, comma-separated (10.0.0.0/8,127.0.0.1)',
+  });
+  return z.NEVER;
+});
 
 const IMAGE_APIS = ['v1', 'openai', 'sdapi', 'comfyui'] as const;
 
@@ -218,7 +241,7 @@ export const SETTINGS = {
   guestRequestsPerAddress: setting(
     'LOOTSMITH_GUEST_REQUESTS_PER_ADDRESS',
     whole(1, 10_000_000).default(600),
-    'requests per minute one network address may send to the routes that need no token (game definition, icons, /docs, /health, /metrics, static files)',
+    'requests per minute one network address may send to the routes that need no token (game definition, icons, /docs, /metrics, static files); /health, console sign-in and requests with the server key or a console session are not counted',
   ),
   serverKey: setting(
     'LOOTSMITH_SERVER_KEY',
@@ -259,6 +282,11 @@ export const SETTINGS = {
     'LOOTSMITH_STATIC_DIR',
     z.string().min(1).optional(),
     'a directory to serve at / (your built game, e.g. ./dist); nothing is served by default, never a dotfile, and a folder holding LOOTSMITH_DATA_DIR, a .env or a .git is refused',
+  ),
+  trustProxy: setting(
+    'LOOTSMITH_TRUST_PROXY',
+    trustedProxies.optional(),
+    'addresses or CIDR ranges of the load balancers and reverse proxies in front of the server, comma-separated (10.0.0.0/8,127.0.0.1): per-address limits then count the client their X-Forwarded-For names (unset: the connecting address)',
   ),
   logLevel: setting(
     'LOOTSMITH_LOG_LEVEL',

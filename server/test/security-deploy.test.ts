@@ -141,3 +141,60 @@ describe('the development console without a credential', () => {
       expect((await signIn(headers)).json(), JSON.stringify(headers)).toMatchObject({ signed_in: true });
   });
 });
+
+describe('per-address limits behind a load balancer', () => {
+  // Issue 35: every request came from the balancer's address, so 600 icon requests a minute made
+  // /health, the console (even with the server key) and the game definition answer 429.
+  const LIMITED = { LOOTSMITH_GUEST_REQUESTS_PER_ADDRESS: '5' };
+
+  it('never limits /health, nor the server key or a console session', async () => {
+    const t = await boot(LIMITED);
+    const app = t.server.app;
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/session',
+      payload: { credential: SERVER_KEY },
+    });
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0] as string;
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await app.inject({ url: '/api/v1/game' })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
+    for (let i = 0; i < 3; i++) {
+      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+      const byKey = await app.inject({
+        url: '/api/v1/admin/overview',
+        headers: { authorization: `Bearer ${SERVER_KEY}` },
+      });
+      expect(byKey.statusCode).toBe(200);
+      expect((await app.inject({ url: '/api/v1/admin/overview', headers: { cookie } })).statusCode).toBe(200);
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/v1/admin/session',
+            payload: { credential: SERVER_KEY },
+          })
+        ).statusCode,
+      ).toBe(200);
+    }
+    // A wrong key is a stranger, counted like one.
+    const wrong = await app.inject({ url: '/api/v1/game', headers: { authorization: 'Bearer nope' } });
+    expect(wrong.statusCode).toBe(429);
+  });
+
+  it('keys the limits on the client a trusted proxy names, with LOOTSMITH_TRUST_PROXY', async () => {
+    const t = await boot({ ...LIMITED, LOOTSMITH_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' });
+    const game = (client: string, remoteAddress = '10.1.2.3') =>
+      t.server.app.inject({ url: '/api/v1/game', remoteAddress, headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 5; i++) expect((await game('203.0.113.1')).statusCode).toBe(200);
+    expect((await game('203.0.113.1')).statusCode).toBe(429);
+    expect((await game('203.0.113.2')).statusCode).toBe(200);
+    // Anyone else's X-Forwarded-For is not believed: their own address is counted.
+    for (let i = 0; i < 5; i++) await game(`198.51.100.${i}`, '192.0.2.7');
+    expect((await game('198.51.100.99', '192.0.2.7')).statusCode).toBe(429);
+
+    expect(loadConfig({ LOOTSMITH_TRUST_PROXY: '::1, 10.0.0.0/8' }).trustProxy).toBe('::1,10.0.0.0/8');
+    for (const bad of ['true', '*', '2', '10.0.0.0/40', '10.0.0.0/8,'])
+      expect(refusal({ LOOTSMITH_TRUST_PROXY: bad }), bad).toMatch(/LOOTSMITH_TRUST_PROXY: must be/);
+  });
+});

@@ -67,6 +67,18 @@ function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, 
   );
 }
 
+/** Whether a request carries the server credential or a live console session: the operator's. */
+export async function fromOperator(
+  request: FastifyRequest,
+  sessions: ConsoleSessions,
+  serverKey: string | undefined,
+): Promise<boolean> {
+  const bearer = bearerToken(request.headers.authorization);
+  if (bearer !== undefined) return !!serverKey && safeEqual(bearer, serverKey);
+  const token = readCookie(request.headers.cookie, COOKIE);
+  return !!token && (await sessions.check(token)) !== null;
+}
+
 /** Production without a credential has no console: its page and API are refused outright. */
 export function refuseWhenDisabled(app: FastifyInstance, sessions: ConsoleSessions) {
   app.addHook('onRequest', async () => {
