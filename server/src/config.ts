@@ -327,7 +327,7 @@ export const SETTINGS = {
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
-    'production (any spelling: prod, Production…), as is any LOOTSMITH_HOST that is not loopback: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET and LOOTSMITH_SERVER_KEY required, finite default daily budgets',
+    'production (any spelling: prod, Production…), as is any LOOTSMITH_HOST that is not loopback: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET and LOOTSMITH_SERVER_KEY required and every secret strong, finite default daily budgets; a server embedded in code follows NODE_ENV too unless given production',
   ),
 };
 

@@ -156,7 +156,7 @@ export function registerConsoleAuth(
       const { credential } = parse(ConsoleSignIn, request.body);
       const opened = await sessions.signIn(credential, {
         address: request.ip,
-        loopback: fromThisMachine(request),
+        thisMachine: fromThisMachine(request),
       });
       setCookie(request, reply, opened.token, SESSION_MAX_MS / 1000);
       return {

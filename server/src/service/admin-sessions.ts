@@ -46,15 +46,18 @@ export class ConsoleSessions {
   }
 
   /**
-   * Opens a session for a caller who gave a configured credential (or, `open`, who is on loopback).
+   * Opens a session for a caller who gave a configured credential (or, `open`, who is on this machine).
    * Only failures count against the address: whoever holds the credential is never locked out by
    * someone else's guesses from the same address (a proxy's), and guessing one that passes the
    * production checks is hopeless anyway.
    */
-  async signIn(credential: string, caller: { address: string; loopback: boolean }): Promise<OpenedSession> {
+  async signIn(
+    credential: string,
+    caller: { address: string; thisMachine: boolean },
+  ): Promise<OpenedSession> {
     const now = Date.now();
     const match = this.credentials.find((c) => safeEqual(credential, c));
-    const used = this.mode === 'open' ? caller.loopback && 'open' : match && fingerprint(match);
+    const used = this.mode === 'open' ? caller.thisMachine && 'open' : match && fingerprint(match);
     if (!used) {
       const { count } = await this.hit(`console-sign-in:${caller.address}`, 60_000, now);
       if (count > SIGN_IN_LIMIT)
