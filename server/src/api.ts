@@ -9,12 +9,14 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { poolsAdvice } from './pools/advice.ts';
 import { registerAdmin } from './routes/admin.ts';
+import { fromOperator } from './routes/admin-auth.ts';
 import { registerActivityRecording } from './routes/admin-recording.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerEquipmentRoutes } from './routes/equipment.ts';
 import { registerItemRoutes } from './routes/items.ts';
 import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
+import { ConsoleSessions } from './service/admin-sessions.ts';
 import type { Services } from './services.ts';
 
 const LEAK_REPLACEMENT = JSON.stringify(
@@ -112,16 +114,25 @@ export async function registerApi(
   registerActivityRecording(app, services.activity);
   registerSecurityHeaders(app);
   await registerCors(app, config);
+  const sessions = new ConsoleSessions(
+    core.deps.store.admin,
+    (key, windowMs, now) => core.deps.store.hit(key, windowMs, now),
+    config,
+  );
   // Every route a caller without a token reaches is limited per network address (set before the
-  // rate limiter reads the routes' limits, and before any such route is added).
+  // rate limiter reads the routes' limits, and before any such route is added). Not /health, which
+  // a load balancer must always get an answer from; not console sign-in, which limits its own
+  // failures; and not the operator, who may share an address (a proxy's) with everyone.
   app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit || !NEEDS_NO_TOKEN(route.url)) return;
+    if (route.config?.rateLimit || route.config?.consolePublic || !NEEDS_NO_TOKEN(route.routePath)) return;
+    if (route.routePath === '/health') return;
     route.config = {
       ...route.config,
       rateLimit: {
         max: config.guestRequestsPerAddress,
         timeWindow: 60_000,
         keyGenerator: (request: FastifyRequest) => `address:${request.ip}`,
+        allowList: (request: FastifyRequest) => fromOperator(request, sessions, config.serverKey),
       },
     };
   });
@@ -136,7 +147,7 @@ export async function registerApi(
   registerItemRoutes(app, services);
   registerEquipmentRoutes(app, services);
   registerProxyRoutes(app, services);
-  await registerAdmin(app, services);
+  await registerAdmin(app, services, sessions);
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   // Metrics name routes, players' traffic and upstream failures: only for whoever holds a token for them.
@@ -152,6 +163,7 @@ export async function registerApi(
 
   if (config.staticDir) {
     const { default: fastifyStatic } = await import('@fastify/static');
-    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html' });
+    // Dotfiles (.env, .git, .npmrc) are a project's secrets, never a game's files.
+    await app.register(fastifyStatic, { root: config.staticDir, index: 'index.html', dotfiles: 'ignore' });
   }
 }

@@ -63,7 +63,7 @@ export async function buildStandaloneApp(
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, hooks, stream },
     // One line per request (the access log, written by the API's onResponse hook) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    trustProxy: config.trustProxy ?? false,
     return503OnClosing: false,
     // A URL that cannot be decoded is refused before routing; it still gets the one error body.
     frameworkErrors: (err, _request, reply) =>

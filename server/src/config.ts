@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   parseSettings,
   readSettings,
@@ -48,6 +49,28 @@ const origins = z.preprocess(
       : value,
   z.array(Origin),
 );
+
+/** An address or CIDR range (`10.0.0.0/8`, `::1`) of a proxy in front of the server. */
+const proxyAddress = (text: string) => {
+  const [address = '', bits, extra] = text.split('/');
+  const version = isIP(address);
+  const most = version === 4 ? 32 : 128;
+  return (
+    version !== 0 &&
+    extra === undefined &&
+    (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= most))
+  );
+};
+/** Fastify's `trustProxy` as the proxies' addresses: never "trust anyone", which lets a client name itself. */
+const trustedProxies = z.string().transform((text, ctx) => {
+  const list = text.split(',').map((s) => s.trim());
+  if (list.every(proxyAddress)) return list.join(',');
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be the proxies’ addresses or CIDR ranges, comma-separated (10.0.0.0/8,127.0.0.1)',
+  });
+  return z.NEVER;
+});
 
 const IMAGE_APIS = ['v1', 'openai', 'sdapi', 'comfyui'] as const;
 
@@ -198,7 +221,7 @@ export const SETTINGS = {
   playerSecret: setting(
     'LOOTSMITH_PLAYER_SECRET',
     secret.optional(),
-    'HS256 secret of player tokens (required when NODE_ENV=production)',
+    'HS256 secret of player tokens (required in production, as 32 or more random characters: openssl rand -base64 32)',
   ),
   tokenTtlSeconds: setting(
     'LOOTSMITH_TOKEN_TTL_S',
@@ -218,12 +241,12 @@ export const SETTINGS = {
   guestRequestsPerAddress: setting(
     'LOOTSMITH_GUEST_REQUESTS_PER_ADDRESS',
     whole(1, 10_000_000).default(600),
-    'requests per minute one network address may send to the routes that need no token (game definition, icons, /docs, /health, /metrics, static files)',
+    'requests per minute one network address may send to the routes that need no token (game definition, icons, /docs, /metrics, static files); /health, console sign-in and requests with the server key or a console session are not counted',
   ),
   serverKey: setting(
     'LOOTSMITH_SERVER_KEY',
     secret.optional(),
-    'credential of your game server (grant items, block players, budgets); required in production',
+    'credential of your game server (grant items, block players, budgets); required in production, as 32 or more random characters',
   ),
   metricsToken: setting(
     'LOOTSMITH_METRICS_TOKEN',
@@ -258,7 +281,12 @@ export const SETTINGS = {
   staticDir: setting(
     'LOOTSMITH_STATIC_DIR',
     z.string().min(1).optional(),
-    'a directory to serve at / (your built game); nothing is served by default',
+    'a directory to serve at / (your built game, e.g. ./dist); nothing is served by default, never a dotfile, and a folder holding LOOTSMITH_DATA_DIR, a .env or a .git is refused',
+  ),
+  trustProxy: setting(
+    'LOOTSMITH_TRUST_PROXY',
+    trustedProxies.optional(),
+    'addresses or CIDR ranges of the load balancers and reverse proxies in front of the server, comma-separated (10.0.0.0/8,127.0.0.1): per-address limits then count the client their X-Forwarded-For names (unset: the connecting address)',
   ),
   logLevel: setting(
     'LOOTSMITH_LOG_LEVEL',
@@ -299,7 +327,7 @@ export const SETTINGS = {
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
-    'production (any spelling: prod, Production…), as is any LOOTSMITH_HOST that is not loopback: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET and LOOTSMITH_SERVER_KEY required, finite default daily budgets',
+    'production (any spelling: prod, Production…), as is any LOOTSMITH_HOST that is not loopback: no guest logins, no default CORS origins, LOOTSMITH_PLAYER_SECRET and LOOTSMITH_SERVER_KEY required and every secret strong, finite default daily budgets; a server embedded in code follows NODE_ENV too unless given production',
   ),
 };
 
@@ -399,24 +427,73 @@ const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
 
 export class ConfigError extends SettingsError {}
 
+/** The server's own secrets, each apart from the others and, in production, strong. */
+const SECRET_OPTIONS = ['playerSecret', 'serverKey', 'metricsToken', 'consolePassword'] as const;
+const MAKE_SECRET = 'use 32 or more random characters of its own, e.g. from `openssl rand -base64 32`';
+
+/**
+ * At least 32 characters and about 90 bits by the frequency of its characters: what random ones from
+ * `openssl rand` always have, and `aaaa…` or a word repeated never has.
+ */
+function strongSecret(value: string): boolean {
+  if (value.length < 32) return false;
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= n * Math.log2(n / value.length);
+  return bits >= 90;
+}
+
 /** Whether a bind address reaches only this machine. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names). */
+/**
+ * The static directory must be a built game: never the database's folder, and not a project folder
+ * whose secrets sit beside the game (dotfiles are never served, but a project has more than those).
+ */
+function checkStaticDir(
+  root: string,
+  dataDir: string,
+  fail: (option: 'staticDir', message: string) => never,
+  name: (option: string) => string,
+) {
+  if (!existsSync(root)) fail('staticDir', `${root} does not exist`);
+  const data = relative(root, dataDir);
+  if (!data.startsWith('..') && !isAbsolute(data))
+    fail(
+      'staticDir',
+      `${root} holds ${name('dataDir')} (${dataDir}): serve only your built game (e.g. ./dist), or move ${name('dataDir')} out of it`,
+    );
+  const secrets = ['.env', '.git'].find((file) => existsSync(join(root, file)));
+  if (secrets)
+    fail(
+      'staticDir',
+      `${root} has a ${secrets} in it, so it looks like a project folder: serve only your built game (e.g. ./dist)`,
+    );
+}
+
+/**
+ * Validates options given in code; a bad value throws a `ConfigError` naming it (`name` maps names).
+ * Without a `production` option, `NODE_ENV` decides it, as it does for the `lootsmith` command.
+ */
 export function resolveConfig(
   options: LootsmithOptions = {},
   name: (option: string) => string = (option) => option,
+  env: NodeJS.ProcessEnv = process.env,
 ): Config {
+  const fromEnv = options.production === undefined && env.NODE_ENV !== undefined;
+  const named = (option: string) =>
+    fromEnv && option === 'production' ? 'NODE_ENV=production' : name(option);
   let o: Settings;
   try {
-    o = parseSettings(SETTINGS, options, name);
+    o = parseSettings(SETTINGS, fromEnv ? { ...options, production: env.NODE_ENV } : options, named);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
-  return configOf(o, name);
+  return configOf(o, named);
 }
 
 function configOf(o: Settings, name: (option: string) => string): Config {
@@ -450,7 +527,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     fail('imageSize', `has no effect unless ${name('imageApi')} is sdapi or comfyui`);
   if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
     fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
-  if (o.staticDir && !existsSync(o.staticDir)) fail('staticDir', `${resolve(o.staticDir)} does not exist`);
+  if (o.staticDir) checkStaticDir(resolve(o.staticDir), resolve(o.dataDir), fail, name);
   const budgetPerHour = o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour;
   const pools: PoolSettings | undefined = o.pools
     ? {
@@ -488,11 +565,16 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   }
   if (o.tokenTtlSeconds > o.tokenMaxTtlSeconds)
     fail('tokenTtlSeconds', `must not be above ${name('tokenMaxTtlSeconds')} (${o.tokenMaxTtlSeconds})`);
-  // Prometheus holds the metrics token; every player token's signature rests on the player secret:
-  // neither may open the console.
-  for (const other of ['metricsToken', 'playerSecret'] as const)
-    if (o.consolePassword && o.consolePassword === o[other])
-      fail('consolePassword', `must differ from ${name(other)}`);
+  // Each secret opens something else (Prometheus holds the metrics token, a leaked player token
+  // rests on the player secret): none may open what another does.
+  SECRET_OPTIONS.forEach((option, i) => {
+    const value = o[option];
+    if (!value) return;
+    const same = SECRET_OPTIONS.slice(0, i).find((other) => o[other] === value);
+    if (same) fail(option, `must differ from ${name(same)}: ${MAKE_SECRET}`);
+    // One token signed with the player secret is enough to guess it offline.
+    if (production && !strongSecret(value)) fail(option, `too weak for production (${why}): ${MAKE_SECRET}`);
+  });
   let workflow: Workflow | undefined;
   if (o.imageApi === 'comfyui')
     try {

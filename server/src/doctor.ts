@@ -3,6 +3,7 @@ import { Cancel } from './cancel.ts';
 import type { BackendSpec, Config } from './config.ts';
 import { loadGameDefinition } from './game/definition.ts';
 import { ApiError } from './http/errors.ts';
+import { serverSecrets } from './services.ts';
 import { OpenAIChat } from './upstream/backends/openai-chat.ts';
 import { UpstreamClient } from './upstream/client.ts';
 import { type Answer, Endpoint, saidIn } from './upstream/http.ts';
@@ -89,7 +90,11 @@ const jsonOf = (answer: Answer) => {
  * starts: reachable, key accepted, model present, structured output honoured, one icon painted and
  * decoded. Every check is timed; the answer is whether nothing is broken.
  */
-export async function runDoctor(config: Config, print: (line: string) => void): Promise<boolean> {
+export async function runDoctor(config: Config, say: (line: string) => void): Promise<boolean> {
+  const engine = await embedded(config);
+  const secrets = serverSecrets(config, engine?.key);
+  // A backend's own words reach the terminal as every log line leaves the server: no secret, no escape.
+  const print = (line: string) => say(secrets.clean(line));
   const results: CheckResult[] = [];
   // The backends' warnings (their own reasons for a failure), read by the check that failed.
   const reasons: string[] = [];
@@ -114,9 +119,8 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
     return result;
   };
   const { chat, image } = config.upstream;
-  const engine = await embedded(config);
   // The primaries alone, one attempt each: a fallback must not hide a broken backend.
-  const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine, log });
+  const client = UpstreamClient.open({ chat, image, retries: 0 }, { embedded: engine, log, secrets });
   try {
     print(`chat — ${describe(chat)}`);
     if (chat.api !== 'openai' || (await checkOpenAIChat(chat, check)))
@@ -137,7 +141,7 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
     if (config.upstream.fallback) {
       print(`fallback — the /v1 service at ${new URL(config.upstream.fallback.url).origin}`);
       const fallback = { api: 'v1' as const, ...config.upstream.fallback, concurrency: 1 };
-      const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 }, { log });
+      const only = UpstreamClient.open({ chat: fallback, image: fallback, retries: 0 }, { log, secrets });
       await check(() => structuredOutput(only)).finally(() => only.close());
     }
   } finally {
@@ -146,10 +150,11 @@ export async function runDoctor(config: Config, print: (line: string) => void): 
   }
   const failed = results.filter((r) => r.verdict === 'FAIL').length;
   const warned = results.filter((r) => r.verdict === 'warn').length;
+  print('');
   print(
     failed
-      ? `\n${failed} problem${failed > 1 ? 's' : ''} found${warned ? `, ${warned} warning${warned > 1 ? 's' : ''}` : ''}: fix ${failed > 1 ? 'them' : 'it'} before starting the game.`
-      : `\nEverything works${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.`,
+      ? `${failed} problem${failed > 1 ? 's' : ''} found${warned ? `, ${warned} warning${warned > 1 ? 's' : ''}` : ''}: fix ${failed > 1 ? 'them' : 'it'} before starting the game.`
+      : `Everything works${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.`,
   );
   return failed === 0;
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerApi } from './api.ts';
-import { type LootsmithOptions, resolveConfig } from './config.ts';
+import { ConfigError, type LootsmithOptions, resolveConfig } from './config.ts';
 import { startServices } from './services.ts';
 import type { Store } from './store/store.ts';
 
-export interface LootsmithPluginOptions extends Omit<LootsmithOptions, 'port' | 'host' | 'logLevel'> {
+export interface LootsmithPluginOptions
+  extends Omit<LootsmithOptions, 'port' | 'host' | 'logLevel' | 'trustProxy'> {
   /** Your own store (tests, or a custom database); default SQLite in `dataDir`, or PostgreSQL. */
   store?: Store;
 }
@@ -24,6 +25,11 @@ export const lootsmith: FastifyPluginAsync<LootsmithPluginOptions> = async (app,
     logSerializers: _serializers,
     ...rest
   } = options as LootsmithPluginOptions & { prefix?: string; logLevel?: string; logSerializers?: unknown };
+  // Which proxies are believed is the game's app's own Fastify option (its request.ip is ours).
+  if ('trustProxy' in rest)
+    throw new ConfigError(
+      'trustProxy: set Fastify’s trustProxy on your own app; Lootsmith uses its request.ip',
+    );
   const services = await startServices(resolveConfig(rest), { store });
   app.addHook('onClose', () => services.close());
   await registerApi(app, services);

@@ -42,6 +42,11 @@ export class Secrets {
     return out + text.slice(at);
   }
 
+  /** Text from outside made fit to show a person: each run of control characters a space, secrets scrubbed. */
+  clean(text: string): string {
+    return this.scrub(text.replace(/[^\P{C}]+/gu, ' '));
+  }
+
   /** Whether `payload` carries a whole secret (cheap enough for every response). */
   leaks(payload: string | Uint8Array): boolean {
     if (typeof payload === 'string') return this.values.some((v) => payload.includes(v));

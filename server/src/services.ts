@@ -41,6 +41,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Every secret of a configured server, the embedded engine's key among them when it runs. */
+export const serverSecrets = (config: Config, engineKey?: string) =>
+  new Secrets([
+    ...backendSecrets(config.upstream, engineKey),
+    config.serverKey,
+    config.metricsToken,
+    config.playerSecret,
+    config.moderationKey,
+    config.consolePassword,
+  ]);
+
 /**
  * Opens the store, the coordination and the backends; starts the embedded engine on loopback when a
  * kind (chat or images) has no backend configured (spoken to over HTTP exactly like a hosted service).
@@ -63,14 +74,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     });
   }
   const metrics = createMetrics();
-  const secrets = new Secrets([
-    ...backendSecrets(config.upstream, engine?.key),
-    config.serverKey,
-    config.metricsToken,
-    config.playerSecret,
-    config.moderationKey,
-    config.consolePassword,
-  ]);
+  const secrets = serverSecrets(config, engine?.key);
   // The logger exists once the app does: warnings before that have nowhere to go but are rare (start-up).
   let logger: WarnLog | undefined;
   const log: WarnLog = { warn: (fields, message) => logger?.warn(fields, message) };

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { type Backends, label, PAIRINGS } from '@lootsmith/test-support/backends';
 import {
@@ -341,6 +343,43 @@ describe('lootsmith doctor', () => {
       expect(comfy.out).toContain('FAIL  model dreamshaper.safetensors not found');
     } finally {
       await fake.close();
+    }
+  });
+});
+
+describe('lootsmith doctor output', () => {
+  // Issue 35: the doctor printed a backend's message as it came: the key it echoed, sdapi's
+  // user:password (as its Basic header), and escape sequences that drive the terminal.
+  it('prints no key a backend echoes and no control characters', async () => {
+    const echo = createServer((request, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      const said = `you sent ${request.headers.authorization} \u001b]0;owned\u0007\u001b[2J\u001b[31mred`;
+      response.end(JSON.stringify({ detail: said }));
+    });
+    await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    try {
+      const lines: string[] = [];
+      await runDoctor(
+        loadConfig({
+          LOOTSMITH_DATA_DIR: '/tmp/unused',
+          LOOTSMITH_CHAT_URL: `${url}/v1`,
+          LOOTSMITH_CHAT_KEY: UPSTREAM_KEY,
+          LOOTSMITH_CHAT_MODEL: 'fake-chat',
+          LOOTSMITH_IMAGE_API: 'sdapi',
+          LOOTSMITH_IMAGE_URL: url,
+          LOOTSMITH_IMAGE_KEY: 'painter:sdapi-password-0123',
+        }),
+        (line) => lines.push(line),
+      );
+      const out = lines.join('\n');
+      expect(out).toContain('GET /models answered 400: you sent Bearer [redacted]');
+      expect(out).toContain('GET /sdapi/v1/sd-models answered 400: you sent Basic [redacted]');
+      expect(out).not.toContain(UPSTREAM_KEY);
+      expect(out).not.toContain(Buffer.from('painter:sdapi-password-0123').toString('base64'));
+      for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    } finally {
+      await new Promise((done) => echo.close(done));
     }
   });
 });

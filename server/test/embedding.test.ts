@@ -1,14 +1,23 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Booted, bootWithFake, PLAYER_SECRET, UPSTREAM_KEY } from '@lootsmith/test-support/boot';
+import { fileURLToPath } from 'node:url';
+import {
+  type Booted,
+  bootWithFake,
+  PLAYER_SECRET,
+  SERVER_KEY,
+  UPSTREAM_KEY,
+} from '@lootsmith/test-support/boot';
 import { type FakeUpstream, startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildLootsmithApp, ConfigError, loadConfig, lootsmith, resolveConfig } from '../src/index.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   for (const close of closers.splice(0).reverse()) await close();
 });
 
@@ -156,5 +165,60 @@ describe('the server from code', () => {
     expect((await app.inject({ url: '/health' })).json()).toEqual({ status: 'ok' });
     // No demo and no static files unless a directory is given.
     expect((await app.inject({ url: '/' })).statusCode).toBe(404);
+  });
+});
+
+describe('the server from code in production', () => {
+  // Issue 35: the plugin and buildLootsmithApp read only their options, so NODE_ENV=production ran a
+  // development server (guest login, no budgets, /metrics and the console open).
+  it('is in production when NODE_ENV says so, and refuses to start without the secrets', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const upstream = await fake();
+    const backend = { upstreamUrl: upstream.url, upstreamKey: UPSTREAM_KEY, dataDir: dataDir() };
+    const refused = Fastify();
+    closers.push(() => refused.close());
+    refused.register(lootsmith, { ...backend, prefix: '/loot' });
+    await expect(refused.ready().then(() => 'started')).rejects.toThrow(
+      /playerSecret: required in production \(NODE_ENV=production\)/,
+    );
+    const built = buildLootsmithApp({ ...backend, playerSecret: PLAYER_SECRET });
+    const started = built.then((app) => closers.push(() => app.close()));
+    await expect(started).rejects.toThrow(/serverKey: required in production/);
+
+    const app = Fastify();
+    await app.register(lootsmith, {
+      ...backend,
+      prefix: '/loot',
+      playerSecret: PLAYER_SECRET,
+      serverKey: SERVER_KEY,
+    });
+    closers.push(() => app.close());
+    const guest = await app.inject({
+      method: 'POST',
+      url: '/loot/api/v1/session',
+      payload: { player_id: 'ana' },
+    });
+    expect(guest.json().error.code).toBe('dev_login_disabled');
+    expect((await app.inject({ url: '/loot/metrics' })).statusCode).toBe(401);
+    const console = await app.inject({
+      method: 'POST',
+      url: '/loot/api/v1/admin/session',
+      payload: { credential: '' },
+    });
+    expect(console.statusCode).toBe(401);
+
+    // A caller who says otherwise in code is believed.
+    expect(resolveConfig({ production: false }).production).toBe(false);
+  });
+
+  it('ships an example game server that will not start without its player secret', () => {
+    const example = fileURLToPath(new URL('../examples/game-server.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, ['--conditions=@lootsmith/source', '--import', 'tsx', example], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, PORT: '0', LOOTSMITH_DATA_DIR: dataDir() },
+      timeout: 20_000,
+    });
+    expect(run.stderr).toMatch(/PLAYER_SECRET/);
+    expect(run.status).toBe(1);
   });
 });

@@ -42,7 +42,10 @@ describe('the log lines of `lootsmith`', () => {
   });
 
   it('are JSON lines in production, secrets scrubbed', async () => {
-    const lines = await logsOf({ NODE_ENV: 'production', LOOTSMITH_PLAYER_SECRET: 'p'.repeat(32) });
+    const lines = await logsOf({
+      NODE_ENV: 'production',
+      LOOTSMITH_PLAYER_SECRET: 'log-format-player-secret-0123456789ab',
+    });
     const entries = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } });
     const access = entries.filter((e) => e.msg === 'incoming request');
     expect(access.map((e) => e.req?.url)).toEqual(['/health?key=[redacted]', '/no-such-page']);

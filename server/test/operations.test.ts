@@ -45,8 +45,8 @@ describe('configuration', () => {
 
   it('turns dev login off in production, and refuses to turn it on there', () => {
     const secret = {
-      LOOTSMITH_PLAYER_SECRET: 'a'.repeat(32),
-      LOOTSMITH_SERVER_KEY: 'b'.repeat(32),
+      LOOTSMITH_PLAYER_SECRET: 'operations-player-secret-0123456789',
+      LOOTSMITH_SERVER_KEY: 'operations-server-key-0123456789abc',
       NODE_ENV: 'production',
     };
     expect(loadConfig(secret).devLogin).toBe(false);

@@ -71,6 +71,39 @@ describe('what production is', () => {
     }
   });
 
+  // Issue 35: a 16-character player secret was guessed offline from one token, and one value could
+  // serve as player secret, metrics token and server key at once.
+  it('refuses weak or reused secrets in production, naming the variable and how to make one', () => {
+    const strong = (name: string) => `${name}-Zq7vXk2Lm9RbT4wYc8NpJ5sHd3Gf6A`;
+    const keys = { LOOTSMITH_PLAYER_SECRET: strong('player'), LOOTSMITH_SERVER_KEY: strong('server') };
+    const production = { ...keys, NODE_ENV: 'production', LOOTSMITH_DATA_DIR: '/tmp/unused' };
+    expect(loadConfig(production).production).toBe(true);
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...production, ...env });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      return 'started';
+    };
+    for (const weak of ['lootsmith-secret', 'a'.repeat(40), 'password'.repeat(4), 'lootsmith-secret-0123'])
+      for (const variable of ['LOOTSMITH_PLAYER_SECRET', 'LOOTSMITH_SERVER_KEY', 'LOOTSMITH_METRICS_TOKEN']) {
+        const message = refused({ [variable]: weak });
+        expect(message, `${variable}=${weak}`).toMatch(new RegExp(`^${variable}: too weak for production`));
+        expect(message).toContain('openssl rand -base64 32');
+        expect(message).not.toContain(weak);
+      }
+    expect(refused({ LOOTSMITH_SERVER_KEY: keys.LOOTSMITH_PLAYER_SECRET })).toMatch(
+      /^LOOTSMITH_SERVER_KEY: must differ from LOOTSMITH_PLAYER_SECRET/,
+    );
+    expect(refused({ LOOTSMITH_METRICS_TOKEN: keys.LOOTSMITH_SERVER_KEY })).toMatch(
+      /^LOOTSMITH_METRICS_TOKEN: must differ from LOOTSMITH_SERVER_KEY/,
+    );
+    // Outside production a short secret is fine for trying things out.
+    expect(loadConfig({ LOOTSMITH_PLAYER_SECRET: 'lootsmith-secret' }).playerSecret).toBe('lootsmith-secret');
+  });
+
   it('warns loudly at start-up about what weakens it, naming the variable', async () => {
     const lines: string[] = [];
     const logs = new Writable({
@@ -316,7 +349,7 @@ describe('player tokens', () => {
   it('refuses tokens signed with the secret before a rotation', async () => {
     const rotated = await boot({
       NODE_ENV: 'production',
-      LOOTSMITH_PLAYER_SECRET: 'rotated-secret-0123456789abcdef',
+      LOOTSMITH_PLAYER_SECRET: 'rotated-secret-0123456789abcdefgh',
     });
     const res = await rotated.server.app.inject({
       url: '/api/v1/player/gus/inventory',

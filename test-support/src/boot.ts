@@ -9,8 +9,8 @@ import { writeGameFile } from './game-file.ts';
 import { ONE_ADDRESS } from './process.ts';
 
 export const UPSTREAM_KEY = 'upstream-secret-key-do-not-leak';
-export const SERVER_KEY = 'server-credential-0123456789';
-export const PLAYER_SECRET = 'player-secret-0123456789abcdef';
+export const SERVER_KEY = 'server-credential-0123456789abcdef';
+export const PLAYER_SECRET = 'player-secret-0123456789abcdefghij';
 
 export interface Booted {
   server: RunningServer;

@@ -1,6 +1,7 @@
 import { ConsoleSession, ConsoleSignIn } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, safeEqual } from '../auth.ts';
+import { isLoopback } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
 import { type ConsoleSessions, SESSION_MAX_MS } from '../service/admin-sessions.ts';
@@ -22,6 +23,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whether the caller is a browser on this machine that asked this machine: a loopback socket, a
+ * loopback `Host` and `Origin` (a DNS-rebinding page sends its own name), and no proxy's forwarding
+ * headers (a reverse proxy on this machine would make everyone look local).
+ */
+function fromThisMachine(request: FastifyRequest): boolean {
+  if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) return false;
+  if (Object.keys(request.headers).some((h) => h === 'forwarded' || h.startsWith('x-forwarded-')))
+    return false;
+  const { host, origin } = request.headers;
+  return loopbackUrl(`http://${host}`) && (origin === undefined || loopbackUrl(origin));
+}
+
+function loopbackUrl(text: string): boolean {
+  try {
+    return isLoopback(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
+
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
@@ -30,15 +52,31 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-/** HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure over https. */
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure over https, and
+ * sent only to the console's API, under the prefix Lootsmith is mounted at (none of a game's routes).
+ */
 function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeS: number) {
   const forwarded = request.headers['x-forwarded-proto'];
   const https =
     request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.startsWith('https'));
+  const path = `${request.server.prefix}/api/v1/admin`;
   reply.header(
     'set-cookie',
-    `${COOKIE}=${value}; Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${https ? '; Secure' : ''}`,
+    `${COOKIE}=${value}; Path=${path}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${https ? '; Secure' : ''}`,
   );
+}
+
+/** Whether a request carries the server credential or a live console session: the operator's. */
+export async function fromOperator(
+  request: FastifyRequest,
+  sessions: ConsoleSessions,
+  serverKey: string | undefined,
+): Promise<boolean> {
+  const bearer = bearerToken(request.headers.authorization);
+  if (bearer !== undefined) return !!serverKey && safeEqual(bearer, serverKey);
+  const token = readCookie(request.headers.cookie, COOKIE);
+  return !!token && (await sessions.check(token)) !== null;
 }
 
 /** Production without a credential has no console: its page and API are refused outright. */
@@ -118,7 +156,7 @@ export function registerConsoleAuth(
       const { credential } = parse(ConsoleSignIn, request.body);
       const opened = await sessions.signIn(credential, {
         address: request.ip,
-        loopback: LOOPBACK.has(request.socket.remoteAddress ?? ''),
+        thisMachine: fromThisMachine(request),
       });
       setCookie(request, reply, opened.token, SESSION_MAX_MS / 1000);
       return {

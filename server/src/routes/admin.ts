@@ -27,7 +27,7 @@ import type { ZodType } from 'zod';
 import { clientSignal, parse } from '../http/request.ts';
 import { AdminService } from '../service/admin.ts';
 import { Playground } from '../service/admin-playground.ts';
-import { ConsoleSessions } from '../service/admin-sessions.ts';
+import type { ConsoleSessions } from '../service/admin-sessions.ts';
 import type { Services } from '../services.ts';
 import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './admin-auth.ts';
 import { registerConsoleApp } from './admin-console.ts';
@@ -45,7 +45,7 @@ function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType;
  * The developer console: its page at `/console/` and every action it takes as an admin API route
  * under `/api/v1/admin/`, all behind one door (`registerConsoleAuth`).
  */
-export async function registerAdmin(app: FastifyInstance, services: Services) {
+export async function registerAdmin(app: FastifyInstance, services: Services, sessions: ConsoleSessions) {
   const { config, core } = services;
   const { store, game, coordination, upstream, icons, textModel } = core.deps;
   const materials = core.players.materials;
@@ -60,11 +60,6 @@ export async function registerAdmin(app: FastifyInstance, services: Services) {
     materials,
     textModel,
   });
-  const sessions = new ConsoleSessions(
-    store.admin,
-    (key, windowMs, now) => store.hit(key, windowMs, now),
-    config,
-  );
 
   // The page holds no data: it needs no session, only a console that is on.
   await app.register(async (page) => {

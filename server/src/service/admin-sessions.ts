@@ -8,7 +8,7 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_MAX_MS = 8 * 3_600_000;
 /** How stale a session's last-seen time may get before a request writes it again. */
 const TOUCH_MS = 60_000;
-/** Sign-in attempts allowed per address and minute. */
+/** Failed sign-ins allowed per address and minute. */
 const SIGN_IN_LIMIT = 10;
 
 export type ConsoleMode = 'credential' | 'open' | 'disabled';
@@ -45,24 +45,28 @@ export class ConsoleSessions {
     this.fingerprints = new Set(this.mode === 'open' ? ['open'] : this.credentials.map(fingerprint));
   }
 
-  /** Opens a session for a caller who gave a configured credential (or, `open`, who is on loopback). */
-  async signIn(credential: string, caller: { address: string; loopback: boolean }): Promise<OpenedSession> {
+  /**
+   * Opens a session for a caller who gave a configured credential (or, `open`, who is on this machine).
+   * Only failures count against the address: whoever holds the credential is never locked out by
+   * someone else's guesses from the same address (a proxy's), and guessing one that passes the
+   * production checks is hopeless anyway.
+   */
+  async signIn(
+    credential: string,
+    caller: { address: string; thisMachine: boolean },
+  ): Promise<OpenedSession> {
     const now = Date.now();
-    const { count } = await this.hit(`console-sign-in:${caller.address}`, 60_000, now);
-    if (count > SIGN_IN_LIMIT)
-      throw new ApiError(429, 'rate_limit_exceeded', 'Too many sign-in attempts; wait a minute', {
-        headers: { 'retry-after': '60' },
-      });
-    let used: string;
-    if (this.mode === 'open') {
-      if (!caller.loopback)
-        throw new ApiError(403, 'forbidden', 'Without a console credential, only this machine may sign in');
-      used = 'open';
-    } else {
-      const match = this.credentials.find((c) => safeEqual(credential, c));
-      if (!match)
-        throw new ApiError(401, 'unauthorized', 'That is not the console password or the server key');
-      used = fingerprint(match);
+    const match = this.credentials.find((c) => safeEqual(credential, c));
+    const used = this.mode === 'open' ? caller.thisMachine && 'open' : match && fingerprint(match);
+    if (!used) {
+      const { count } = await this.hit(`console-sign-in:${caller.address}`, 60_000, now);
+      if (count > SIGN_IN_LIMIT)
+        throw new ApiError(429, 'rate_limit_exceeded', 'Too many failed sign-ins; wait a minute', {
+          headers: { 'retry-after': '60' },
+        });
+      throw this.mode === 'open'
+        ? new ApiError(403, 'forbidden', 'Without a console credential, only this machine may sign in')
+        : new ApiError(401, 'unauthorized', 'That is not the console password or the server key');
     }
     const token = randomBytes(32).toString('base64url');
     const csrf = randomBytes(24).toString('base64url');

@@ -378,7 +378,7 @@ export class UpstreamClient {
 
   /** A backend's message, short, printable and scrubbed of secrets. */
   private clean(text: string): string {
-    return this.core.secrets.scrub(text.replace(/[^\P{C}]+/gu, ' ').trim()).slice(0, MESSAGE_LIMIT);
+    return this.core.secrets.clean(text).trim().slice(0, MESSAGE_LIMIT);
   }
 
   /** What a player is told of a 4xx: the backend's own message, cleaned, without its catalogue (the log has it whole). */
