@@ -57,6 +57,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     LOOTSMITH_MODERATION_URL: moderation.url,
     LOOTSMITH_MODERATION_KEY: moderation.key,
+    LOOTSMITH_ALLOW_CHAT: '1',
   });
 });
 afterAll(async () => {
@@ -149,6 +150,56 @@ describe('player text', () => {
     expect(restricted.statusCode).toBe(403);
     expect(restricted.json().error.code).toBe('player_restricted');
     expect((await drop('fox', {})).statusCode).toBe(200);
+  });
+});
+
+describe('the forwards', () => {
+  const forward = (player: string, path: string, payload: Record<string, unknown>) =>
+    app().inject({ method: 'POST', url: path, headers: auth(playerToken(player)), payload });
+  const image = (player: string, payload: Record<string, unknown>) =>
+    forward(player, '/v1/image/generations', payload);
+  const chat = (player: string, content: string) =>
+    forward(player, '/v1/chat/completions', { messages: [{ role: 'user', content }] });
+
+  it('refuses an image prompt or negative prompt the filter or moderation refuses, as crafting does', async () => {
+    moderation.flag = { 'burn the village': 'violence' };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['slur', { prompt: 'a n1gger with a sword' }, 'prompt'],
+      ['deny list', { prompt: 'a nude woman holding a swastika flag' }, 'prompt'],
+      ['negative prompt', { prompt: 'a shield', negative_prompt: 'f u c k' }, 'negative_prompt'],
+      ['moderation', { prompt: 'knights burn the village' }, 'prompt'],
+    ];
+    for (const [name, payload, field] of cases) {
+      const res = await unchanged('fwd-img', () => image('fwd-img', payload));
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().error, name).toMatchObject({ code: 'content_refused', details: { field } });
+    }
+    const events = await t.server.core.deps.store.admin.moderation({ playerId: 'fwd-img', limit: 10 });
+    expect(events.map((e) => [e.kind, e.field, e.action])).toContainEqual([
+      'player_text',
+      'prompt',
+      'refused',
+    ]);
+    expect(moderation.seen).toContain('knights burn the village');
+  });
+
+  it('refuses a chat message the filter or moderation refuses, and counts it toward restriction', async () => {
+    moderation.flag = { 'burn the village': 'violence' };
+    const flagged = await unchanged('fwd-chat', () => chat('fwd-chat', 'Tell me how to burn the village'));
+    expect(flagged.json().error).toMatchObject({
+      code: 'content_refused',
+      details: { field: 'messages.0.content', reason: 'moderation:violence' },
+    });
+    for (let i = 0; i < 4; i++)
+      expect((await chat('fwd-chat', `sh1t ${i}`)).json().error.code).toBe('content_refused');
+    const restricted = await chat('fwd-chat', 'a friendly hello');
+    expect(restricted.statusCode).toBe(403);
+    expect(restricted.json().error.code).toBe('player_restricted');
+  });
+
+  it('forwards a clean prompt and a clean message', async () => {
+    expect((await image('fwd-ok', { prompt: 'a shield on a starship' })).statusCode).toBe(200);
+    expect((await chat('fwd-ok', 'Name a sword.')).statusCode).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Cancel } from '../cancel.ts';
 import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';
+import { untracked } from '../upstream/spend.ts';
 
 /** An OpenAI-compatible moderation endpoint (`POST {url}/moderations`), as `LOOTSMITH_MODERATION_*` set it. */
 export interface ModerationSettings {
@@ -41,9 +42,11 @@ export class Moderation {
     };
     try {
       const body = { model: this.settings.model, input: texts };
-      const parsed = Answer.safeParse(
-        jsonOf(await this.endpoint.request(attempt, 'POST', '/moderations', 1024 * 1024, body)),
+      // Screening is the server's own call, not the player's spend: a refused text is given back.
+      const answer = await untracked(() =>
+        this.endpoint.request(attempt, 'POST', '/moderations', 1024 * 1024, body),
       );
+      const parsed = Answer.safeParse(jsonOf(answer));
       if (!parsed.success || parsed.data.results.length !== texts.length)
         throw new AttemptFailed('the answer is not a moderation of every text', false);
       return parsed.data.results.map((r) => {

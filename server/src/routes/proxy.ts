@@ -17,7 +17,7 @@ const CHAT_LIMIT: ForwardLimit = { name: 'chat', max: 10, windowMs: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, core }: Services) {
-  const { upstream, game } = core.deps;
+  const { upstream, game, content } = core.deps;
   const { max_size, max_steps } = game.image_forward;
 
   /** A player paints on the operator's key within the game's image settings, with the configured model. */
@@ -71,7 +71,15 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       // only well-formed requests get this far, so a bad request changes nothing. Once the call has
       // gone it stays counted, whether the player waited for the image or not.
       const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT, issuedAt(principal));
-      const answer = await withReservation(release, () => upstream.image(body, clientCancel(reply)));
+      const answer = await withReservation(release, async () => {
+        // Screened as crafting screens a player's words; a refusal sent nothing, so it is given back.
+        if (principal.kind === 'player')
+          await content?.screenPlayer(client_id, [
+            ['prompt', body.prompt],
+            ['negative_prompt', body.negative_prompt],
+          ]);
+        return upstream.image(body, clientCancel(reply));
+      });
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
       return answer;
     },
@@ -98,7 +106,14 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
       // A raw completion counts against the player's daily items budget, given back only if it never left.
       const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT, issuedAt(principal));
-      return withReservation(release, () => upstream.chat(body, clientCancel(reply)));
+      return withReservation(release, async () => {
+        if (principal.kind === 'player')
+          await content?.screenPlayer(
+            client_id,
+            body.messages.map((m, i): [string, string] => [`messages.${i}.content`, m.content]),
+          );
+        return upstream.chat(body, clientCancel(reply));
+      });
     },
   );
 }
