@@ -203,6 +203,28 @@ describe('the forwards', () => {
   });
 });
 
+describe('moderation comes after the limits', () => {
+  it('asks nothing for a drop the rate limit refuses, and asks about the same text once', async () => {
+    const outcomes: number[] = [];
+    for (let i = 0; i < 8; i++)
+      outcomes.push(
+        (await drop('lim', { generation_context: { enemy: 'frost_giant', theme: `misty caves ${i}` } }))
+          .statusCode,
+      );
+    const served = outcomes.filter((s) => s === 200).length;
+    expect(
+      outcomes.slice(served).every((s) => s === 429),
+      String(outcomes),
+    ).toBe(true);
+    expect(served).toBe(3);
+    const asked = moderation.seen.filter((text) => text.startsWith('misty caves'));
+    expect(asked).toEqual(Array.from({ length: served }, (_, i) => `misty caves ${i}`));
+    for (let i = 0; i < 2; i++)
+      await createItem('lim-again', { description: 'a club of ash wood, once asked about' });
+    expect(moderation.seen.filter((text) => text.includes('once asked about'))).toHaveLength(1);
+  });
+});
+
 describe('text a model writes', () => {
   it('never stores a planted message a model copies into the lore, nor an address', async () => {
     t.fake.itemsFor = (prompt, call) => itemsFor(prompt, call).map((i) => ({ ...i, lore: PLANTED }));
