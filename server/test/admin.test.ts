@@ -447,13 +447,13 @@ describe('console actions', () => {
     t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
     const { call } = await signIn(t);
     const admin = t.server.core.deps.store.admin;
-    for (let i = 0; i < 3; i++)
+    for (const [i, reason] of ['profanity', 'deny_list', 'web_address'].entries())
       await admin.recordModeration({
         playerId: 'mallory',
         kind: 'player_text',
         field: 'description',
         excerpt: `bad words ${i}`,
-        reason: 'profanity',
+        reason,
         action: 'refused',
       });
     await admin.recordModeration({
@@ -469,7 +469,10 @@ describe('console actions', () => {
     const next = (
       await call('GET', `/api/v1/admin/moderation?player=mallory&limit=2&after=${first.next}`)
     ).json();
-    expect(next).toMatchObject({ events: [{ excerpt: 'bad words 0', kind: 'player_text' }], next: null });
+    expect(next).toMatchObject({
+      events: [{ excerpt: 'bad words 0', kind: 'player_text', count: 1 }],
+      next: null,
+    });
     const generated = (await call('GET', '/api/v1/admin/moderation?kind=generated_text')).json();
     expect(generated.events).toEqual([
       expect.objectContaining({ player_id: null, reason: 'slur', action: 'regenerated' }),

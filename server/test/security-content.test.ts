@@ -151,6 +151,39 @@ describe('player text', () => {
     expect(restricted.json().error.code).toBe('player_restricted');
     expect((await drop('fox', {})).statusCode).toBe(200);
   });
+
+  it('records one token’s flood once per minute and reason, with a count', async () => {
+    for (let i = 0; i < 30; i++) await drop('flood', { items: [{ type: 'WEAPON', subtype: `sh1t ${i}` }] });
+    const events = await t.server.core.deps.store.admin.moderation({ playerId: 'flood', limit: 100 });
+    expect(events.map((e) => [e.reason, e.action, e.count])).toEqual([
+      ['repeat_offender', 'restricted', 25],
+      ['profanity', 'refused', 5],
+    ]);
+  });
+
+  it('never counts the game’s own ids as free text: a restricted player still drops and crafts by them', async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await drop('gid', { generation_context: { theme: `sh1t ${i}` } })).statusCode).toBe(400);
+    const dropped = await drop('gid', {
+      generation_context: { enemy: 'rat', location: "Crafters' Hall" },
+      items: [{ type: 'WEAPON' }],
+    });
+    expect(dropped.statusCode, dropped.body).toBe(200);
+    const combined = await app().inject({
+      method: 'POST',
+      url: '/api/v1/crafting/combine',
+      headers: auth(playerToken('gid')),
+      payload: {
+        player_id: 'gid',
+        crafting_station: 'workbench',
+        ingredients: [
+          { item_id: 'iron_ore', quantity: 1 },
+          { item_id: 'oak_wood', quantity: 1 },
+        ],
+      },
+    });
+    expect(combined.statusCode, combined.body).toBe(200);
+  });
 });
 
 describe('the forwards', () => {
@@ -234,7 +267,8 @@ describe('text a model writes', () => {
     expect(stored()).not.toContain('evil.example');
     expect(res.body).not.toContain('evil.example');
     const events = await t.server.core.deps.store.admin.moderation({ playerId: 'gus', limit: 10 });
-    expect(events.map((e) => [e.kind, e.action])).toEqual(Array(3).fill(['generated_text', 'regenerated']));
+    // Three re-asks for one reason within a minute: one row counting them.
+    expect(events.map((e) => [e.kind, e.action, e.count])).toEqual([['generated_text', 'regenerated', 3]]);
     expect(events[0]?.field).toBe('items.0.lore');
   });
 

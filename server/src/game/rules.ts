@@ -54,6 +54,23 @@ export function knownRarity(game: GameDefinition, rarity: string, where: string)
 }
 
 /** The enemy of the game definition with this id or name (any case). */
+/**
+ * The ids and names the game file gives its enemies, stations, materials, item types, rarities and
+ * locations, lower case: what requests name the game's own things by, not a player's free text.
+ */
+export function gameNames(game: GameDefinition): Set<string> {
+  const named = [...game.enemies, ...game.stations, ...game.materials];
+  return new Set(
+    [
+      ...named.flatMap((n) => [n.id, n.name]),
+      ...game.item_types.map((t) => t.id),
+      ...game.rarities.map((r) => r.id),
+      ...game.loot_pools.locations,
+      ...game.loot_pools.rooms.map((r) => r.name),
+    ].map((name) => name.toLowerCase()),
+  );
+}
+
 export function findEnemy(game: GameDefinition, name: string | undefined) {
   if (!name) return undefined;
   const needle = name.toLowerCase();

@@ -209,6 +209,11 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE players ADD COLUMN tokens_after ${d.bigint};
     ALTER TABLE players ADD COLUMN guest_secret TEXT;
   `,
+  // Issue 35: a player's refusals of one reason within a minute are one row with a count.
+  () => `
+    ALTER TABLE moderation_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX moderation_events_repeat ON moderation_events (player_id, kind, reason, action, at);
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';
