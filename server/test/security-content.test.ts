@@ -272,6 +272,39 @@ describe('text a model writes', () => {
     expect(events[0]?.field).toBe('items.0.lore');
   });
 
+  it('never stores markup a model writes: re-asked, then 502 generation_failed with nothing stored', async () => {
+    const markup = ['<img src=x onerror=alert(1)>', '<script>steal()</script>', 'javascript:alert(1)'];
+    let asks = 0;
+    t.fake.itemsFor = (prompt, call) =>
+      itemsFor(prompt, call).map((i) => ({ ...i, name: `Blade ${markup[asks++ % 3]}` }));
+    const items = count('items');
+    const res = await drop('mia', {});
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('generation_failed');
+    expect(count('items')).toBe(items);
+    expect(stored()).not.toMatch(/<img|<script|javascript:/i);
+    asks = 0;
+    t.fake.itemsFor = (prompt, call) =>
+      itemsFor(prompt, call).map((i) => (asks++ === 0 ? { ...i, lore: 'Run <b>fast</b>.' } : i));
+    const again = await drop('mia', {});
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().items[0].lore).not.toContain('<b>');
+  });
+
+  it('refuses markup a player writes, as any refused text', async () => {
+    for (const description of ['a club <img src=x onerror=alert(1)>', 'a club, see javascript:alert(1)']) {
+      const res = await unchanged('ned', () => createItem('ned', { description }));
+      expect(res.json().error, description).toMatchObject({
+        code: 'content_refused',
+        details: { reason: 'markup' },
+      });
+    }
+    // A comparison is not markup.
+    expect((await createItem('ned', { description: 'a club that deals <5 damage, a < b' })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('writes again a name a model made of the player’s profane subtype; the stored item is clean', async () => {
     let asks = 0;
     t.fake.itemsFor = (prompt, call) =>

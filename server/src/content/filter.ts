@@ -14,6 +14,9 @@ const NUMBER = /(?<![\p{L}\d])\d+(?![\p{L}\d])/gu;
 /** A web address or e-mail: item text never needs one, and a planted one sends players elsewhere. */
 const ADDRESS = /\bhttps?:\/\/|\bwww\.|[\w.-]+@[\w-]+\.\w|\b[\p{L}\d-]{2,}\.(?:[a-z]{2,})(?:\/|\b)(?!['’])/iu;
 
+/** HTML or a script address: a game that draws item text as HTML would run it. A comparison ("<5", "a < b") is not. */
+const MARKUP = /<\/?[a-z!?]|\b(?:javascript|vbscript)\s*:|\bdata\s*:\s*[a-z]+\/[\w+.-]+[;,]/iu;
+
 /**
  * Why a text was refused, as the console's record names it (`profanity`, `deny_list`, `web_address`):
  * the kind of word, never the word itself. `obscenity`'s list does not tell slurs from profanity.
@@ -48,6 +51,7 @@ export class TextFilter {
 
   /** The first thing wrong with a text a player or a model wrote, or undefined when it is clean. */
   check(text: string): Finding | undefined {
+    if (MARKUP.test(text)) return { reason: 'markup' };
     const words = text.replace(NUMBER, ' ');
     const joined = words.replace(SPACED, (run) => run.replace(/[\s.\-_*·]+/g, ''));
     for (const candidate of joined === words ? [words] : [words, joined]) {
