@@ -376,6 +376,23 @@ describe('console actions', () => {
     ).toBe(404);
   });
 
+  it('screens what the model writes in the playground as in the game', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const { call } = await signIn(t);
+    const itemsFor = t.fake.itemsFor;
+    let asks = 0;
+    t.fake.itemsFor = (prompt, n) =>
+      itemsFor(prompt, n).map((i) => (asks++ === 0 ? { ...i, name: 'Sh1tstorm Cleaver' } : i));
+    const result = await call('POST', '/api/v1/admin/playground/drop', {
+      player_level: 1,
+      count: 1,
+      type: 'WEAPON',
+    });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json().items[0].name).not.toMatch(/sh1t/i);
+    expect(asks).toBe(2);
+  });
+
   it('runs a playground drop and combine with icons, granting nothing and counting against no one', async () => {
     t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
     const { call } = await signIn(t);

@@ -47,7 +47,7 @@ function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType;
  */
 export async function registerAdmin(app: FastifyInstance, services: Services) {
   const { config, core } = services;
-  const { store, game, coordination, upstream, icons, textModel } = core.deps;
+  const { store, game, coordination, upstream, icons, textModel, content } = core.deps;
   const materials = core.players.materials;
   const admin = new AdminService({ game, store, materials, pools: config.pools !== undefined });
   const playground = new Playground({
@@ -59,6 +59,7 @@ export async function registerAdmin(app: FastifyInstance, services: Services) {
     icons,
     materials,
     textModel,
+    content,
   });
   const sessions = new ConsoleSessions(
     store.admin,
