@@ -3,12 +3,14 @@ import {
   DataSet,
   englishDataset,
   englishRecommendedTransformers,
+  type MatchPayload,
   parseRawPattern,
   RegExpMatcher,
 } from 'obscenity';
 
 /** What may stand between the letters of a word spelt apart ("f u c k", "s.h.i.t", "n/i/g"). */
 const APART = String.raw`[\s.\-_*·/\\|+~,:;'"]+`;
+const APART_ALL = new RegExp(APART, 'gu');
 /** Letters spaced or dotted apart: read again joined, so spacing hides nothing. */
 const SPACED = new RegExp(String.raw`(?<![\p{L}\p{N}])\p{L}(?:${APART}\p{L}(?![\p{L}\p{N}])){2,}`, 'gu');
 /** A word split into short pieces ("ni gg er"): read joined, refused only when the pieces make the word whole. */
@@ -97,8 +99,8 @@ export interface Finding {
  * The text filter: `obscenity`'s English profanity and slur list with its recommended transformers
  * (look-alike characters, leetspeak, repeated letters), read on the text's plain form, with letters
  * spaced apart and words split into short pieces joined again, hate slogans and codes, markup, plus
- * the game's own allow and deny lists. Numbers standing alone are
- * left out of the word check (item text is full of them, and "455" is a number, not leetspeak).
+ * the game's own allow and deny lists. Numbers standing alone are left out of the word check (item
+ * text is full of them, and "455" is a number, not leetspeak).
  */
 export class TextFilter {
   private readonly matcher: RegExpMatcher;
@@ -128,13 +130,13 @@ export class TextFilter {
     const plain = plainForm(text);
     if (HATE.test(plain)) return { reason: 'hate_phrase' };
     const words = plain.replace(NUMBER, ' ');
-    const joined = words.replace(SPACED, (run) => run.replace(new RegExp(APART, 'gu'), ''));
+    const joined = words.replace(SPACED, (run) => run.replace(APART_ALL, ''));
     for (const candidate of joined === words ? [words] : [words, joined]) {
       const [match] = this.matcher.getAllMatches(candidate);
       if (match) return this.finding(match);
     }
     for (const [run] of words.matchAll(PIECES)) {
-      const whole = run.replace(new RegExp(APART, 'gu'), '');
+      const whole = run.replace(APART_ALL, '');
       const match = this.matcher
         .getAllMatches(whole)
         .find((m) => m.startIndex === 0 && m.endIndex === whole.length - 1);
@@ -155,7 +157,7 @@ export class TextFilter {
     return PHISHING.test(plain) ? { reason: 'phishing' } : undefined;
   }
 
-  private finding(match: Parameters<typeof this.dataset.getPayloadWithPhraseMetadata>[0]): Finding {
+  private finding(match: MatchPayload): Finding {
     const game = this.dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.game;
     return { reason: game ? 'deny_list' : 'profanity' };
   }
