@@ -143,6 +143,8 @@ export const ModerationEvent = z.object({
   reason: z.string(),
   /** What was done: `refused`, `regenerated`, `fallback`, `restricted`, … */
   action: z.string(),
+  /** How many times, from `at` to a minute later (a player's repeats of one reason share a row). */
+  count: z.int(),
 });
 export type ModerationEvent = z.infer<typeof ModerationEvent>;
 

@@ -289,6 +289,15 @@ const ImageForwardFile = z.strictObject({
   max_steps: z.int().min(1).max(50).default(15).describe("Most steps a player's image is painted with"),
 });
 
+const ChatForwardFile = z.strictObject({
+  max_tokens: z
+    .int()
+    .min(16)
+    .max(32_768)
+    .default(1024)
+    .describe("Most tokens a player's raw chat completion may ask for (and is given when it asks none)"),
+});
+
 /** A word or phrase of a game's own allow or deny list: letters, digits, spaces, ' and -. */
 const FilterWord = z
   .string()
@@ -617,6 +626,9 @@ export const GameFile = z
     ),
     image_forward: ImageForwardFile.prefault({}).describe(
       'What a player may ask of the image forward (POST /v1/image/generations); the server credential is not bound by it',
+    ),
+    chat_forward: ChatForwardFile.prefault({}).describe(
+      'What a player may ask of the raw chat forward (POST /v1/chat/completions, on with LOOTSMITH_ALLOW_CHAT=1): the configured model only; the server credential is not bound by it',
     ),
     content_filter: ContentFilterFile.prefault({}).describe(
       "The game's own words for its text filter (a maintained profanity and slur list is always on)",

@@ -266,7 +266,7 @@ export const SETTINGS = {
   allowChat: setting(
     'LOOTSMITH_ALLOW_CHAT',
     flag.default(false),
-    '1: forward raw /v1/chat/completions for players (off by default)',
+    '1: forward raw /v1/chat/completions for players: the configured model, within the game file’s chat_forward.max_tokens (off by default)',
   ),
   corsOrigins: setting(
     'LOOTSMITH_CORS_ORIGINS',

@@ -9,6 +9,7 @@ import type { Coordination } from './coordination/coordination.ts';
 import { LocalCoordination } from './coordination/local.ts';
 import { RedisCoordination } from './coordination/redis.ts';
 import { loadGameDefinition } from './game/definition.ts';
+import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
@@ -101,6 +102,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     store,
     filter: new TextFilter(game.content_filter),
     rules: game.content_filter,
+    ownNames: gameNames(game),
     moderation: moderation || undefined,
   });
   const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity, content };

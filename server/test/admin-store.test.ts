@@ -419,6 +419,18 @@ describe.each(backends)('$name admin store', (backend) => {
       'items.0.name',
     ]);
     expect(await store.admin.moderationSince(t0 - 1500)).toBe(2);
+    // The same player's refusal of the same reason within a minute counts on the row it repeats.
+    await store.admin.recordModeration({
+      playerId: 'mallory',
+      kind: 'player_text',
+      field: 'description',
+      excerpt: 'the slur again',
+      reason: 'slur',
+      action: 'refused',
+    });
+    const [repeated] = await store.admin.moderation({ playerId: 'mallory', limit: 1 });
+    expect(repeated).toMatchObject({ field: 'visual_preferences.look', count: 2 });
+    expect(await store.admin.moderationSince(t0 - 1500)).toBe(3);
   });
 
   run(
@@ -482,9 +494,12 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the security migrations after it undone (issue 35's only
-  // converts blocks to milliseconds), then the console's tables gone, the version before them.
-  const undo = `UPDATE schema_version SET version = version - 1; DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
+  // A database from before the console: the migrations after it undone (the moderation count, then
+  // issue 35's block times in milliseconds, then security's), then the console's tables gone, the
+  // version before them.
+  const undo = `DROP INDEX IF EXISTS moderation_events_repeat; ALTER TABLE moderation_events DROP COLUMN count;
+    UPDATE schema_version SET version = version - 2;
+    DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
     DROP INDEX IF EXISTS idempotency_age; ALTER TABLE discoveries DROP COLUMN discovery_key;
     ALTER TABLE idempotency DROP COLUMN owner; ALTER TABLE idempotency DROP COLUMN saved_at;
     ALTER TABLE players DROP COLUMN tokens_after; ALTER TABLE players DROP COLUMN guest_secret;

@@ -379,6 +379,23 @@ describe('console actions', () => {
     ).toBe(404);
   });
 
+  it('screens what the model writes in the playground as in the game', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const { call } = await signIn(t);
+    const itemsFor = t.fake.itemsFor;
+    let asks = 0;
+    t.fake.itemsFor = (prompt, n) =>
+      itemsFor(prompt, n).map((i) => (asks++ === 0 ? { ...i, name: 'Sh1tstorm Cleaver' } : i));
+    const result = await call('POST', '/api/v1/admin/playground/drop', {
+      player_level: 1,
+      count: 1,
+      type: 'WEAPON',
+    });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json().items[0].name).not.toMatch(/sh1t/i);
+    expect(asks).toBe(2);
+  });
+
   it('runs a playground drop and combine with icons, granting nothing and counting against no one', async () => {
     t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
     const { call } = await signIn(t);
@@ -450,13 +467,13 @@ describe('console actions', () => {
     t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
     const { call } = await signIn(t);
     const admin = t.server.core.deps.store.admin;
-    for (let i = 0; i < 3; i++)
+    for (const [i, reason] of ['profanity', 'deny_list', 'web_address'].entries())
       await admin.recordModeration({
         playerId: 'mallory',
         kind: 'player_text',
         field: 'description',
         excerpt: `bad words ${i}`,
-        reason: 'profanity',
+        reason,
         action: 'refused',
       });
     await admin.recordModeration({
@@ -472,7 +489,10 @@ describe('console actions', () => {
     const next = (
       await call('GET', `/api/v1/admin/moderation?player=mallory&limit=2&after=${first.next}`)
     ).json();
-    expect(next).toMatchObject({ events: [{ excerpt: 'bad words 0', kind: 'player_text' }], next: null });
+    expect(next).toMatchObject({
+      events: [{ excerpt: 'bad words 0', kind: 'player_text', count: 1 }],
+      next: null,
+    });
     const generated = (await call('GET', '/api/v1/admin/moderation?kind=generated_text')).json();
     expect(generated.events).toEqual([
       expect.objectContaining({ player_id: null, reason: 'slur', action: 'regenerated' }),

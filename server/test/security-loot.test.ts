@@ -341,7 +341,7 @@ describe('the raw chat forward (LOOTSMITH_ALLOW_CHAT=1)', () => {
       method: 'POST',
       url: '/v1/chat/completions',
       headers: auth(playerToken(player)),
-      payload: { model: 'any', messages: [{ role: 'user', content: 'Generate 1 item.' }] },
+      payload: { messages: [{ role: 'user', content: 'Generate 1 item.' }] },
     });
   beforeAll(async () => {
     t = await bootWithFake({ ...PRODUCTION, LOOTSMITH_ALLOW_CHAT: '1' });

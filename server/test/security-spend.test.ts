@@ -56,7 +56,7 @@ const combine = (player: string, payload: Record<string, unknown>) =>
   });
 
 beforeAll(async () => {
-  t = await bootWithFake({ ...PRODUCTION, LOOTSMITH_UPSTREAM_TIMEOUT_MS: '5000' });
+  t = await bootWithFake({ ...PRODUCTION, LOOTSMITH_UPSTREAM_TIMEOUT_MS: '5000', LOOTSMITH_ALLOW_CHAT: '1' });
   url = await app().listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {
@@ -243,6 +243,40 @@ describe('the image forward', () => {
     expect(res.json().error.message).toContain('unknown image model');
     expect(res.body).not.toContain('secret-sdxl-v9');
     expect(res.body).not.toContain('lootsmith-painter');
+  });
+});
+
+describe('the chat forward (LOOTSMITH_ALLOW_CHAT=1)', () => {
+  const chat = (token: string, payload: Record<string, unknown>) =>
+    app().inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: auth(token),
+      payload: { messages: [{ role: 'user', content: 'Name a sword.' }], ...payload },
+    });
+
+  it('lets a player pick no model and no more than the game’s max_tokens', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    t.fake.hostile = (r) => {
+      if (r.kind === 'chat') sent.push(r.body as Record<string, unknown>);
+      return undefined;
+    };
+    const model = await chat(playerToken('ivo'), { model: 'o1-pro' });
+    expect(model.statusCode).toBe(403);
+    expect(model.json().error.message).toContain('body.model');
+    const tokens = await chat(playerToken('ivo'), { max_tokens: 32_768 });
+    expect(tokens.statusCode).toBe(400);
+    expect(tokens.json().error.message).toContain('body.max_tokens: at most 1024');
+    expect(sent).toEqual([]);
+    expect(await usage('ivo')).toEqual({ items: 0, images: 0 });
+    const plain = await chat(playerToken('ivo'), {});
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(sent[0]?.max_tokens).toBe(1024);
+    expect(sent[0]?.model).not.toBe('o1-pro');
+    // The game server's credential is not bound by the player's limits.
+    const server = await chat(SERVER_KEY, { client_id: 'ivo', max_tokens: 4096 });
+    expect(server.statusCode, server.body).toBe(200);
+    expect(sent[1]?.max_tokens).toBe(4096);
   });
 });
 

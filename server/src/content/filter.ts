@@ -3,16 +3,89 @@ import {
   DataSet,
   englishDataset,
   englishRecommendedTransformers,
+  type MatchPayload,
   parseRawPattern,
   RegExpMatcher,
 } from 'obscenity';
 
-/** Letters spaced or dotted apart ("f u c k", "s.h.i.t"): read again joined, so spacing hides nothing. */
-const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[\s.\-_*·]+\p{L}(?![\p{L}\p{N}])){2,}/gu;
+/** What may stand between the letters of a word spelt apart ("f u c k", "s.h.i.t", "n/i/g"). */
+const APART = String.raw`[\s.\-_*·/\\|+~,:;'"]+`;
+const APART_ALL = new RegExp(APART, 'gu');
+/** Letters spaced or dotted apart: read again joined, so spacing hides nothing. */
+const SPACED = new RegExp(String.raw`(?<![\p{L}\p{N}])\p{L}(?:${APART}\p{L}(?![\p{L}\p{N}])){2,}`, 'gu');
+/** A word split into short pieces ("ni gg er"): read joined, refused only when the pieces make the word whole. */
+const PIECES = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])\p{L}{1,3}(?:${APART}\p{L}{1,3}(?![\p{L}\p{N}])){2,}`,
+  'gu',
+);
 /** A number standing alone ("+455 attack"): a number, not a word spelt in leetspeak. */
 const NUMBER = /(?<![\p{L}\d])\d+(?![\p{L}\d])/gu;
 /** A web address or e-mail: item text never needs one, and a planted one sends players elsewhere. */
 const ADDRESS = /\bhttps?:\/\/|\bwww\.|[\w.-]+@[\w-]+\.\w|\b[\p{L}\d-]{2,}\.(?:[a-z]{2,})(?:\/|\b)(?!['’])/iu;
+/** An address written so filters miss it: "hxxps://", "evil[.]example", "evil . example . com". */
+const DEFANGED =
+  /\bh[x*]{2}ps?:|[[({]\s*(?:\.|dot)\s*[\])}]|\b[\p{L}\d-]{2,}(?:\s+\.\s*|\s*\.\s+)[\p{L}\d-]{2,}(?:\s*\.\s*[\p{L}\d-]{2,})*\s*\.\s*(?:com|net|org|io|gg|ru|cn|xyz|info|biz|co|me|app|dev|site|online|example)\b/iu;
+/** HTML or a script address: a game that draws item text as HTML would run it. A comparison ("<5", "a < b") is not. */
+const MARKUP = /<\/?[a-z!?]|\b(?:javascript|vbscript)\s*:|\bdata\s*:\s*[a-z]+\/[\w+.-]+[;,]/iu;
+/** Hate that needs no listed word: its slogans and number codes. */
+const HATE =
+  /\bsieg\s*heil\b|\bheil\s+hitler\b|(?<!\d)14\s*[/\s-]?\s*88(?!\d)|\bwhite\s+power\b|\bgas\s+the\s+jews\b/iu;
+/** A message posing as the game's staff, or asking a player for a password. */
+const PHISHING =
+  /\[\s*(?:system|admin|administrator|moderator|mod|staff|support|gm|official)\s*\]|\b(?:send|give|enter|type|share|tell|dm|whisper|confirm|verify)\b.{0,30}\byour\s+(?:password|passcode|pin|login|credentials|account|e-?mail)\b/iu;
+
+/** Words of many games the list would refuse for a word inside them (a "Scunthorpe"). */
+const ORDINARY = ['cockpit', 'shiitake', 'cumin', 'dickinson', 'penistone', 'retardant'];
+
+/** Cherokee capitals that look like Latin ones ("ᎠᎥᏟᏦ"): NFKC keeps them apart, so they are read as Latin here. */
+const LOOKALIKE_CAPITALS: Record<string, string> = {
+  Ꭰ: 'D',
+  Ꭱ: 'R',
+  Ꭲ: 'T',
+  Ꭵ: 'i',
+  Ꭹ: 'Y',
+  Ꭺ: 'A',
+  Ꭻ: 'J',
+  Ꭼ: 'E',
+  Ꮃ: 'W',
+  Ꮇ: 'M',
+  Ꮋ: 'H',
+  Ꮐ: 'G',
+  Ꮒ: 'h',
+  Ꮓ: 'Z',
+  Ꮢ: 'R',
+  Ꮤ: 'W',
+  Ꮥ: 'S',
+  Ꮩ: 'V',
+  Ꮪ: 'S',
+  Ꮮ: 'L',
+  Ꮯ: 'C',
+  Ꮲ: 'P',
+  Ꮶ: 'K',
+  Ꮷ: 'd',
+  Ᏼ: 'B',
+};
+/** The same letters in Cherokee's lower case too (a lower-cased text has them). */
+const LOOKALIKES = new Map(
+  Object.entries(LOOKALIKE_CAPITALS).flatMap(([cherokee, latin]) => [
+    [cherokee, latin],
+    [cherokee.toLowerCase(), latin],
+  ]),
+);
+const LOOKALIKE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'gu');
+
+/**
+ * The form a text is checked in; the text itself is kept as written. Compatibility forms folded
+ * (full-width "＋９９", ligatures), combining marks stripped (struck-through or stacked letters), and
+ * look-alike letters read as the Latin ones.
+ */
+export function plainForm(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFKC')
+    .replace(LOOKALIKE, (c) => LOOKALIKES.get(c) ?? c);
+}
 
 /**
  * Why a text was refused, as the console's record names it (`profanity`, `deny_list`, `web_address`):
@@ -24,9 +97,10 @@ export interface Finding {
 
 /**
  * The text filter: `obscenity`'s English profanity and slur list with its recommended transformers
- * (look-alike characters, leetspeak, repeated letters), letters spaced apart joined again, plus the
- * game's own allow and deny lists. Numbers standing alone are left out (item text is full of them,
- * and "455" is a number, not leetspeak).
+ * (look-alike characters, leetspeak, repeated letters), read on the text's plain form, with letters
+ * spaced apart and words split into short pieces joined again, hate slogans and codes, markup, plus
+ * the game's own allow and deny lists. Numbers standing alone are left out of the word check (item
+ * text is full of them, and "455" is a number, not leetspeak).
  */
 export class TextFilter {
   private readonly matcher: RegExpMatcher;
@@ -41,26 +115,50 @@ export class TextFilter {
     const built = this.dataset.build();
     this.matcher = new RegExpMatcher({
       ...built,
-      whitelistedTerms: [...(built.whitelistedTerms ?? []), ...lists.allow.map((w) => w.toLowerCase())],
+      whitelistedTerms: [
+        ...(built.whitelistedTerms ?? []),
+        ...ORDINARY,
+        ...lists.allow.map((w) => w.toLowerCase()),
+      ],
       ...englishRecommendedTransformers,
     });
   }
 
   /** The first thing wrong with a text a player or a model wrote, or undefined when it is clean. */
   check(text: string): Finding | undefined {
-    const words = text.replace(NUMBER, ' ');
-    const joined = words.replace(SPACED, (run) => run.replace(/[\s.\-_*·]+/g, ''));
+    if (MARKUP.test(text)) return { reason: 'markup' };
+    const plain = plainForm(text);
+    if (HATE.test(plain)) return { reason: 'hate_phrase' };
+    const words = plain.replace(NUMBER, ' ');
+    const joined = words.replace(SPACED, (run) => run.replace(APART_ALL, ''));
     for (const candidate of joined === words ? [words] : [words, joined]) {
-      if (!this.matcher.hasMatch(candidate)) continue;
       const [match] = this.matcher.getAllMatches(candidate);
-      const game = match && this.dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.game;
-      return { reason: game ? 'deny_list' : 'profanity' };
+      if (match) return this.finding(match);
+    }
+    for (const [run] of words.matchAll(PIECES)) {
+      const whole = run.replace(APART_ALL, '');
+      const match = this.matcher
+        .getAllMatches(whole)
+        .find((m) => m.startIndex === 0 && m.endIndex === whole.length - 1);
+      if (match) return this.finding(match);
     }
     return undefined;
   }
 
-  /** `check`, and for text a model wrote: no web address or e-mail either. */
+  /**
+   * `check`, and for text a model wrote (shown to players as the game's): no web address or e-mail
+   * however written, and no message posing as staff or asking for a password.
+   */
   checkGenerated(text: string): Finding | undefined {
-    return this.check(text) ?? (ADDRESS.test(text) ? { reason: 'web_address' } : undefined);
+    const found = this.check(text);
+    if (found) return found;
+    const plain = plainForm(text);
+    if (ADDRESS.test(text) || DEFANGED.test(plain)) return { reason: 'web_address' };
+    return PHISHING.test(plain) ? { reason: 'phishing' } : undefined;
+  }
+
+  private finding(match: MatchPayload): Finding {
+    const game = this.dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.game;
+    return { reason: game ? 'deny_list' : 'profanity' };
   }
 }

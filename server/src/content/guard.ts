@@ -50,13 +50,18 @@ export class ContentGuard {
       store: Store;
       filter: TextFilter;
       rules: ContentFilter;
+      /** The game file's own ids and names, lower case (`gameNames`). */
+      ownNames: ReadonlySet<string>;
       moderation?: Moderation;
     },
   ) {}
 
   /** Refuses a player's text that fails the filter or the moderation endpoint; records why. */
   async screenPlayer(playerId: string, fields: Texts): Promise<void> {
-    const texts = fields.filter((f): f is [string, string] => !!f[1]);
+    // A game's own name (an enemy, a station, a location) is not free text: it never restricts anyone.
+    const texts = fields.filter(
+      (f): f is [string, string] => !!f[1] && !this.deps.ownNames.has(f[1].trim().toLowerCase()),
+    );
     if (!texts.length) return;
     await this.assertNotRestricted(playerId, texts);
     const found = await this.findings(texts, (text) => this.deps.filter.check(text));
@@ -93,9 +98,10 @@ export class ContentGuard {
   private async assertNotRestricted(playerId: string, texts: Array<[string, string]>) {
     const { refusals, hours } = this.deps.rules.restrict_after;
     const since = Date.now() - hours * 3_600_000;
-    // The newest `refusals` of the player's texts: restricted when all of them fall in the window.
+    // Each row counts its refusals, so the newest `refusals` rows hold every one of the window's that matters.
     const recent = await this.deps.store.admin.moderation({ playerId, kind: 'player_text', limit: refusals });
-    if (recent.length < refusals || recent.some((e) => e.at < since)) return;
+    const inWindow = recent.filter((e) => e.at >= since).reduce((sum, e) => sum + e.count, 0);
+    if (inWindow < refusals) return;
     // Recorded too: a player who keeps writing while restricted stays restricted.
     const [[field, text]] = texts as [[string, string]];
     await this.record(playerId, 'player_text', 'restricted', [{ field, text, reason: 'repeat_offender' }]);

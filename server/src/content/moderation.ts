@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Cancel } from '../cancel.ts';
 import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';
+import { untracked } from '../upstream/spend.ts';
 
 /** An OpenAI-compatible moderation endpoint (`POST {url}/moderations`), as `LOOTSMITH_MODERATION_*` set it. */
 export interface ModerationSettings {
@@ -19,18 +20,49 @@ const Answer = z.looseObject({
 /** A moderation endpoint that could not be asked: what it would have said is unknown, so nothing passes. */
 export class ModerationUnavailable extends Error {}
 
+/** Verdicts kept, by exact text, so a text repeated (a drop's theme, a re-sent prompt) is asked about once. */
+const VERDICTS_KEPT = 5_000;
+const VERDICT_TTL_MS = 10 * 60_000;
+/** Longer texts are asked about each time: the kept verdicts stay within about 10 MB. */
+const VERDICT_TEXT_MAX = 2_000;
+
 /**
  * Asks an OpenAI-compatible `/moderations` (OpenAI's, or any server speaking it) about texts, one
  * result per text in order: the categories it flagged, none for a clean text.
  */
 export class Moderation {
   private readonly endpoint: Endpoint;
+  private readonly verdicts = new Map<string, { categories: string[]; until: number }>();
 
   constructor(private readonly settings: ModerationSettings) {
     this.endpoint = new Endpoint(settings.url, settings.key ? `Bearer ${settings.key}` : undefined, 16);
   }
 
   async flagged(texts: string[]): Promise<string[][]> {
+    const now = Date.now();
+    const verdicts = new Map<string, string[]>();
+    for (const text of texts) {
+      const kept = this.verdicts.get(text);
+      if (kept && kept.until > now) verdicts.set(text, kept.categories);
+    }
+    const unknown = [...new Set(texts.filter((text) => !verdicts.has(text)))];
+    const answers = await this.ask(unknown);
+    unknown.forEach((text, i) => {
+      const categories = answers[i] ?? [];
+      verdicts.set(text, categories);
+      if (text.length > VERDICT_TEXT_MAX) return;
+      this.verdicts.delete(text);
+      this.verdicts.set(text, { categories, until: now + VERDICT_TTL_MS });
+    });
+    // The oldest go first (a Map keeps insertion order).
+    for (const oldest of this.verdicts.keys()) {
+      if (this.verdicts.size <= VERDICTS_KEPT) break;
+      this.verdicts.delete(oldest);
+    }
+    return texts.map((text) => verdicts.get(text) ?? []);
+  }
+
+  private async ask(texts: string[]): Promise<string[][]> {
     if (!texts.length) return [];
     const stop = new Cancel();
     const timer = setTimeout(() => stop.abort(new Error('deadline exceeded')), this.settings.timeoutMs);
@@ -41,9 +73,11 @@ export class Moderation {
     };
     try {
       const body = { model: this.settings.model, input: texts };
-      const parsed = Answer.safeParse(
-        jsonOf(await this.endpoint.request(attempt, 'POST', '/moderations', 1024 * 1024, body)),
+      // Screening is the server's own call, not the player's spend: a refused text is given back.
+      const answer = await untracked(() =>
+        this.endpoint.request(attempt, 'POST', '/moderations', 1024 * 1024, body),
       );
+      const parsed = Answer.safeParse(jsonOf(answer));
       if (!parsed.success || parsed.data.results.length !== texts.length)
         throw new AttemptFailed('the answer is not a moderation of every text', false);
       return parsed.data.results.map((r) => {

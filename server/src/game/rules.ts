@@ -4,8 +4,13 @@ import {
   type GeneratedItem,
   type Rarity,
 } from '@lootsmith/protocol';
+import { plainForm } from '../content/filter.ts';
+import { itemTexts } from '../content/guard.ts';
 import { refuse } from '../refusal.ts';
 import { pickWeighted, type Random } from './random.ts';
+
+const ANY_NUMBER = /\d+(?:[.,]\d+)*/g;
+const STAT_NUMBER = /(?<![\p{L}\d])[+\-−]\s*\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s*%/gu;
 
 /** The game's rarities, from the most common up. */
 export const rarityIds = (game: GameDefinition) => game.rarities.map((r) => r.id);
@@ -54,6 +59,23 @@ export function knownRarity(game: GameDefinition, rarity: string, where: string)
 }
 
 /** The enemy of the game definition with this id or name (any case). */
+/**
+ * The ids and names the game file gives its enemies, stations, materials, item types, rarities and
+ * locations, lower case: what requests name the game's own things by, not a player's free text.
+ */
+export function gameNames(game: GameDefinition): Set<string> {
+  const named = [...game.enemies, ...game.stations, ...game.materials];
+  return new Set(
+    [
+      ...named.flatMap((n) => [n.id, n.name]),
+      ...game.item_types.map((t) => t.id),
+      ...game.rarities.map((r) => r.id),
+      ...game.loot_pools.locations,
+      ...game.loot_pools.rooms.map((r) => r.name),
+    ].map((name) => name.toLowerCase()),
+  );
+}
+
 export function findEnemy(game: GameDefinition, name: string | undefined) {
   if (!name) return undefined;
   const needle = name.toLowerCase();
@@ -160,6 +182,10 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
   if (sum > statCeiling(game, want.rarity, want.level))
     problems.push(`stats sum to ${sum}, above the stat budget of ${budget}: lower them`);
+  // A drawback is bounded as a bonus is: a -999 would break the game as a +999 would.
+  const drawbacks = item.stats.reduce((a, s) => a - Math.min(0, s.value), 0);
+  if (drawbacks > statCeiling(game, want.rarity, want.level))
+    problems.push(`negative stats sum to -${drawbacks}, beyond the stat budget of ${budget}: raise them`);
   const names = new Set<string>();
   for (const s of item.stats) {
     if (names.has(s.name)) problems.push(`stat ${s.name} appears twice`);
@@ -179,14 +205,19 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
   problems.push(...effectProblems(game, item, want.rarity));
-  const biggest = Math.max(
-    0,
-    ...(item.description.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => Number(n.replace(/,/g, ''))),
-  );
-  if (biggest > budget) problems.push(`description: ${biggest} is more than the stat budget of ${budget}`);
-  const named = rarityWord(game).exec(item.description)?.[0];
-  if (named && named !== want.rarity)
-    problems.push(`description: names the rarity ${named}; leave rarity out`);
+  // Every text players read (a colour is a hex code), in its plain form: "＋９９９９９" is +99999. The
+  // description quotes stats, so any number counts there; elsewhere a signed one or a percentage
+  // ("+99999", "-999"), not a name's "Blade of the 12 Winds".
+  for (const [field, text] of itemTexts(item)) {
+    if (!text || field === 'color') continue;
+    const plain = plainForm(text);
+    const numbers = plain.match(field === 'description' ? ANY_NUMBER : STAT_NUMBER) ?? [];
+    const biggest = Math.max(0, ...numbers.map((n) => Number(n.replace(/[^\d.]/g, ''))));
+    if (biggest > budget) problems.push(`${field}: ${biggest} is more than the stat budget of ${budget}`);
+    const named = rarityWord(game).exec(plain)?.[0];
+    if (named && named !== want.rarity)
+      problems.push(`${field}: names the rarity ${named}; leave rarity out`);
+  }
   return problems;
 }
 

@@ -47,7 +47,7 @@ function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType;
  */
 export async function registerAdmin(app: FastifyInstance, services: Services, sessions: ConsoleSessions) {
   const { config, core } = services;
-  const { store, game, coordination, upstream, icons, textModel } = core.deps;
+  const { store, game, coordination, upstream, icons, textModel, content } = core.deps;
   const materials = core.players.materials;
   const admin = new AdminService({ game, store, materials, pools: config.pools !== undefined });
   const playground = new Playground({
@@ -59,6 +59,7 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
     icons,
     materials,
     textModel,
+    content,
   });
 
   // The page holds no data: it needs no session, only a console that is on.

@@ -17,11 +17,11 @@ const CHAT_LIMIT: ForwardLimit = { name: 'chat', max: 10, windowMs: 60_000 };
 
 /** The `/v1` generation endpoints forwarded for a player: client_id comes from the token, never the body. */
 export function registerProxyRoutes(app: FastifyInstance, { config, core }: Services) {
-  const { upstream, game } = core.deps;
+  const { upstream, game, content } = core.deps;
   const { max_size, max_steps } = game.image_forward;
 
   /** A player paints on the operator's key within the game's image settings, with the configured model. */
-  const withinGame = (body: ImageGenerationRequest): ImageGenerationRequest => {
+  const imageWithinGame = (body: ImageGenerationRequest): ImageGenerationRequest => {
     if (body.model !== undefined)
       throw refuse('forbidden', 'body.model: only the game server chooses the image model');
     for (const side of ['width', 'height'] as const)
@@ -42,6 +42,20 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       width: body.width ?? Math.min(512, max_size),
       height: body.height ?? Math.min(512, max_size),
     };
+  };
+
+  /** A player chats on the operator's key with the configured model, within the game's max_tokens. */
+  const chatWithinGame = (body: ChatCompletionRequest): ChatCompletionRequest => {
+    if (body.model !== undefined)
+      throw refuse('forbidden', 'body.model: only the game server chooses the chat model');
+    const { max_tokens } = game.chat_forward;
+    if ((body.max_tokens ?? 0) > max_tokens)
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `body.max_tokens: at most ${max_tokens} (the game's chat_forward.max_tokens)`,
+      );
+    return { ...body, max_tokens: body.max_tokens ?? max_tokens };
   };
 
   const clientId = (principal: ReturnType<FastifyRequest['principal']>, given: unknown) => {
@@ -66,14 +80,20 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
       const parsed = parse(ImageGenerationRequest, { ...raw, client_id });
-      const body = principal.kind === 'player' ? withinGame(parsed) : parsed;
+      const body = principal.kind === 'player' ? imageWithinGame(parsed) : parsed;
       // The call counts against the per-minute limit and reserves the daily budget in one transaction;
       // only well-formed requests get this far, so a bad request changes nothing. Once the call has
       // gone it stays counted, whether the player waited for the image or not.
       const release = await core.forwarding.reserve(client_id, 'images', IMAGE_LIMIT, issuedAt(principal));
-      const answer = await withReservation(release, () =>
-        upstream.image(body, clientCancel(reply), { priority: 'forward' }),
-      );
+      const answer = await withReservation(release, async () => {
+        // Screened as crafting screens a player's words; a refusal sent nothing, so it is given back.
+        if (principal.kind === 'player')
+          await content?.screenPlayer(client_id, [
+            ['prompt', body.prompt],
+            ['negative_prompt', body.negative_prompt],
+          ]);
+        return upstream.image(body, clientCancel(reply), { priority: 'forward' });
+      });
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
       return answer;
     },
@@ -97,12 +117,18 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const principal = request.principal();
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const client_id = clientId(principal, raw.client_id);
-      const body = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
+      const parsed = parse(ChatCompletionRequest, { ...raw, client_id, stream: undefined });
+      const body = principal.kind === 'player' ? chatWithinGame(parsed) : parsed;
       // A raw completion counts against the player's daily items budget, given back only if it never left.
       const release = await core.forwarding.reserve(client_id, 'items', CHAT_LIMIT, issuedAt(principal));
-      return withReservation(release, () =>
-        upstream.chat(body, clientCancel(reply), { priority: 'forward' }),
-      );
+      return withReservation(release, async () => {
+        if (principal.kind === 'player')
+          await content?.screenPlayer(
+            client_id,
+            body.messages.map((m, i): [string, string] => [`messages.${i}.content`, m.content]),
+          );
+        return upstream.chat(body, clientCancel(reply), { priority: 'forward' });
+      });
     },
   );
 }

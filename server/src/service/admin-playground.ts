@@ -10,6 +10,7 @@ import {
   type PlaygroundDrop,
   type PlaygroundDropResult,
 } from '@lootsmith/protocol';
+import type { ContentGuard } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
 import { DEFAULT_GAME_FILE, GameFileError, parseGame } from '../game/definition.ts';
 import { dropLimits, knownEnemy } from '../game/loot-authority.ts';
@@ -46,6 +47,8 @@ export interface PlaygroundDeps {
   icons: IconService;
   materials: Map<string, Item>;
   textModel?: string;
+  /** The game's content checks: what a model writes here is screened as in the game. */
+  content?: ContentGuard;
 }
 
 /**
@@ -96,9 +99,10 @@ export class Playground {
   }
 
   private loot(game: GameDefinition, materials: Map<string, Item>): LootDeps {
-    const { upstream, icons, textModel } = this.deps;
-    // No `activity`: nothing is recorded; icons are painted before the answer, as the console shows them.
-    return { game, materials, upstream, icons, textModel, iconsAfterItem: false };
+    const { upstream, icons, textModel, content } = this.deps;
+    // No `activity`: no provenance or figures (a refusal of a model's text is recorded, as the
+    // console's); icons are painted before the answer, as the console shows them.
+    return { game, materials, upstream, icons, textModel, content, iconsAfterItem: false };
   }
 
   async drop(req: PlaygroundDrop, signal?: AbortSignal): Promise<PlaygroundDropResult> {

@@ -78,6 +78,7 @@ function moderationEvent(row: ModerationRow): ModerationEvent {
     excerpt: row.excerpt,
     reason: row.reason,
     action: row.action,
+    count: row.count,
   };
 }
 

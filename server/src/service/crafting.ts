@@ -48,7 +48,6 @@ export class CraftingService {
     );
     // Every rule that can refuse without the model is settled before anything is reserved.
     const setup = await this.planner.setup(body, crafterOf(player));
-    await this.deps.content?.screenPlayer(player.id, combineTexts(body));
     const { per_minute, per_hour } = game.combine;
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
       windows: [
@@ -62,6 +61,8 @@ export class CraftingService {
     const crafted = await withReservation(
       release,
       async () => {
+        // Screened once the limits let the craft through (a moderation call costs); a refusal is given back.
+        await this.deps.content?.screenPlayer(player.id, combineTexts(body));
         const plan = await this.planner.plan(setup, signal);
         if (plan.kind === 'refused') return plan;
         const craft = await this.craft({
@@ -114,7 +115,6 @@ export class CraftingService {
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
-    await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
       windows: [
         {
@@ -129,6 +129,7 @@ export class CraftingService {
     });
     const [window] = release.windows as [Reserved['windows'][number]];
     const { item, stacks, notes, craft } = await withReservation(release, async () => {
+      await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
       const { item, stacks, notes } = await planCreateItem(
         this.crafting,
         player.id,

@@ -47,8 +47,6 @@ export class DropService {
     const player = await this.players.forCaller(principal, body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
     const plan = planDrop(this.deps.game, player, body, { trusted, grant });
-    // A player's words are screened before anything is reserved: a refusal consumes nothing.
-    if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
     const windows = trusted
       ? []
       : [
@@ -63,6 +61,8 @@ export class DropService {
       issuedAt: issuedAt(principal),
     });
     const loot = await withReservation(release, async () => {
+      // Screened once the limits let the drop through (a moderation call costs); a refusal is given back.
+      if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
       const takenNames = body.constraints?.ensure_uniqueness
         ? await this.deps.store.playerItemNames(player.id)
         : [];

@@ -42,6 +42,9 @@ interface Query {
   params: unknown[];
 }
 
+/** Refusals of one player, kind, reason and action within this long of the row's first count on it. */
+const REPEAT_WINDOW_MS = 60_000;
+
 const placeholders = (n: number) => `(${Array(n).fill('?').join(', ')})`;
 
 /** `?` → `$1`, `$2`, … (no `?` appears inside a literal in this file's SQL). */
@@ -235,6 +238,7 @@ interface ModerationSqlRow {
   excerpt: string;
   reason: string;
   action: string;
+  count: number | string;
 }
 
 interface SessionSqlRow {
@@ -358,13 +362,23 @@ export class AdminQueries implements AdminStore {
   }
 
   async recordModeration(e: ModerationRecord) {
+    const at = e.at ?? Date.now();
+    // A flood of one token's refusals fills one row a minute, not the whole record.
+    const [repeat] = await this.db.all<{ id: number | string }>(
+      `UPDATE moderation_events SET count = count + 1 WHERE id = (
+        SELECT id FROM moderation_events
+        WHERE player_id = ? AND kind = ? AND reason = ? AND action = ? AND at > ?
+        ORDER BY id DESC LIMIT 1) RETURNING id`,
+      [e.playerId, e.kind, e.reason.slice(0, 200), e.action.slice(0, 64), at - REPEAT_WINDOW_MS],
+    );
+    if (repeat) return;
     await this.db.batch([
       {
         sql: `INSERT INTO moderation_events (player_id, at, kind, field, excerpt, reason, action)
           VALUES (?, ?, ?, ?, ?, ?, ?)`,
         params: [
           e.playerId,
-          e.at ?? Date.now(),
+          at,
           e.kind,
           e.field.slice(0, 200),
           e.excerpt.slice(0, 200),
@@ -381,7 +395,7 @@ export class AdminQueries implements AdminStore {
     if (q.playerId) where.add('player_id = ?', q.playerId);
     if (q.beforeId !== undefined) where.add('id < ?', q.beforeId);
     return {
-      sql: `SELECT id, player_id, at, kind, field, excerpt, reason, action FROM moderation_events
+      sql: `SELECT id, player_id, at, kind, field, excerpt, reason, action, count FROM moderation_events
         ${where} ORDER BY id DESC LIMIT ?`,
       params: [...where.params, q.limit],
     };
@@ -400,13 +414,14 @@ export class AdminQueries implements AdminStore {
         excerpt: r.excerpt,
         reason: r.reason,
         action: r.action,
+        count: num(r.count),
       }),
     );
   }
 
   async moderationSince(at: number) {
     const [row] = await this.db.all<{ n: number | string }>(
-      'SELECT COUNT(*) AS n FROM moderation_events WHERE at >= ?',
+      'SELECT COALESCE(SUM(count), 0) AS n FROM moderation_events WHERE at >= ?',
       [at],
     );
     return num(row?.n);

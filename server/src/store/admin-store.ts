@@ -135,6 +135,8 @@ export interface ModerationRecord {
 export interface ModerationRow extends Required<Omit<ModerationRecord, 'playerId'>> {
   id: number;
   playerId: string | null;
+  /** How many times the player's text was refused for this reason within the row's minute. */
+  count: number;
 }
 
 export interface PlayerRow extends ActivityCounts {
@@ -219,6 +221,7 @@ export interface AdminStore {
   recordActivity(batch: ActivityBatch): Promise<void>;
   /** Drops figures, requests, events and sessions past their retention. */
   sweep(retention: Retention, now: number): Promise<void>;
+  /** Records a refusal; the same player's of the same kind, reason and action within a minute count on one row. */
   recordModeration(event: ModerationRecord): Promise<void>;
   moderation(query: {
     kind?: string;

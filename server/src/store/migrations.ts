@@ -211,6 +211,11 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
   `,
   // Security (issue 35): a block is kept to the millisecond, so it is exact to the tokens around it.
   () => 'UPDATE players SET tokens_after = tokens_after * 1000 WHERE tokens_after IS NOT NULL;',
+  // Issue 35: a player's refusals of one reason within a minute are one row with a count.
+  () => `
+    ALTER TABLE moderation_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX moderation_events_repeat ON moderation_events (player_id, kind, reason, action, at);
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

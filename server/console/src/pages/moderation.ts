@@ -48,7 +48,7 @@ export async function moderationPage(view: HTMLElement, _path: string[], params:
     show(
       list,
       table(
-        ['when', 'player', 'kind', 'field', 'text', 'reason', 'action'],
+        ['when', 'player', 'kind', 'field', 'text', 'reason', 'action', 'times'],
         events.map((e) => [
           time(e.at),
           e.player_id
@@ -59,6 +59,7 @@ export async function moderationPage(view: HTMLElement, _path: string[], params:
           h('q', {}, e.excerpt),
           e.reason,
           e.action,
+          String(e.count),
         ]),
         'No text has been refused.',
       ),

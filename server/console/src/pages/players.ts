@@ -169,7 +169,7 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
     ),
     h('h2', {}, 'Moderation'),
     table(
-      ['when', 'kind', 'field', 'text', 'reason', 'action'],
+      ['when', 'kind', 'field', 'text', 'reason', 'action', 'times'],
       d.moderation.map((e) => [
         time(e.at),
         e.kind.replace('_', ' '),
@@ -177,6 +177,7 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
         h('q', {}, e.excerpt),
         e.reason,
         e.action,
+        String(e.count),
       ]),
       'No refusals of this player’s text.',
     ),
