@@ -84,6 +84,7 @@ describe.each(ADAPTERS)(
       t.fake.hostile = undefined;
       t.fake.itemsFor = itemsFor;
       t.fake.delayMs = 0;
+      t.fake.chatGate = undefined;
       t.fake.mode = 'ok';
     });
 
@@ -417,9 +418,12 @@ describe.each(ADAPTERS)(
 
     it('7. the second caller of a shared combine gets its answer when the first hangs up', async () => {
       const url = await listening();
-      // The model takes 0.7 s (the attempt's timeout here is 1 s); the first hangs up as soon as the
-      // second has joined its combine.
-      t.fake.delayMs = 700;
+      // The model answers once the second caller has joined the first one's combine (held by a gate,
+      // not a delay: the attempt's timeout here is 1 s, however slow the machine); then the first hangs up.
+      let answer = () => {};
+      t.fake.chatGate = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
       const flights = vi.spyOn(t.server.core.deps.coordination, 'singleFlight');
       const chats = t.fake.calls.chat;
       const body = (player: string) =>
@@ -459,6 +463,8 @@ describe.each(ADAPTERS)(
       flights.mockRestore();
       hangUp.abort();
       expect(await first).toBe('AbortError');
+      t.fake.chatGate = undefined;
+      answer();
       const res = await second;
       expect(res.status, await res.clone().text()).toBe(200);
       expect(((await res.json()) as { success: boolean }).success).toBe(true);

@@ -127,6 +127,8 @@ export interface FakeUpstream {
    * what comes before them, however slow the machine.
    */
   imageGate?: Promise<unknown>;
+  /** When set, chat answers wait for it after their pace: a test holds the model until callers have joined. */
+  chatGate?: Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -534,6 +536,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       }
     }
     if (pace) await new Promise((r) => setTimeout(r, pace));
+    if (state.chatGate) await state.chatGate;
     state.calls.chat++;
     const prompt = (body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
     const combining = prompt.includes('Combine:');

@@ -180,14 +180,14 @@ describe('the developer console', () => {
     await shot(page, 'player');
 
     expect((await drop('gwen')).status).toBe(200);
-    await page.getByRole('button', { name: 'Block' }).click();
+    await page.getByRole('button', { name: 'Block', exact: true }).click();
     await page.getByRole('button', { name: 'Unblock' }).waitFor();
     await expect.poll(() => page.locator('h1 .badge').textContent()).toBe('blocked');
     const refused = await drop('gwen');
     expect(refused.status).toBe(403);
     expect(refused.json.error?.code).toBe('player_blocked');
     await page.getByRole('button', { name: 'Unblock' }).click();
-    await page.getByRole('button', { name: 'Block' }).waitFor();
+    await page.getByRole('button', { name: 'Block', exact: true }).waitFor();
     expect((await drop('gwen')).status).toBe(200);
     await page.close();
   });
