@@ -20,6 +20,21 @@ afterEach(async () => {
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('configuration', () => {
+  it('names each unknown LOOTSMITH_ variable, on a line of its own, and says it is unknown', () => {
+    // A wrapper's own variable beside a typo: the operator must see which is refused, and why.
+    expect(() => loadConfig({ LOOTSMITH_PROT: '1', LOOTSMITH_WRAPPER_RUN: 'ci' })).toThrow(
+      [
+        'Invalid configuration:',
+        '  LOOTSMITH_PROT: unknown variable (did you mean LOOTSMITH_PORT?)',
+        '  LOOTSMITH_WRAPPER_RUN: unknown variable',
+        'Every LOOTSMITH_… variable must be a setting (see `lootsmith --help`): rename or unset these.',
+      ].join('\n'),
+    );
+    expect(() => loadConfig({ LOOTSMITH_WRAPPER_RUN: 'ci' })).toThrow(
+      /LOOTSMITH_WRAPPER_RUN: unknown variable\n.*unset it\./,
+    );
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => loadConfig({ LOOTSMITH_PORT: 'eighty' })).toThrow(/LOOTSMITH_PORT/);
     expect(() => loadConfig({ LOOTSMITH_UPSTREAM_URL: 'ftp://x' })).toThrow(/LOOTSMITH_UPSTREAM_URL/);
@@ -28,7 +43,6 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ LOOTSMITH_ALLOW_CHAT: 'yes' })).toThrow(/LOOTSMITH_ALLOW_CHAT/);
     expect(() => loadConfig({ LOOTSMITH_PLAYER_SECRET: 'short' })).toThrow(/LOOTSMITH_PLAYER_SECRET/);
-    expect(() => loadConfig({ LOOTSMITH_PROT: '1' })).toThrow(/Unknown variable LOOTSMITH_PROT/);
     expect(
       loadConfig({ LOOTSMITH_ENGINE_KEY: 'engine-key-123', LOOTSMITH_CHROMIUM: '/usr/bin/chromium' }).port,
     ).toBe(8787);
