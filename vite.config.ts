@@ -17,7 +17,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{protocol,engine,server,plugin}/test/**/*.test.ts', 'test/docs/readme-links.test.ts'],
+          include: [
+            '{protocol,engine,server,plugin}/test/**/*.test.ts',
+            'test/docs/readme-links.test.ts',
+            'test/docs/engines.test.ts',
+          ],
           exclude: ['**/test/browser/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
