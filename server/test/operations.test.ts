@@ -10,6 +10,7 @@ import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import { startServerProcess } from '@lootsmith/test-support/process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, ENV_NAMES, loadConfig } from '../src/config.ts';
+import { nodeRefusal } from '../src/node-version.ts';
 
 let t: Booted | undefined;
 afterEach(async () => {
@@ -20,6 +21,15 @@ afterEach(async () => {
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('configuration', () => {
+  it('refuses a Node older than engines allows, naming the Node it needs and the one it has', () => {
+    // On Node 20, better-sqlite3 13 crashes the process (a segmentation fault) opening the first database.
+    expect(nodeRefusal('v20.20.2', '^22.12 || ^24')).toBe(
+      'Lootsmith needs Node 22 or later (its engines: ^22.12 || ^24); this is Node v20.20.2.',
+    );
+    for (const version of ['v22.23.5', 'v24.22.3', 'v26.12.1']) expect(nodeRefusal(version)).toBeUndefined();
+    expect(nodeRefusal('v20.20.2')).toMatch(/needs Node 22 or later/);
+  });
+
   it('names each unknown LOOTSMITH_ variable, on a line of its own, and says it is unknown', () => {
     // A wrapper's own variable beside a typo: the operator must see which is refused, and why.
     expect(() => loadConfig({ LOOTSMITH_PROT: '1', LOOTSMITH_WRAPPER_RUN: 'ci' })).toThrow(
