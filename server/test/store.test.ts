@@ -613,7 +613,7 @@ describe.each(backends)('$name store', (backend) => {
 describe('SQLite store', () => {
   it('closed as soon as it opened, asks its checkpointer to stop rather than terminating it', async () => {
     // Terminated while it loads better-sqlite3, the checkpointer aborts the whole process (node-addon-api's
-    // fatal `Error::New napi_get_last_error_info`, in about one run of 300 quick open-and-close cycles):
+    // fatal `Error::New napi_get_last_error_info`; here in one run of seven of 300 quick open-and-closes):
     // asked to stop, it ends by itself once loaded.
     const terminate = vi.spyOn(Worker.prototype, 'terminate');
     const dir = mkdtempSync(join(tmpdir(), 'lootsmith-store-'));

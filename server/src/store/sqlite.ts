@@ -68,7 +68,7 @@ export class SqliteStore extends SqlStore {
   readonly admin: AdminStore;
   private readonly checkpointer?: Worker;
   /** Settles once the checkpointer has ended, whether asked to or not. */
-  private checkpointerExit?: Promise<unknown>;
+  private readonly checkpointerExit?: Promise<unknown>;
   private readonly prepared: Record<StatementName, Database.Statement>;
   /** IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue. */
   private readonly writeTx: Database.Transaction<(rule: Rule<unknown>) => unknown>;
