@@ -1,5 +1,11 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { nodeRefusal } from './server/src/node-version.ts';
+
+// On a Node older than `engines` allows (the machine's Node 20, say), better-sqlite3 crashes every suite
+// that opens a database: say which Node to run them on instead.
+const refusal = nodeRefusal();
+if (refusal) throw new Error(`${refusal} Run the suites after: eval "$(bash scripts/node.sh)"`);
 
 // Workspace packages resolve to their TypeScript sources (the `@lootsmith/source` export condition),
 // so tests never run against a stale build.
@@ -23,7 +29,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{protocol,engine,server,plugin}/test/**/*.test.ts', 'test/docs/readme-links.test.ts'],
+          include: [
+            '{protocol,engine,server,plugin}/test/**/*.test.ts',
+            'test/docs/readme-links.test.ts',
+            'test/docs/engines.test.ts',
+          ],
           exclude: ['**/test/browser/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,

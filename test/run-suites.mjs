@@ -4,14 +4,18 @@
 // The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
 // suites (one file at a time, each with its Chromium) in one; the unit suites, then the reliability
 // and browser-plugin suites (one file at a time) in the other. The heap suites (memory, soak) run
-// last, on their own, with nothing else running while they measure. Arguments go to every Vitest run
-// (a file filter, `-t`); with `--project`, one Vitest run of what they name.
+// last, on their own, with nothing else running while they measure. `--also-on-node=22` (as `.ci/run`
+// asks) then runs the unit suites and the consumer test again, side by side, on that other tested Node
+// (scripts/node.sh), over the same node_modules. Other arguments go to every Vitest run (a file filter,
+// `-t`); with `--project`, one Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ensureChromium } from '@lootsmith/test-support/find-chromium';
 
-const args = process.argv.slice(2);
+const ALSO_ON = '--also-on-node=';
+const otherNode = process.argv.find((a) => a.startsWith(ALSO_ON))?.slice(ALSO_ON.length);
+const args = process.argv.slice(2).filter((a) => !a.startsWith(ALSO_ON));
 const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
   ? [[{ name: 'vitest', projects: [] }]]
   : [
@@ -21,6 +25,21 @@ const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
       ],
       [{ name: 'heap', projects: ['heap'] }],
     ];
+if (otherNode) {
+  const dir = spawnSync('bash', ['scripts/node.sh', otherNode, '--dir'], { encoding: 'utf8' });
+  if (dir.status !== 0) {
+    console.error(dir.stderr);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  // Its bin first on PATH: npx, Vitest and what the tests start run on it; anything npm compiles, for it.
+  const node = dir.stdout.trim();
+  const env = { ...process.env, PATH: `${node}/bin:${process.env.PATH}`, npm_config_nodedir: node };
+  STAGES.push([
+    { name: `unit on node ${otherNode}`, projects: ['unit'], env },
+    { name: `consumer on node ${otherNode}`, projects: ['browser'], files: ['test/consumer/'], env },
+  ]);
+}
 
 ensureChromium();
 if (spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) {
@@ -40,13 +59,14 @@ function runLane(lane, prefix) {
       'vitest',
       'run',
       ...lane.projects.map((p) => `--project=${p}`),
+      ...(lane.files ?? []),
       ...args,
       '--passWithNoTests',
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${json}`,
     ],
-    { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+    { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: lane.env ?? process.env },
   );
   if (prefix)
     for (const stream of [child.stdout, child.stderr])

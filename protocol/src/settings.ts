@@ -67,7 +67,17 @@ export function readSettings<T extends SettingsTable>(table: T, options: ReadOpt
       !byEnv.has(k) &&
       !options.ignore?.test(k),
   );
-  if (unknown.length) throw new SettingsError(`Unknown variable ${unknown.join(', ')} (see --help)`);
+  if (unknown.length) {
+    const known = [...byEnv.keys()];
+    const lines = unknown.map((k) => {
+      const near = known.find((name) => editDistance(k, name) <= 2);
+      return `${k}: unknown variable${near ? ` (did you mean ${near}?)` : ''}`;
+    });
+    throw new SettingsError(
+      `Invalid configuration:\n  ${lines.join('\n  ')}\n` +
+        `Every ${options.prefix}… variable must be a setting (see --help): rename or unset ${unknown.length > 1 ? 'these' : 'it'}.`,
+    );
+  }
   for (const [name, s] of Object.entries(table)) {
     const value = options.env[s.env];
     if (value !== undefined && value !== '') values[name] = value;
@@ -84,6 +94,22 @@ export function readSettings<T extends SettingsTable>(table: T, options: ReadOpt
     source.set(name, `--${m[1]}`);
   }
   return parseSettings(table, values, (name) => source.get(name) ?? table[name]?.env ?? name);
+}
+
+/** How many one-letter edits (insert, delete, change) make `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] as number;
 }
 
 /** A setting's default as help shows it, or '' when it has none worth showing. */

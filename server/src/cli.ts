@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig, SETTINGS } from './config.ts';
 import { runDoctor } from './doctor.ts';
 import { GAME_COMMANDS_HELP, runGameCommand } from './game/commands.ts';
 import { DEFAULT_GAME_FILE } from './game/definition.ts';
+import { nodeRefusal } from './node-version.ts';
 import { startServer } from './server.ts';
 
 const HELP = `lootsmith — the Lootsmith server: players, inventories, loot, crafting and icons
@@ -80,6 +81,11 @@ async function main(argv: string[]) {
     });
 }
 
+const refusal = nodeRefusal();
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(1);
+}
 main(process.argv.slice(2)).catch((err) => {
   process.stderr.write(`lootsmith: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Item } from '@lootsmith/protocol';
 import { createTestSchema } from '@lootsmith/test-support/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import {
@@ -621,5 +622,26 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.idempotent(`k${IDEMPOTENCY_PER_OWNER + 19}`, later)).toEqual(answer);
     // Another owner's records are not counted against this one's.
     expect(await store.idempotent('old', t0)).toEqual(answer);
+  });
+});
+
+describe('SQLite store', () => {
+  it('closed as soon as it opened, asks its checkpointer to stop rather than terminating it', async () => {
+    // Terminated while it loads better-sqlite3, the checkpointer aborts the whole process (node-addon-api's
+    // fatal `Error::New napi_get_last_error_info`; here in one run of seven of 300 quick open-and-closes):
+    // asked to stop, it ends by itself once loaded.
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    const dir = mkdtempSync(join(tmpdir(), 'lootsmith-store-'));
+    const store = new SqliteStore(dir);
+    const { checkpointer } = store as unknown as { checkpointer: Worker };
+    let ended = false;
+    checkpointer.once('exit', () => {
+      ended = true;
+    });
+    await store.close();
+    expect(ended).toBe(true);
+    expect(terminate).not.toHaveBeenCalled();
+    terminate.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -14,15 +14,20 @@ import { ReservationRefused } from './store.ts';
 
 // Checkpoints the WAL from a second connection in a worker thread, so no request's commit pays for
 // copying the log back into the database (SQLite's default does it inside whichever commit crosses
-// 1,000 pages). PASSIVE never blocks writers.
+// 1,000 pages). PASSIVE never blocks writers. Any message stops it: it closes its connection and ends.
 const CHECKPOINTER = `
-const { workerData } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
-setInterval(() => {
+const timer = setInterval(() => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }, workerData.intervalMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
 `;
 const CHECKPOINT_INTERVAL_MS = 200;
 
@@ -62,6 +67,8 @@ export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
   readonly admin: AdminStore;
   private readonly checkpointer?: Worker;
+  /** Settles once the checkpointer has ended, whether asked to or not. */
+  private readonly checkpointerExit?: Promise<unknown>;
   private readonly prepared: Record<StatementName, Database.Statement>;
   /** IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue. */
   private readonly writeTx: Database.Transaction<(rule: Rule<unknown>) => unknown>;
@@ -92,6 +99,8 @@ export class SqliteStore extends SqlStore {
       this.checkpointer.on('error', () => {
         if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
       });
+      const checkpointer = this.checkpointer;
+      this.checkpointerExit = new Promise((ended) => checkpointer.once('exit', ended));
       this.checkpointer.unref();
     }
     this.migrate();
@@ -170,9 +179,17 @@ export class SqliteStore extends SqlStore {
     return Object.fromEntries(names.map((name) => [name, COMPILED[name].text]));
   }
 
+  /**
+   * Asks the checkpointer to stop rather than terminating it: a worker terminated while it loads
+   * better-sqlite3 (a store closed as soon as it opened) aborts the whole process, in node-addon-api's
+   * fatal error `Error::New napi_get_last_error_info`. A message waits until it has loaded.
+   */
   async close() {
     if (this.checkpointer) {
-      await this.checkpointer.terminate();
+      // Held until it has ended: nothing else may keep the process alive for the rest of close.
+      this.checkpointer.ref();
+      this.checkpointer.postMessage('stop');
+      await this.checkpointerExit;
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     }
     this.db.close();
