@@ -318,16 +318,19 @@ class Compiler<S> {
 
 /**
  * A filler of JSON Schemas under `rules`: `fill(schema, state, rng)` gives an instance. Compiled
- * schemas are kept by their text, a bounded number of them.
+ * schemas are kept by their text, a bounded number of them, and by the schema object itself while
+ * it lives, so a caller passing the same object again skips even the text (a schema is not changed once sent).
  */
 export function schemaFiller<S>(rules: FillRules<S>) {
-  const compiled = new BoundedMap<string, Gen<S>>(200);
+  const byText = new BoundedMap<string, Gen<S>>(200);
+  const byObject = new WeakMap<JsonSchema, Gen<S>>();
   return (schema: JsonSchema, state: S, rng: Rng): unknown => {
-    const text = JSON.stringify(schema);
-    let gen = compiled.get(text);
+    let gen = byObject.get(schema);
     if (!gen) {
-      gen = new Compiler(schema, rules).compile(schema);
-      compiled.set(text, gen);
+      const text = JSON.stringify(schema);
+      gen = byText.get(text) ?? new Compiler(schema, rules).compile(schema);
+      byText.set(text, gen);
+      byObject.set(schema, gen);
     }
     return gen({ rng, depth: 0, index: 0, state }, '');
   };
