@@ -100,9 +100,10 @@ export class Vocabulary {
   readonly stations?: readonly StationLine[];
   readonly materials: readonly MaterialLine[];
   readonly words: WordsLine;
-  private readonly typeById = new Map<string, TypeInfo>();
-  private readonly typeByUpper = new Map<string, TypeInfo>();
-  private readonly statsByType = new Map<string, readonly string[]>();
+  // Private (#), so the vocabulary's JSON stays what it was (a plan carries it).
+  readonly #typeById = new Map<string, TypeInfo>();
+  readonly #typeByUpper = new Map<string, TypeInfo>();
+  readonly #statsByType = new Map<string, readonly string[]>();
 
   constructor(game: GameLines | undefined) {
     this.known = game !== undefined && Object.keys(game).length > 0;
@@ -144,8 +145,8 @@ export class Vocabulary {
     });
     // The first type of an id wins, as a search through the list would find it.
     for (const t of [...this.types].reverse()) {
-      this.typeById.set(t.id, t);
-      this.typeByUpper.set(t.id.toUpperCase(), t);
+      this.#typeById.set(t.id, t);
+      this.#typeByUpper.set(t.id.toUpperCase(), t);
     }
     const elements: ElementLine[] =
       game?.elements ??
@@ -181,7 +182,7 @@ export class Vocabulary {
   /** The type of an id, whatever its case ("weapon" is WEAPON). */
   type(id: string | undefined): TypeInfo | undefined {
     if (!id) return undefined;
-    return this.typeById.get(id) ?? this.typeByUpper.get(id.toUpperCase());
+    return this.#typeById.get(id) ?? this.#typeByUpper.get(id.toUpperCase());
   }
 
   /** A rarity's step on the ladder, from 0 (the most common); an unknown one counts as the most common. */
@@ -219,13 +220,13 @@ export class Vocabulary {
 
   /** Stats the type leans to, then the other stats it may carry, in the game's order. */
   statsFor(type: string): readonly string[] {
-    let found = this.statsByType.get(type);
+    let found = this.#statsByType.get(type);
     if (!found) {
       const info = this.type(type);
       const own = (info?.stats ?? []).filter((s) => this.carries(type, s));
       found = [...new Set([...own, ...this.stats.map((s) => s.id).filter((s) => this.carries(type, s))])];
       // Types come from requests: only the game's own are kept.
-      if (info?.id === type) this.statsByType.set(type, found);
+      if (info?.id === type) this.#statsByType.set(type, found);
     }
     return found;
   }
