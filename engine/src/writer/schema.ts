@@ -322,7 +322,8 @@ class Compiler<S> {
 /**
  * A filler of JSON Schemas under `rules`: `fill(schema, state, rng)` gives an instance. Compiled
  * schemas are kept by their text, a bounded number of them, and by the schema object itself while
- * it lives, so a caller passing the same object again skips even the text (a schema is not changed once sent).
+ * it lives, so a caller passing the same object again skips even the text (a schema is not changed
+ * once sent).
  */
 export function schemaFiller<S>(rules: FillRules<S>) {
   const byText = new BoundedMap<string, Gen<S>>(200);
