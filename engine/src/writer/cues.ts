@@ -89,13 +89,13 @@ function itemCue(line: ItemLine, vocab: Vocabulary): ItemLine {
     ?.toLowerCase()
     .replace(/[^\p{L} -]+/gu, '')
     .trim();
-  return {
-    ...rest,
-    ...(type ? { type: vocab.type(type)?.id ?? type } : {}),
-    ...(rarity ? { rarity: vocab.rarityAt(vocab.rarityIndex(rarity)) } : {}),
-    ...(word ? { subtype: word } : {}),
-    ...(focus ? { focus: focus.trim().toLowerCase() } : {}),
-  };
+  // Set on the rest rather than spread into a copy: V8 builds a spread object it then extends slowly.
+  const cue: ItemLine = rest;
+  if (type) cue.type = vocab.type(type)?.id ?? type;
+  if (rarity) cue.rarity = vocab.rarityAt(vocab.rarityIndex(rarity));
+  if (word) cue.subtype = word;
+  if (focus) cue.focus = focus.trim().toLowerCase();
+  return cue;
 }
 
 function combineCue(p: ItemPrompt, ingredients: IngredientLine[], vocab: Vocabulary): CombineCue {
