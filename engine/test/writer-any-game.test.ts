@@ -10,6 +10,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { writeCompletion } from '../src/writer/index.ts';
+import { vocabularyFor } from '../src/writer/vocabulary.ts';
 
 // The writer for a game it has no words of its own for: what the server tells it in the game lines
 // (types, stats, elements, fields, stations, materials, words) is all it may use.
@@ -155,6 +156,14 @@ function expectOnlyTheGame(item: GeneratedItem) {
 }
 
 describe('the writer for a game of its own', () => {
+  it('builds a game’s vocabulary once per distinct game lines, and answers alike with it built or kept', () => {
+    expect(vocabularyFor(structuredClone(GAME))).toBe(vocabularyFor(structuredClone(GAME)));
+    expect(vocabularyFor({ ...GAME, rarities: ['SCRAP', 'RELIC'] })).not.toBe(vocabularyFor(GAME));
+    const schema = jsonSchemaOf(schemas.batch);
+    const prompt: ItemPrompt = { count: 1, items: [{ type: 'TOOL', rarity: 'REFIT', level: 9, budget: 40 }] };
+    expect(answer(prompt, structuredClone(schema), 7)).toEqual(answer(prompt, schema, 7));
+  });
+
   it('writes items of the game’s types, rarities, elements, stats and fields only, within the budget', () => {
     const schema = jsonSchemaOf(schemas.batch);
     const line = fc.record({

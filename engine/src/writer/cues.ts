@@ -6,8 +6,9 @@ import {
   mergePrompt,
   parsePrompt,
 } from '@lootsmith/protocol';
+import { BoundedMap } from '../bounded-map.ts';
 import { readFreeContext } from './context.ts';
-import { Vocabulary } from './vocabulary.ts';
+import { type Vocabulary, vocabularyFor } from './vocabulary.ts';
 
 export interface Ingredient {
   quantity: number;
@@ -88,13 +89,13 @@ function itemCue(line: ItemLine, vocab: Vocabulary): ItemLine {
     ?.toLowerCase()
     .replace(/[^\p{L} -]+/gu, '')
     .trim();
-  return {
-    ...rest,
-    ...(type ? { type: vocab.type(type)?.id ?? type } : {}),
-    ...(rarity ? { rarity: vocab.rarityAt(vocab.rarityIndex(rarity)) } : {}),
-    ...(word ? { subtype: word } : {}),
-    ...(focus ? { focus: focus.trim().toLowerCase() } : {}),
-  };
+  // Set on the rest rather than spread into a copy: V8 builds a spread object it then extends slowly.
+  const cue: ItemLine = rest;
+  if (type) cue.type = vocab.type(type)?.id ?? type;
+  if (rarity) cue.rarity = vocab.rarityAt(vocab.rarityIndex(rarity));
+  if (word) cue.subtype = word;
+  if (focus) cue.focus = focus.trim().toLowerCase();
+  return cue;
 }
 
 function combineCue(p: ItemPrompt, ingredients: IngredientLine[], vocab: Vocabulary): CombineCue {
@@ -116,8 +117,20 @@ function combineCue(p: ItemPrompt, ingredients: IngredientLine[], vocab: Vocabul
   return combine;
 }
 
+const systems = new BoundedMap<string, ReturnType<typeof parsePrompt>>(100);
+
+/** A system message read once: a game's pipeline sends the same one (its game and schema) with every request. */
+function parseSystem(text: string): ReturnType<typeof parsePrompt> {
+  let parsed = systems.get(text);
+  if (!parsed) {
+    parsed = parsePrompt(text);
+    systems.set(text, parsed);
+  }
+  return parsed;
+}
+
 export function readCues(messages: readonly ChatMessage[]): Cues {
-  const system = parsePrompt(
+  const system = parseSystem(
     messages
       .filter((m) => m.role === 'system')
       .map((m) => m.content)
@@ -127,7 +140,7 @@ export function readCues(messages: readonly ChatMessage[]): Cues {
   // Every user message, in order: a re-ask ("That answer was rejected…") keeps the first one's lines.
   const read = users.map(parsePrompt);
   const p: ItemPrompt = [system, ...read].reduce<ItemPrompt>((all, r) => mergePrompt(all, r.prompt), {});
-  const vocab = new Vocabulary(p.game);
+  const vocab = vocabularyFor(p.game);
   const context = p.context ?? {};
   const cues: Cues = {
     vocab,

@@ -12,9 +12,16 @@ const ELEMENT_LEANS: Record<string, RegExp> = {
   lightning: /arc|shock|spark|lightning|discharge/i,
 };
 
+// A game's catalogue lives as long as its vocabulary: its words are read once.
+const effectWords = new WeakMap<EffectLine, string>();
+
 /** How much an effect fits an item's element: its element's words in the effect's id, name or text. */
 function lean(effect: EffectLine, element: string, vocab: Vocabulary): number {
-  const text = `${effect.id} ${effect.name ?? ''} ${effect.text ?? ''}`.toLowerCase();
+  let text = effectWords.get(effect);
+  if (text === undefined) {
+    text = `${effect.id} ${effect.name ?? ''} ${effect.text ?? ''}`.toLowerCase();
+    effectWords.set(effect, text);
+  }
   const own = ELEMENT_LEANS[element];
   if (own?.test(text)) return 4;
   const words = vocab.element(element)?.words ?? [];

@@ -1,4 +1,5 @@
 import { effectText, type ItemEffect, SPEC_RARITIES } from '@lootsmith/protocol';
+import { BoundedMap } from '../bounded-map.ts';
 import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
@@ -27,6 +28,16 @@ interface ItemFill {
 }
 
 type F = Fill<ItemFill>;
+
+/** The state for what an object holds: written out, since V8 copies a spread and then extends it slowly. */
+function nextState(
+  state: ItemFill,
+  plan: ItemPlan | undefined,
+  verdict: Verdict | undefined,
+  statFields: number | undefined,
+): ItemFill {
+  return { cues: state.cues, words: state.words, used: state.used, plan, verdict, statFields };
+}
 
 /** Field names that ask for a stat: `attack`, `armorRating`, `base_damage`, `hp`, `str`… */
 const STAT_KEY =
@@ -57,7 +68,7 @@ const STAT_NAMES: Array<[RegExp, string]> = [
   [/luck/, 'luck'],
 ];
 
-function isStatKey(key: string): boolean {
+function readStatKey(key: string): boolean {
   const k = key.toLowerCase();
   if (/level|lvl|count|price|cost|value|weight|id$|index|quantity|required|requirement|slots?$/.test(k))
     return false;
@@ -67,6 +78,17 @@ function isStatKey(key: string): boolean {
     .toLowerCase()
     .split(/[^a-z]+/)
     .some((t) => STAT_TOKENS.has(t));
+}
+
+// Asked for every numeric field of every answer; the keys are a schema's few.
+const statKeys = new BoundedMap<string, boolean>(1000);
+function isStatKey(key: string): boolean {
+  let answer = statKeys.get(key);
+  if (answer === undefined) {
+    answer = readStatKey(key);
+    statKeys.set(key, answer);
+  }
+  return answer;
 }
 
 /**
@@ -287,26 +309,35 @@ const ITEM_RULES: FillRules<ItemFill> = {
     const itemLike = isItemLike(props);
     const verdictLike = 'sensible' in props && 'item' in props;
     const statFields = Object.keys(props).filter(isStatKey).length;
-    return {
-      enter({ state, rng, index }) {
-        const { vocab } = state.cues;
-        const options = itemLike
+    // What the schema implies for a game's items is the same for every answer in that game.
+    const optionsByGame = new WeakMap<Vocabulary, PlanOptions>();
+    const optionsFor = (vocab: Vocabulary): PlanOptions => {
+      let options = optionsByGame.get(vocab);
+      if (!options) {
+        options = itemLike
           ? planOptions(props, vocab)
           : verdictLike
             ? planOptions(verdictItemProps(asSchema(props.item), resolve), vocab)
             : {};
+        optionsByGame.set(vocab, options);
+      }
+      return options;
+    };
+    return {
+      enter({ state, rng, index }) {
+        const options = optionsFor(state.cues.vocab);
         if (verdictLike && state.cues.combine)
-          return {
-            ...state,
+          return nextState(
+            state,
+            state.plan,
+            judgeCombination(state.cues, rng.fork('verdict'), options),
             statFields,
-            verdict: judgeCombination(state.cues, rng.fork('verdict'), options),
-          };
-        if (!itemLike) return { ...state, statFields };
+          );
+        if (!itemLike) return nextState(state, state.plan, state.verdict, statFields);
         const { cues, verdict, used } = state;
         const cue = cues.items[index] ?? cues.items[0] ?? cues.base;
         const plan = verdict?.item ?? planItem(cue, cues, rng.fork(`item:${index}`), options, used);
-        const { verdict: _drop, ...rest } = state;
-        return { ...rest, plan, statFields };
+        return nextState(state, plan, undefined, statFields);
       },
       // `stats: {type: object, additionalProperties: integer}`: the plan's stats by name.
       entries(fill, key) {
@@ -338,7 +369,11 @@ const ITEM_RULES: FillRules<ItemFill> = {
               fitString(v.effect ? `${v.name}: ${v.effect}` : `${v.name} +${v.value}`, element),
             ),
           };
-        return { states: worded.map((plan) => ({ ...state, plan: plan as unknown as ItemPlan })) };
+        return {
+          states: worded.map((plan) =>
+            nextState(state, plan as unknown as ItemPlan, state.verdict, state.statFields),
+          ),
+        };
       }
       if (state.verdict && key === 'suggestions')
         return { values: state.verdict.suggestions.map((s) => fitString(s, element)) };

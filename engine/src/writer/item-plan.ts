@@ -2,7 +2,7 @@ import type { ItemEffect, ItemLine } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { effectsFor } from './effects.ts';
-import { describeItem, loreFor, originClause } from './item-text.ts';
+import { describeItem, type ItemFacts, loreFor, originClause } from './item-text.ts';
 import { ELEMENT_MATERIALS, METALS_BY_TIER } from './lexicon.ts';
 import { itemName } from './names.ts';
 import { askedColour, askedNoun, typeOfNoun } from './requests.ts';
@@ -286,7 +286,7 @@ export function planItem(
   // The colour the player asked for, on what they make (a drop asks for none).
   const color =
     cues.obtained === 'dropped' ? undefined : askedColour(cues.request ?? cues.combine?.intent, cues.look);
-  const facts = {
+  const facts: ItemFacts = {
     vocab,
     name,
     noun: options.nounHint ?? named.noun,
@@ -296,17 +296,30 @@ export function planItem(
     element,
     stats,
     value,
-    ...(color ? { color } : {}),
   };
+  if (color) facts.color = color;
   const origin = originClause(cues, rng.fork('origin'), used);
-  return {
-    ...facts,
+  const description = describeItem(facts, rng.fork('description'), used, origin);
+  const lore = loreFor(facts, cues, rng.fork('lore'), used, origin);
+  // Written out rather than spread from the facts: V8 builds a spread object it then extends slowly.
+  const plan: ItemPlan & ItemFacts = {
+    vocab,
+    name,
+    noun: facts.noun,
+    type,
+    subtype,
+    material,
+    element,
+    stats,
+    value,
     rarity: rarityName,
     level,
-    description: describeItem(facts, rng.fork('description'), used, origin),
-    lore: loreFor(facts, cues, rng.fork('lore'), used, origin),
+    description,
+    lore,
     effects,
     budget,
     fields: gameFields(vocab, type, rarity, rng.fork('fields')),
   };
+  if (color) plan.color = color;
+  return plan;
 }

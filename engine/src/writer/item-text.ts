@@ -157,19 +157,21 @@ const METAL = /iron|steel|bronze|copper|silver|gold|mithril|adamant|metal|brass|
 /**
  * Whether a clause of lore fits the thing: a grip only on what is held in the hand to strike or
  * block, rust and metal only on metal, swinging and striking only on what strikes, nothing of
- * wear and battle on what is drunk or eaten.
+ * wear and battle on what is drunk or eaten. The item is read once for all the clauses.
  */
-function fitsItem(clause: string, item: ItemFacts): boolean {
+function fitsItem(item: ItemFacts): (clause: string) => boolean {
   const type = item.vocab.type(item.type);
   const used = type?.consumable || type?.stackable;
   const held =
     type?.strikes ||
     /shield|buckler|targe|pavise|staff|wand|tool|cutter|welder|driver|lance|hook/.test(item.subtype);
   const metal = METAL.test(item.material);
-  if (/\bgrip\b|\bhilt\b|\bswung\b|\bdrawn\b|when struck|\bnotch/.test(clause) && !held) return false;
-  if (/\brust|tarnish|\bmetal\b|\brings\b|\bseams\b/.test(clause) && (!metal || used)) return false;
-  if (/\boutlasted\b|mended|handed down|owners?\b|battle/.test(clause) && used) return false;
-  return true;
+  return (clause) => {
+    if (/\bgrip\b|\bhilt\b|\bswung\b|\bdrawn\b|when struck|\bnotch/.test(clause) && !held) return false;
+    if (/\brust|tarnish|\bmetal\b|\brings\b|\bseams\b/.test(clause) && (!metal || used)) return false;
+    if (/\boutlasted\b|mended|handed down|owners?\b|battle/.test(clause) && used) return false;
+    return true;
+  };
 }
 
 function agreeClause(clause: string, noun: string): string {
@@ -304,7 +306,7 @@ export function loreFor(
   const noun = item.name.toLowerCase().includes(item.noun.toLowerCase()) ? item.noun.toLowerCase() : 'it';
   const was = isPlural(noun) ? 'were' : 'was';
   const clauses = wordsOf(FLAVOURS, item.element, some(item.vocab.words.lore));
-  const fitting = clauses.filter((c) => fitsItem(c, item));
+  const fitting = clauses.filter(fitsItem(item));
   const flavour = agreeClause(fresh(rng, fitting.length ? fitting : clauses, used), noun);
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);

@@ -50,6 +50,11 @@ export interface FillRules<S> {
 
 type Gen<S> = (fill: Fill<S>, key: string) => unknown;
 
+/** The fill one level down: written out, since V8 copies a spread and then extends it slowly. */
+function below<S>(fill: Fill<S>, index: number, state: S, parent = fill.parent): Fill<S> {
+  return { rng: fill.rng, depth: fill.depth + 1, index, parent, state };
+}
+
 const MAX_DEPTH = 8;
 
 export function asSchema(value: unknown): JsonSchema {
@@ -184,7 +189,8 @@ class Compiler<S> {
     const rules = this.rules;
     if (typeof node.$ref === 'string') {
       const target = this.compile(this.pointer(node.$ref));
-      return (fill, key) => (fill.depth > MAX_DEPTH ? null : target({ ...fill, depth: fill.depth + 1 }, key));
+      return (fill, key) =>
+        fill.depth > MAX_DEPTH ? null : target(below(fill, fill.index, fill.state), key);
     }
     if ('const' in node) return () => node.const;
     if (Array.isArray(node.enum)) {
@@ -265,7 +271,7 @@ class Compiler<S> {
     const rule = this.rules.object(props, this.resolve);
     const map = fields.length === 0 ? numberMap(node) : undefined;
     return (fill, key) => {
-      const inner: Fill<S> = { ...fill, state: rule.enter(fill, key), depth: fill.depth + 1, parent: key };
+      const inner = below(fill, fill.index, rule.enter(fill, key), key);
       const out: Record<string, unknown> = {};
       for (const [field, gen, needed] of fields)
         if (needed || (this.rules.include?.(inner, field) ?? true)) out[field] = gen(inner, field);
@@ -282,9 +288,8 @@ class Compiler<S> {
       node.items && typeof node.items === 'object' ? this.compile(asSchema(node.items)) : undefined;
     const min = typeof node.minItems === 'number' ? node.minItems : gens.length;
     return (fill, key) => {
-      const out = gens.map((g, i) => g({ ...fill, index: i, depth: fill.depth + 1 }, key));
-      for (let i = out.length; rest && i < min; i++)
-        out.push(rest({ ...fill, index: i, depth: fill.depth + 1 }, key));
+      const out = gens.map((g, i) => g(below(fill, i, fill.state), key));
+      for (let i = out.length; rest && i < min; i++) out.push(rest(below(fill, i, fill.state), key));
       return out;
     };
   }
@@ -301,16 +306,14 @@ class Compiler<S> {
       let count: number;
       if (planned && 'values' in planned && planned.values.length >= min) return planned.values.slice(0, max);
       if (planned && 'states' in planned && planned.states.length >= min)
-        return planned.states
-          .slice(0, max)
-          .map((state, i) => element({ ...fill, state, index: i, depth: fill.depth + 1 }, key));
+        return planned.states.slice(0, max).map((state, i) => element(below(fill, i, state), key));
       if (planned && 'count' in planned) count = planned.count;
       else if (planned) count = min;
       else if (fill.depth > MAX_DEPTH) count = 0;
       else count = fill.rng.int(Math.max(min, 1), Math.max(Math.min(max, min + 2), 1));
       count = Math.max(min, Math.min(max, count));
       const out: unknown[] = [];
-      for (let i = 0; i < count; i++) out.push(element({ ...fill, index: i, depth: fill.depth + 1 }, key));
+      for (let i = 0; i < count; i++) out.push(element(below(fill, i, fill.state), key));
       return out;
     };
   }
@@ -318,16 +321,20 @@ class Compiler<S> {
 
 /**
  * A filler of JSON Schemas under `rules`: `fill(schema, state, rng)` gives an instance. Compiled
- * schemas are kept by their text, a bounded number of them.
+ * schemas are kept by their text, a bounded number of them, and by the schema object itself while
+ * it lives, so a caller passing the same object again skips even the text (a schema is not changed
+ * once sent).
  */
 export function schemaFiller<S>(rules: FillRules<S>) {
-  const compiled = new BoundedMap<string, Gen<S>>(200);
+  const byText = new BoundedMap<string, Gen<S>>(200);
+  const byObject = new WeakMap<JsonSchema, Gen<S>>();
   return (schema: JsonSchema, state: S, rng: Rng): unknown => {
-    const text = JSON.stringify(schema);
-    let gen = compiled.get(text);
+    let gen = byObject.get(schema);
     if (!gen) {
-      gen = new Compiler(schema, rules).compile(schema);
-      compiled.set(text, gen);
+      const text = JSON.stringify(schema);
+      gen = byText.get(text) ?? new Compiler(schema, rules).compile(schema);
+      byText.set(text, gen);
+      byObject.set(schema, gen);
     }
     return gen({ rng, depth: 0, index: 0, state }, '');
   };

@@ -11,6 +11,7 @@ import {
   type TypeLine,
   type WordsLine,
 } from '@lootsmith/protocol';
+import { BoundedMap } from '../bounded-map.ts';
 import { ELEMENT_CUES, OPPOSED, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
 
 export interface TypeInfo {
@@ -99,6 +100,10 @@ export class Vocabulary {
   readonly stations?: readonly StationLine[];
   readonly materials: readonly MaterialLine[];
   readonly words: WordsLine;
+  // Private (#), so the vocabulary's JSON stays what it was (a plan carries it).
+  readonly #typeById = new Map<string, TypeInfo>();
+  readonly #typeByUpper = new Map<string, TypeInfo>();
+  readonly #statsByType = new Map<string, readonly string[]>();
 
   constructor(game: GameLines | undefined) {
     this.known = game !== undefined && Object.keys(game).length > 0;
@@ -138,6 +143,11 @@ export class Vocabulary {
         stats: leaning.filter((s) => statIds.has(s)),
       } satisfies TypeInfo;
     });
+    // The first type of an id wins, as a search through the list would find it.
+    for (const t of [...this.types].reverse()) {
+      this.#typeById.set(t.id, t);
+      this.#typeByUpper.set(t.id.toUpperCase(), t);
+    }
     const elements: ElementLine[] =
       game?.elements ??
       Object.keys(ELEMENT_CUES).map((id) => ({
@@ -172,8 +182,7 @@ export class Vocabulary {
   /** The type of an id, whatever its case ("weapon" is WEAPON). */
   type(id: string | undefined): TypeInfo | undefined {
     if (!id) return undefined;
-    const upper = id.toUpperCase();
-    return this.types.find((t) => t.id === id) ?? this.types.find((t) => t.id.toUpperCase() === upper);
+    return this.#typeById.get(id) ?? this.#typeByUpper.get(id.toUpperCase());
   }
 
   /** A rarity's step on the ladder, from 0 (the most common); an unknown one counts as the most common. */
@@ -210,10 +219,16 @@ export class Vocabulary {
   }
 
   /** Stats the type leans to, then the other stats it may carry, in the game's order. */
-  statsFor(type: string): string[] {
-    const info = this.type(type);
-    const own = (info?.stats ?? []).filter((s) => this.carries(type, s));
-    return [...new Set([...own, ...this.stats.map((s) => s.id).filter((s) => this.carries(type, s))])];
+  statsFor(type: string): readonly string[] {
+    let found = this.#statsByType.get(type);
+    if (!found) {
+      const info = this.type(type);
+      const own = (info?.stats ?? []).filter((s) => this.carries(type, s));
+      found = [...new Set([...own, ...this.stats.map((s) => s.id).filter((s) => this.carries(type, s))])];
+      // Types come from requests: only the game's own are kept.
+      if (info?.id === type) this.#statsByType.set(type, found);
+    }
+    return found;
   }
 
   element(id: string | undefined): ElementInfo | undefined {
@@ -252,4 +267,23 @@ export class Vocabulary {
   fieldsFor(type: string): FieldLine[] {
     return this.fields.filter((f) => !f.types || f.types.includes(type));
   }
+}
+
+const FANTASY = new Vocabulary(undefined);
+const games = new BoundedMap<string, Vocabulary>(32);
+
+/**
+ * The vocabulary of a request's game lines, built once per distinct game: every request of a game
+ * carries the same lines, and building one costs more than writing an item.
+ */
+export function vocabularyFor(game: GameLines | undefined): Vocabulary {
+  if (game === undefined || Object.keys(game).length === 0) return FANTASY;
+  // Only games with a key get here, so even the text "{}" (every key undefined) is a described game's.
+  const key = JSON.stringify(game);
+  let vocab = games.get(key);
+  if (!vocab) {
+    vocab = new Vocabulary(game);
+    games.set(key, vocab);
+  }
+  return vocab;
 }
