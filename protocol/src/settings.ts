@@ -96,8 +96,8 @@ export function readSettings<T extends SettingsTable>(table: T, options: ReadOpt
   return parseSettings(table, values, (name) => source.get(name) ?? table[name]?.env ?? name);
 }
 
-/** How many one-letter edits (insert, delete, change) make `a` into `b`. */
-function editDistance(a: string, b: string): number {
+/** How many one-letter edits (insert, delete, change) make `a` into `b`: for "did you mean". */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

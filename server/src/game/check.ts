@@ -1,5 +1,5 @@
 import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
-import { type GameDefinition, ITEM_KEYS, NO_ELEMENT } from '@lootsmith/protocol';
+import { editDistance, type GameDefinition, ITEM_KEYS, NO_ELEMENT } from '@lootsmith/protocol';
 import { equipmentSlots } from './slots.ts';
 
 /** One thing wrong with a game file, at its JSON path (`enemies[2].element`). */
@@ -8,29 +8,13 @@ export interface GameProblem {
   message: string;
 }
 
-/** Edit distance between two words, for "did you mean". */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        (row[j] as number) + 1,
-        (next[j - 1] as number) + 1,
-        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length] as number;
-}
-
 /** The known value a misspelt one most likely meant, if one is close enough. */
 function closest(word: string, known: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.ceil(lower.length * 0.6) + 1;
   for (const k of known) {
-    const d = distance(lower, k.toLowerCase());
+    const d = editDistance(lower, k.toLowerCase());
     if (d < bestDistance) {
       best = k;
       bestDistance = d;
