@@ -321,10 +321,11 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
         await page.waitForTimeout(100);
       continue;
     }
-    // The first hurt drinks the best potion (the server spends it); later, drink when low.
+    // The first hurt drinks the best potion (the server spends it); later, drink when low. (Gear
+    // rolled lucky can leave the hero above 80% all fight: issue 39's curve, not this test's to judge.)
     const potions = await page.isVisible('.hud-button[name=potion]');
     const low = me.hp < me.maxHp * (endgame ? 0.3 : 0.45);
-    if (potions && (!drank || low) && me.hp < me.maxHp * 0.8) {
+    if (potions && (drank ? low : fightStart !== undefined && me.hp < me.maxHp)) {
       const bag = await page.evaluate(() => window.__lootsmithDemo.inventory());
       await page.click('.hud-button[name=potion]');
       await page.waitForFunction((hp) => (window.__lootsmithDemo.hero()?.hp ?? 0) > hp, me.hp, {
