@@ -219,6 +219,13 @@ describe('player tokens', () => {
   });
   const inventory = (token: string, player = 'eve') =>
     t.server.app.inject({ url: `/api/v1/player/${player}/inventory`, headers: auth(token) });
+  const setBlocked = (player: string, blocked: boolean) =>
+    t.server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/player/${player}`,
+      headers: auth(SERVER_KEY),
+      payload: { blocked },
+    });
 
   it('refuses a 10-year token, and a token without iat', async () => {
     t = await bootWithFake({ NODE_ENV: 'production' });
@@ -240,15 +247,8 @@ describe('player tokens', () => {
   it('refuses every token issued before a block, on every route, even after the unblock', async () => {
     const old = tokenIssued('fin', 30);
     expect((await inventory(old, 'fin')).statusCode).toBe(200);
-    const block = (blocked: boolean) =>
-      t.server.app.inject({
-        method: 'PATCH',
-        url: '/api/v1/player/fin',
-        headers: auth(SERVER_KEY),
-        payload: { blocked },
-      });
-    await block(true);
-    await block(false);
+    await setBlocked('fin', true);
+    await setBlocked('fin', false);
     const drop = await t.server.app.inject({
       method: 'POST',
       url: '/v1/generate/items',
@@ -281,13 +281,6 @@ describe('player tokens', () => {
 
   it('12. a block refuses a token minted in its own second; one signed after the unblock stands', async () => {
     const second = Math.ceil(Date.now() / 1000) + 1;
-    const patch = (blocked: boolean) =>
-      t.server.app.inject({
-        method: 'PATCH',
-        url: '/api/v1/player/hal',
-        headers: auth(SERVER_KEY),
-        payload: { blocked },
-      });
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(second * 1000 + 100);
@@ -296,8 +289,8 @@ describe('player tokens', () => {
       for (const token of [before, signedElsewhere])
         expect((await inventory(token, 'hal')).statusCode).toBe(200);
       vi.setSystemTime(second * 1000 + 500);
-      await patch(true);
-      await patch(false);
+      await setBlocked('hal', true);
+      await setBlocked('hal', false);
       vi.setSystemTime(second * 1000 + 700);
       const after = signPlayerToken(PLAYER_SECRET, 'hal', 600);
       for (const token of [before, signedElsewhere]) {

@@ -58,7 +58,6 @@ export function knownRarity(game: GameDefinition, rarity: string, where: string)
     );
 }
 
-/** The enemy of the game definition with this id or name (any case). */
 /**
  * The ids and names the game file gives its enemies, stations, materials, item types, rarities and
  * locations, lower case: what requests name the game's own things by, not a player's free text.
@@ -76,6 +75,7 @@ export function gameNames(game: GameDefinition): Set<string> {
   );
 }
 
+/** The enemy of the game definition with this id or name (any case). */
 export function findEnemy(game: GameDefinition, name: string | undefined) {
   if (!name) return undefined;
   const needle = name.toLowerCase();
