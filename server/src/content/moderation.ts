@@ -1,3 +1,4 @@
+import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import { z } from 'zod';
 import { Cancel } from '../cancel.ts';
 import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';
@@ -32,7 +33,7 @@ const VERDICT_TEXT_MAX = 2_000;
  */
 export class Moderation {
   private readonly endpoint: Endpoint;
-  private readonly verdicts = new Map<string, { categories: string[]; until: number }>();
+  private readonly verdicts = new BoundedMap<string, { categories: string[]; until: number }>(VERDICTS_KEPT);
 
   constructor(private readonly settings: ModerationSettings) {
     this.endpoint = new Endpoint(settings.url, settings.key ? `Bearer ${settings.key}` : undefined, 16);
@@ -50,15 +51,9 @@ export class Moderation {
     unknown.forEach((text, i) => {
       const categories = answers[i] ?? [];
       verdicts.set(text, categories);
-      if (text.length > VERDICT_TEXT_MAX) return;
-      this.verdicts.delete(text);
-      this.verdicts.set(text, { categories, until: now + VERDICT_TTL_MS });
+      if (text.length <= VERDICT_TEXT_MAX)
+        this.verdicts.set(text, { categories, until: now + VERDICT_TTL_MS });
     });
-    // The oldest go first (a Map keeps insertion order).
-    for (const oldest of this.verdicts.keys()) {
-      if (this.verdicts.size <= VERDICTS_KEPT) break;
-      this.verdicts.delete(oldest);
-    }
     return texts.map((text) => verdicts.get(text) ?? []);
   }
 
