@@ -173,6 +173,12 @@ export const EffectDefinition = z.strictObject({
     .array(WordId)
     .min(1)
     .describe('Item types (ids of `item_types`) that may carry it ("WEAPON", "GLOVES")'),
+  elements: z
+    .array(WordId)
+    .optional()
+    .describe(
+      'Elements (ids of `elements`) it belongs to ("burn": fire): no item of an element that opposes one of them carries it; default: the elements its id or name names',
+    ),
   params: z
     .record(Id, EffectParamDefinition)
     .default({})
@@ -466,6 +472,15 @@ export const GameFile = z
       .default(128)
       .describe(
         'Side in pixels of the square PNG every icon is made into, whatever a backend paints (128 covers a 64 px slot at 2×)',
+      ),
+    currency: z
+      .string()
+      .trim()
+      .min(1)
+      .max(24)
+      .optional()
+      .describe(
+        'What items are worth in ("gold", "credits"); a game without one gives every item a value of 0, and item cards show none',
       ),
     icon_palette: z
       .array(z.string().trim().min(2).max(24))

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EffectLine } from './effect-line.ts';
 import { type ItemFieldDefinition, NO_ELEMENT } from './game.ts';
+import { ItemLook, ItemOrigin } from './item-plan.ts';
 
 /** Where a vocabulary value comes from: the game definition the server runs (GET /api/v1/game). */
 const fromGame = (field: string) => `One of the game definition's ${field} (GET /api/v1/game)`;
@@ -48,6 +49,10 @@ const generatedFields = {
   effects: z.array(ItemEffect).max(4),
   value: z.int().min(0).max(10_000_000),
   color: Color.optional(),
+  /** The item's plan (its look), which its words and icon are made from; items of older servers lack it. */
+  look: ItemLook.optional(),
+  /** How it came to be, which the server sets (a model is told it, and writes lore to match). */
+  origin: ItemOrigin.optional(),
 };
 
 /**
@@ -126,8 +131,10 @@ function effectSchema(effect: ItemVocabulary['effects'][number]) {
  * stats, and the game's own fields (optional here: `checkItem` asks them of the types that carry them).
  */
 export function itemSchemasFor(game: ItemVocabulary) {
+  const { origin: _set_by_the_server, ...modelFields } = generatedFields;
   const item = z.object({
-    ...generatedFields,
+    ...modelFields,
+    look: ItemLook.describe("The item's look, which its name, text and icon are all made from"),
     type: z.enum(ids(game.item_types)).describe('The item type'),
     rarity: z.enum(ids(game.rarities)).describe('The rarity'),
     level: z.int().min(1).max(game.max_item_level),

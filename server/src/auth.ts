@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { BoundedMap } from '@lootsmith/engine/bounded-map';
-import { ApiError, PlayerId } from '@lootsmith/protocol';
+import { ApiError, BoundedMap, PlayerId } from '@lootsmith/protocol';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { refuse } from './refusal.ts';
 

@@ -1,11 +1,36 @@
 import { createHash } from 'node:crypto';
-import { BoundedMap } from '@lootsmith/engine/bounded-map';
-import { type GameDefinition, type GeneratedItem, type ItemIcon, NO_ELEMENT } from '@lootsmith/protocol';
+import {
+  BoundedMap,
+  colourOfWord,
+  type GameDefinition,
+  type GeneratedItem,
+  type ItemIcon,
+  type ItemLook,
+  iconPrompt,
+  lookNamedIn,
+} from '@lootsmith/protocol';
 import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { Priority } from './upstream/queue.ts';
+
+/**
+ * The look of an item that carries none (a game file's crafting material, an item stored before
+ * plans): its subtype, its material, the colour asked for, and what its name and text show.
+ */
+export function lookOf(
+  item: Pick<GeneratedItem, 'name' | 'subtype' | 'material' | 'color'> & { description?: string },
+): ItemLook {
+  const named = lookNamedIn(`${item.name} ${item.description ?? ''}`);
+  const asked = item.color ? colourOfWord(item.color) : undefined;
+  return {
+    noun: item.subtype,
+    materials: [item.material],
+    colors: [...new Set([...(asked ? [asked] : []), ...named.colours])].slice(0, 3),
+    features: [...named.features].slice(0, 4),
+  };
+}
 
 /** After a background paint fails, the icon URL waits this long before starting another. */
 const RETRY_PAINT_MS = 2_000;
@@ -35,25 +60,22 @@ export class IconService {
     private readonly afterItem = false,
   ) {}
 
-  /**
-   * docs/SPEC.md 2.3: the subject first, then comma-separated style tags: the silhouette the game
-   * gives the item's type ("emblem icon"), its style and its palette.
-   */
+  /** The icon prompt of an item: its plan (`iconPrompt`), in the game's silhouette, style and palette. */
   promptFor(
-    item: Pick<GeneratedItem, 'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity' | 'color'>,
+    item: Pick<
+      GeneratedItem,
+      'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity' | 'color' | 'look'
+    >,
   ): string {
-    const element = item.element === NO_ELEMENT ? '' : `${item.element} `;
-    const icon = this.game.item_types.find((t) => t.id === item.type)?.icon;
-    const palette = this.game.icon_palette;
-    return [
-      item.name,
-      // The colour a player asked for leads, before the game's palette.
-      `${item.color ? `${item.color} ` : ''}${element}${item.material} ${item.subtype}`,
-      item.rarity.toLowerCase(),
-      ...(icon ? [`${icon.replaceAll('_', ' ')} icon`] : []),
-      this.game.icon_style,
-      ...(palette.length ? [`in ${palette.join(' and ')}`] : []),
-    ].join(', ');
+    return iconPrompt({
+      name: item.name,
+      look: item.look ?? lookOf(item),
+      element: item.element,
+      rarity: item.rarity,
+      silhouette: this.game.item_types.find((t) => t.id === item.type)?.icon,
+      style: this.game.icon_style,
+      palette: this.game.icon_palette,
+    });
   }
 
   /** The icon reference of a prompt, painted lazily when first fetched. */

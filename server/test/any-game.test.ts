@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { declaredKind } from '@lootsmith/engine/painter-kinds';
 import {
   CombineResponse,
   CreateItemResponse,
@@ -12,6 +11,7 @@ import {
   ITEM_KEYS,
   type Item,
   jsonSchemaOf,
+  readIconPrompt,
   UseItemResponse,
 } from '@lootsmith/protocol';
 import { FANTASY_GAME, SPACE_GAME, shippedGame } from '@lootsmith/test-support/game-file';
@@ -307,7 +307,7 @@ describe('a game far from fantasy, through the real server', () => {
     for (const item of GenerateItemsResponse.parse(res.json()).items) {
       const prompt = item.icon?.prompt ?? '';
       expect(prompt).toContain('in teal and orange');
-      expect(declaredKind(prompt), prompt).toBe(kinds[item.type]);
+      expect(readIconPrompt(prompt)?.silhouette, prompt).toBe(kinds[item.type]);
       const png = await server.app.inject({ url: item.icon?.url ?? '' });
       expect(png.statusCode).toBe(200);
       expect(png.headers['content-type']).toBe('image/png');

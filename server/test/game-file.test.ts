@@ -4,12 +4,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
 import {
   CombineResponse,
   FANTASY_EFFECTS,
   GenerateItemsResponse,
   gameFileJsonSchema,
+  ICON_SILHOUETTES as ITEM_KINDS,
 } from '@lootsmith/protocol';
 import { FANTASY_GAME, SPACE_GAME } from '@lootsmith/test-support/game-file';
 import { startServerProcess } from '@lootsmith/test-support/process';

@@ -52,6 +52,7 @@ export function itemsFor(prompt: string, call: number) {
     stats: [{ name: 'attack', value: Math.max(1, Math.floor((spec.budget ?? 10) * 0.9)) }],
     effects: [] as Array<{ id: string; params: Record<string, number> }>,
     value: 10,
+    look: { noun: 'blade', materials: ['iron'], colors: [] as string[], features: [] as string[] },
   }));
 }
 

@@ -1,5 +1,7 @@
+import { ICON_SILHOUETTES, type IconSilhouette } from '@lootsmith/protocol';
+
 /** Every item silhouette the painter draws, with the words that name it. */
-const KIND_SYNONYMS = {
+const KIND_SYNONYMS: Record<IconSilhouette, string> = {
   sword:
     'sword swords longsword greatsword broadsword blade blades katana sabre saber scimitar rapier claymore falchion cutlass edge',
   dagger: 'dagger daggers knife dirk stiletto kris shiv katar fang',
@@ -80,10 +82,10 @@ const KIND_SYNONYMS = {
   chest: 'chest coffer lockbox crate strongbox trunk casket',
   /** A clean generic icon in the prompt's colours, for what no other silhouette draws. */
   emblem: 'emblem badge insignia token',
-} as const;
+};
 
-export type ItemKind = keyof typeof KIND_SYNONYMS;
-export const ITEM_KINDS = Object.keys(KIND_SYNONYMS) as ItemKind[];
+export type ItemKind = IconSilhouette;
+export const ITEM_KINDS: readonly ItemKind[] = ICON_SILHOUETTES;
 
 const KIND_WORDS = new Map<string, ItemKind>();
 for (const kind of ITEM_KINDS) for (const word of KIND_SYNONYMS[kind].split(' ')) KIND_WORDS.set(word, kind);

@@ -1,4 +1,5 @@
 import {
+  BoundedMap,
   type ChatMessage,
   type IngredientLine,
   type ItemLine,
@@ -6,7 +7,6 @@ import {
   mergePrompt,
   parsePrompt,
 } from '@lootsmith/protocol';
-import { BoundedMap } from '../bounded-map.ts';
 import { readFreeContext } from './context.ts';
 import { type Vocabulary, vocabularyFor } from './vocabulary.ts';
 

@@ -1,11 +1,11 @@
 import {
+  BoundedMap,
   type ChatMessage,
   CombineVerdict,
   GeneratedItemBatch,
   jsonSchemaOf,
   type ResponseFormat,
 } from '@lootsmith/protocol';
-import { BoundedMap } from '../bounded-map.ts';
 import { hashString, Rng } from '../random.ts';
 import { jsonObjectsIn } from './context.ts';
 import { type Cues, readCues } from './cues.ts';

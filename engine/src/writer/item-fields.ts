@@ -1,5 +1,4 @@
-import { effectText, type ItemEffect, SPEC_RARITIES } from '@lootsmith/protocol';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap, effectText, type ItemEffect, SPEC_RARITIES } from '@lootsmith/protocol';
 import { hashString, type Rng } from '../random.ts';
 import { judgeCombination, type Verdict } from './combine.ts';
 import type { Cues } from './cues.ts';
@@ -119,10 +118,12 @@ const OTHER_NAME = /enemy|monster|boss|location|zone|area|player|owner|creator|a
 const isNameKey = (key: string) => NAME_KEY.test(key) && !OTHER_NAME.test(key);
 
 /** A value the plan suggests for a field, looked up by the field's name. */
-function planned({ state }: F, key: string): unknown {
+function planned({ state, parent }: F, key: string): unknown {
   const plan = state.plan;
   if (!plan) return undefined;
   const k = key.toLowerCase();
+  // The item's look, as the protocol's item plan has it.
+  if (parent === 'look' && plan.look) return plan.look[key as keyof ItemPlan['look']];
   // A stat of the plan ({name, value}) under the schema's own names: {stat, amount}, {attribute, bonus}…
   const stat = plan as unknown as { name: string; value: number; rarity?: string };
   if (stat.rarity === undefined && typeof stat.value === 'number') {
@@ -352,6 +353,8 @@ const ITEM_RULES: FillRules<ItemFill> = {
       const fromPlan = planned(fill, key);
       const { state } = fill;
       if (Array.isArray(fromPlan)) {
+        // Words as they stand: a look's materials, colours and features.
+        if (fromPlan.every((v) => typeof v === 'string')) return { values: fromPlan };
         const effects = fromPlan === state.plan?.effects;
         // The game's own effect schema (an id and its params): the plan's effects as they stand.
         if (effects && (element.anyOf || asSchema(element.properties).params)) return { values: fromPlan };
@@ -389,7 +392,12 @@ const ITEM_RULES: FillRules<ItemFill> = {
   text: themedText,
   number,
   choose,
-  boolean: ({ state }, key) => (key === 'sensible' && state.verdict ? state.verdict.sensible : undefined),
+  boolean: (fill, key) => {
+    if (key === 'sensible' && fill.state.verdict) return fill.state.verdict.sensible;
+    // A yes/no field of the game's own, as the plan drew it.
+    const fromPlan = planned(fill, key);
+    return typeof fromPlan === 'boolean' ? fromPlan : undefined;
+  },
   isNull: ({ state }, key) => key === 'item' && state.verdict !== undefined && !state.verdict.item,
   // A field of the game's own goes only on the types that carry it.
   // A colour only when the player asked for one.

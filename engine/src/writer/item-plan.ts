@@ -1,4 +1,13 @@
-import type { ItemEffect, ItemLine } from '@lootsmith/protocol';
+import {
+  type Colour,
+  colourOfWord,
+  fitsLook,
+  type ItemEffect,
+  type ItemFeature,
+  type ItemLine,
+  type ItemLook,
+  lookNamedIn,
+} from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { effectsFor } from './effects.ts';
@@ -31,6 +40,8 @@ export interface ItemPlan {
   fields: Record<string, string | number | boolean>;
   /** The colour the player asked for, which the icon is painted in. */
   color?: string;
+  /** What the item looks like: its name and text name nothing else, and its icon shows it. */
+  look: ItemLook;
 }
 
 /** How much more each rarity step is worth; past the sixth, each step a little more again. */
@@ -215,6 +226,48 @@ function gameFields(vocab: Vocabulary, type: string, rarity: number, rng: Rng): 
   return fields;
 }
 
+/** Colours an element lends what carries it (its words name them: "green-tinged", "ink-black"). */
+const ELEMENT_COLOURS: Record<string, readonly Colour[]> = {
+  fire: ['red', 'orange'],
+  frost: ['blue', 'white'],
+  poison: ['green'],
+  shadow: ['black', 'purple'],
+  holy: ['gold', 'white'],
+  lightning: ['blue', 'yellow'],
+};
+
+/** What can be seen on an item of a subtype, each with its chance, rarer items more often. */
+const FEATURE_CHANCES: Array<[RegExp, ItemFeature, number]> = [
+  [/ring|amulet|crown|circlet|talisman|staff|wand|sceptre|orb|diadem|tiara/, 'gem', 0.55],
+  [/staff|wand|tome|robe|talisman|amulet|totem|scroll|hood/, 'runes', 0.4],
+  [/helm|helmet|crown|hood/, 'horns', 0.25],
+  [/mace|shield|gauntlet|armou?r|club|flail|buckler|pauldron|morningstar/, 'spikes', 0.3],
+  [/boots|helm|helmet|cloak/, 'wings', 0.12],
+  [/bow|quiver|hat|cloak|arrow/, 'feathers', 0.25],
+  [/sword|axe|blade|dagger|spear|hammer|shield|armou?r|greaves|gauntlets|boots/, 'runes', 0.18],
+  [/sword|axe|dagger|mace|shield|belt|gauntlets|greaves|bracers|boots/, 'gem', 0.15],
+];
+
+/** The features of an item: by what it is, the rarer the more; a shadow item may bear a skull, a bright one glows. */
+function featuresFor(subtype: string, element: string, rarity: number, rng: Rng): ItemFeature[] {
+  const out: ItemFeature[] = [];
+  const boost = 0.5 + 0.35 * rarity;
+  for (const [pattern, feature, chance] of FEATURE_CHANCES)
+    if (pattern.test(subtype) && !out.includes(feature) && rng.chance(Math.min(0.9, chance * boost)))
+      out.push(feature);
+  if (element === 'shadow' && rng.chance(0.25)) out.push('skull');
+  if (['holy', 'lightning', 'fire', 'frost'].includes(element) && rarity >= 3 && rng.chance(0.5))
+    out.push('glow');
+  return out.slice(0, 3);
+}
+
+/** The look words of what the writer wrote, less the names of the context (an "Iron Golem" is no iron). */
+function namedBy(texts: readonly string[], context: ReadonlyArray<string | undefined>) {
+  let text = texts.join(' ');
+  for (const name of context) if (name) text = text.split(name).join(' ');
+  return lookNamedIn(text);
+}
+
 /** Plans one item from its "Item N:" cue and the conversation's context. */
 export function planItem(
   cue: ItemLine,
@@ -247,6 +300,18 @@ export function planItem(
     options.material ??
     forgedFrom ??
     pickMaterial(vocab, type, subtype, element, rarity, rng.fork('material'));
+  // The colour the player asked for, on what they make (a drop asks for none).
+  const color =
+    cues.obtained === 'dropped' ? undefined : askedColour(cues.request ?? cues.combine?.intent, cues.look);
+  const asked = color ? colourOfWord(color) : undefined;
+  const look: ItemLook = {
+    noun: subtype,
+    materials: [material],
+    colors: [...new Set([...(asked ? [asked] : []), ...(ELEMENT_COLOURS[element] ?? [])])].slice(0, 3),
+    features: featuresFor(subtype, element, rarity, rng.fork('features')),
+  };
+  const made = cues.obtained !== 'dropped';
+  const fits = fitsLook(look);
   const named = itemName(
     {
       vocab,
@@ -259,6 +324,9 @@ export function planItem(
       naming: cues.naming,
       enemy: cues.obtained === 'dropped' ? cues.enemy : undefined,
       location: cues.obtained === 'dropped' ? cues.location : undefined,
+      fits,
+      features: look.features,
+      made,
     },
     rng.fork('name'),
     used,
@@ -283,9 +351,6 @@ export function planItem(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
   );
-  // The colour the player asked for, on what they make (a drop asks for none).
-  const color =
-    cues.obtained === 'dropped' ? undefined : askedColour(cues.request ?? cues.combine?.intent, cues.look);
   const facts: ItemFacts = {
     vocab,
     name,
@@ -296,11 +361,19 @@ export function planItem(
     element,
     stats,
     value,
+    fits,
+    made,
   };
   if (color) facts.color = color;
   const origin = originClause(cues, rng.fork('origin'), used);
   const description = describeItem(facts, rng.fork('description'), used, origin);
   const lore = loreFor(facts, cues, rng.fork('lore'), used, origin);
+  look.noun = facts.noun.toLowerCase();
+  // What a game's own words or a hint brought in (the writer's own words fit already) joins the look,
+  // so the icon shows what the words say.
+  const said = namedBy([name, description, lore], [cues.enemy, cues.location, look.noun, subtype]);
+  look.colors = [...new Set([...look.colors, ...said.colours])].slice(0, 3);
+  look.features = [...new Set([...look.features, ...said.features])].slice(0, 4);
   // Written out rather than spread from the facts: V8 builds a spread object it then extends slowly.
   const plan: ItemPlan & ItemFacts = {
     vocab,
@@ -319,6 +392,7 @@ export function planItem(
     effects,
     budget,
     fields: gameFields(vocab, type, rarity, rng.fork('fields')),
+    look,
   };
   if (color) plan.color = color;
   return plan;

@@ -1,3 +1,4 @@
+import { FORMER_OWNERS } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
@@ -19,6 +20,17 @@ export interface ItemFacts {
   value: number;
   /** The colour the player asked for, if any. */
   color?: string;
+  /** Whether a phrase names only what the item looks like (`fitsLook`): its text says nothing else. */
+  fits?: (phrase: string) => boolean;
+  /** Made by the player just now: its lore tells of no former owner. */
+  made?: boolean;
+}
+
+/** The phrases of a list that fit the item, or the list when none does (a game's own words). */
+function fitting(item: ItemFacts, list: readonly string[]): readonly string[] {
+  if (!item.fits) return list;
+  const kept = list.filter(item.fits);
+  return kept.length ? kept : list;
 }
 
 const ADJECTIVES: Record<Element, readonly string[]> = {
@@ -130,16 +142,32 @@ const USES: Record<Element, string> = {
   lightning: 'weapons that strike twice',
 };
 
-/** What a scroll does when read, by element; {n} is its strength. */
+/** What a scroll that strikes does when read, by element; {n} is its strength. */
 const SPELLS: Record<Element, string> = {
-  none: 'wards the reader against the next {n} damage',
+  none: 'strikes the nearest foe for {n} damage',
   fire: 'calls down {n} fire damage on every foe nearby',
   frost: 'locks nearby foes in ice and deals {n} frost damage',
   poison: 'spreads a cloud that deals {n} poison damage over time',
-  shadow: 'drains {n} health from the nearest foe',
-  holy: 'heals everyone nearby for {n}',
+  shadow: 'lets the dark strike the nearest foe for {n} damage',
+  holy: 'sears the nearest undead for {n} damage',
   lightning: 'strikes up to three foes for {n} lightning damage',
 };
+
+/** Stats whose points come back when used up (a potion restores health), as against stats it lends for a while. */
+const RESTORED = /health|\bhp\b|life|vital|mana|energy|hull|shield|stamina/i;
+/** Stats a used-up item strikes with. */
+const STRIKES = /attack|damage|power|cutting|magic/i;
+
+/** What reading a scroll does: what its main stat says — heals, strikes or wards. */
+function spellOf(item: ItemFacts, main: ItemFacts['stats'][number] | undefined): string {
+  const n = String(main?.value ?? 10);
+  const stat = main ? `${main.name} ${item.vocab.stat(main.name)?.name ?? ''}` : '';
+  if (RESTORED.test(stat)) return `restores ${main ? statWords(item.vocab, main) : n} to the reader`;
+  if (STRIKES.test(stat)) return wordsOf(SPELLS, item.element, undefined).replace('{n}', n);
+  return main
+    ? `lends the reader +${statWords(item.vocab, main)} for a while`
+    : `wards the reader against the next ${n} damage`;
+}
 
 /**
  * Words of an element: the writer's own for its fantasy elements, else the game's (`Words:`) when it
@@ -167,6 +195,8 @@ function fitsItem(item: ItemFacts): (clause: string) => boolean {
     /shield|buckler|targe|pavise|staff|wand|tool|cutter|welder|driver|lance|hook/.test(item.subtype);
   const metal = METAL.test(item.material);
   return (clause) => {
+    if (item.made && FORMER_OWNERS.test(clause)) return false;
+    if (item.fits && !item.fits(clause)) return false;
     if (/\bgrip\b|\bhilt\b|\bswung\b|\bdrawn\b|when struck|\bnotch/.test(clause) && !held) return false;
     if (/\brust|tarnish|\bmetal\b|\brings\b|\bseams\b/.test(clause) && (!metal || used)) return false;
     if (/\boutlasted\b|mended|handed down|owners?\b|battle/.test(clause) && used) return false;
@@ -216,7 +246,7 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
       `last held by the ${enemy}`,
       `kept by the ${enemy} until now`,
       `among the ${enemy}'s spoils`,
-      `out of the ${enemy}'s hoard`,
+      `recovered from the ${enemy}`,
     );
   if (place)
     options.push(
@@ -244,7 +274,11 @@ export function describeItem(
   origin: string,
 ): string {
   const { vocab } = item;
-  const adjective = fresh(rng, wordsOf(ADJECTIVES, item.element, some(vocab.words.adjectives)), used);
+  const adjective = fresh(
+    rng,
+    fitting(item, wordsOf(ADJECTIVES, item.element, some(vocab.words.adjectives))),
+    used,
+  );
   const material = item.material.includes(' ') ? '' : `${item.material} `;
   const noun = item.noun.toLowerCase();
   const phrase = `${adjective} ${item.color ? `${item.color} ` : ''}${material}${noun}`;
@@ -252,22 +286,30 @@ export function describeItem(
   const main = item.stats[0];
   const type = vocab.type(item.type);
   if (type?.consumable) {
+    if (/scroll|writ|codex|leaf|parchment/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${spellOf(item, main)} and crumbles to dust.`;
+    // Health comes back; attack is lent for a while.
+    const restores = !main || RESTORED.test(`${main.name} ${vocab.stat(main.name)?.name ?? ''}`);
     const amount = main ? statWords(vocab, main) : `${Math.max(5, item.value % 97)} health`;
-    if (/scroll|writ|codex|leaf|parchment/.test(item.subtype)) {
-      const n = main?.value ?? 10;
-      return `${capitalise(withArticle(phrase))}${from}; read aloud, it ${wordsOf(SPELLS, item.element, undefined).replace('{n}', String(n))} and crumbles to ash.`;
+    if (/bomb|grenade/.test(item.subtype))
+      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
+    if (!restores) {
+      const how = /food|ration|bread|meat/.test(item.subtype)
+        ? 'when eaten'
+        : /potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype)
+          ? 'when drunk'
+          : 'when used';
+      return `${capitalise(withArticle(phrase))}${from} that lends +${amount} for a while ${how}.`;
     }
     if (/food|ration|bread|meat/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when eaten', 'once eaten', 'at the first bite'], used)}.`;
     if (/bandage|poultice|salve/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when bound to a wound', 'once wrapped over a cut', 'once pressed to a fresh wound'], used)}.`;
-    if (/bomb|grenade/.test(item.subtype))
-      return `${capitalise(withArticle(phrase))}${from} that bursts for ${main?.value ?? 5} damage ${fresh(rng, ['when thrown', 'where it lands', 'on impact'], used)}.`;
     if (!/potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} ${fresh(rng, ['that restores', 'that gives back', 'good for'], used)} ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
     const vessel = fresh(
       rng,
-      ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial'],
+      fitting(item, ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']),
       used,
     );
     return `${capitalise(withArticle(`${adjective} ${item.color ? `${item.color} ` : ''}${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
@@ -275,7 +317,9 @@ export function describeItem(
   if (type?.stackable || !main) {
     const crafters = fresh(
       rng,
-      ['crafters prize', 'smiths pay well for', 'alchemists hoard', 'every forge wants'],
+      item.vocab.words.prefixes?.length
+        ? ['crafters prize', 'makers pay well for', 'every workshop wants']
+        : ['crafters prize', 'smiths pay well for', 'alchemists hoard', 'every forge wants'],
       used,
     );
     return `${capitalise(withArticle(phrase))}${from}; ${crafters} ${isPlural(noun) ? 'them' : 'it'} for ${wordsOf(USES, item.element, undefined)}.`;
@@ -339,7 +383,6 @@ export function loreFor(
         'claimed from',
         'prised off',
         'stripped from',
-        'picked from the lair of',
         'carried off from',
       ],
       used,
@@ -377,8 +420,20 @@ function placeOpening(item: ItemFacts, rng: Rng, used: Set<string>, was: string,
   return `${item.name} ${was} ${how} ${place}`;
 }
 
+/** People of the writer's own world, whom an item of a game with words of its own never names. */
+const NEUTRAL_PASTS = [
+  'came to light only recently',
+  'turned up where nobody expected it',
+  'was set aside by someone who meant to come back for it',
+  'was listed in no inventory',
+  'was found sealed in its original wrapping',
+  'was traded on before anyone asked where it came from',
+];
+
 /** Who an item once belonged to, in the item's name: "Emberbite was made for a temple guard". */
 function pastOf(item: ItemFacts, rng: Rng, used: Set<string>, was: string): string {
+  if (item.vocab.words.prefixes?.length)
+    return `${item.name} ${fresh(rng, NEUTRAL_PASTS, used).replace(/^was /, `${was} `)}`;
   const who = fresh(
     rng,
     [

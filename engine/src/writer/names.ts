@@ -1,3 +1,4 @@
+import { FORMER_OWNERS, type ItemFeature } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import { placeName, titleCase } from './grammar.ts';
 import { NAME_ENDINGS, NAME_PREFIXES, NAME_ROOTS, NAME_SUFFIXES, SUBTYPE_NOUNS } from './lexicon.ts';
@@ -15,7 +16,27 @@ export interface NameRequest {
   naming?: string | undefined;
   enemy?: string | undefined;
   location?: string | undefined;
+  /** Whether a word names only what the item looks like (`fitsLook`): a name says nothing else. */
+  fits?: (words: string) => boolean;
+  /** What can be seen on it, which a name may lead with ("Horned Helm"). */
+  features?: readonly ItemFeature[];
+  /** Made by the player just now: no name of an heirloom ("Ancestral"). */
+  made?: boolean;
 }
+
+/** The name word of a feature the item shows. */
+const FEATURE_PREFIXES: Record<ItemFeature, readonly string[]> = {
+  gem: ['Jewelled', 'Gemmed'],
+  horns: ['Horned'],
+  wings: ['Winged'],
+  glow: ['Glowing'],
+  runes: ['Runed', 'Runic'],
+  spikes: ['Spiked', 'Barbed'],
+  skull: ['Skull-marked'],
+  feathers: ['Feathered'],
+  chains: ['Chained'],
+  circuits: ['Wired'],
+};
 
 const EPITHETS = [
   'Ancient',
@@ -108,8 +129,21 @@ export function itemName(
     (t) => t.ownSubtypes && t.subtypes.some((s) => s.toLowerCase() === request.subtype),
   );
   const noun = own ? titleCase(request.subtype) : nounFor(request.subtype, rng);
-  const prefix = fresh(rng, namesOf(NAME_PREFIXES, element, words.prefixes), used);
-  const suffix = fresh(rng, namesOf(NAME_SUFFIXES, element, words.suffixes), used);
+  // Words that name only what the item is and shows; a feature it shows leads a name now and then.
+  const fit = (list: readonly string[]) => {
+    const kept = list.filter(
+      (w) => (!request.fits || request.fits(w)) && !(request.made && FORMER_OWNERS.test(w)),
+    );
+    return kept.length ? kept : list.filter((w) => !request.fits || request.fits(w));
+  };
+  const suffixes = fit(namesOf(NAME_SUFFIXES, element, words.suffixes));
+  const shown = (request.features ?? []).flatMap((f) => FEATURE_PREFIXES[f]);
+  const prefixes = fit(namesOf(NAME_PREFIXES, element, words.prefixes));
+  const prefix =
+    shown.length && (rng.chance(0.35) || !prefixes.length)
+      ? rng.pick(shown)
+      : fresh(rng, prefixes.length ? prefixes : ['Fine'], used);
+  const suffix = fresh(rng, suffixes.length ? suffixes : ['of Note'], used);
   // Coined names need roots: the writer's own, or none for a game that gives its own words instead.
   const fantasyRoots = (NAME_ROOTS as Record<string, readonly string[]>)[element];
   const roots = fantasyRoots ?? (words.prefixes?.length ? undefined : NAME_ROOTS.none);
@@ -143,7 +177,11 @@ export function itemName(
           `${noun} ${ofPlace(request.location as string)}`,
         ),
     ],
-    [simple || humble ? 0 : 1, () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`],
+    // A maker's name sounds of the writer's own world: not for a game with words of its own.
+    [
+      simple || humble || words.prefixes?.length ? 0 : 1,
+      () => `${rng.pick(MAKER_HEADS)}${rng.pick(MAKER_TAILS)}'s ${noun}`,
+    ],
   ];
   if (request.temperature > 1.2) for (const f of forms.slice(2)) if (f[0]) f[0] += 1;
   const total = forms.reduce((sum, [w]) => sum + w, 0);

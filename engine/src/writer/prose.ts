@@ -80,7 +80,7 @@ export function writeProse(cues: Cues, rng: Rng): string {
     ...question.toLowerCase().matchAll(/\b(?:the|that|this|those|these|your|an?)\s+([a-z]+(?:\s+[a-z]+)?)/g),
   ].at(-1)?.[1];
   const topic = phrase ? `the ${phrase}` : topics.length ? rng.pick(topics) : 'the road ahead';
-  const place = cues.location ?? (cues.enemy ? `the lair of the ${cues.enemy}` : undefined);
+  const place = cues.location;
   const sentences = [rng.pick(OPENERS[cues.element] ?? OPENERS.none ?? [])];
   const self = who
     ? `a ${who}`

@@ -1,4 +1,4 @@
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 
 /**

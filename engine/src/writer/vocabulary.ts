@@ -1,4 +1,5 @@
 import {
+  BoundedMap,
   type EffectLine,
   type ElementLine,
   FANTASY_EFFECTS,
@@ -11,7 +12,6 @@ import {
   type TypeLine,
   type WordsLine,
 } from '@lootsmith/protocol';
-import { BoundedMap } from '../bounded-map.ts';
 import { ELEMENT_CUES, OPPOSED, SUBTYPE_TYPES, TYPE_SUBTYPES } from './lexicon.ts';
 
 export interface TypeInfo {

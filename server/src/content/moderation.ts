@@ -1,4 +1,4 @@
-import { BoundedMap } from '@lootsmith/engine/bounded-map';
+import { BoundedMap } from '@lootsmith/protocol';
 import { z } from 'zod';
 import { Cancel } from '../cancel.ts';
 import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';

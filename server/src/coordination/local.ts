@@ -1,4 +1,4 @@
-import { BoundedMap } from '@lootsmith/engine/bounded-map';
+import { BoundedMap } from '@lootsmith/protocol';
 import type { Store, StoredResponse } from '../store/store.ts';
 import type { Coordination, IdempotencyClaim } from './coordination.ts';
 import { type FlightOptions, Flights } from './flights.ts';

@@ -1,5 +1,10 @@
-import { ITEM_KINDS } from '@lootsmith/engine/painter-kinds';
-import { editDistance, type GameDefinition, ITEM_KEYS, NO_ELEMENT } from '@lootsmith/protocol';
+import {
+  editDistance,
+  type GameDefinition,
+  ITEM_KEYS,
+  ICON_SILHOUETTES as ITEM_KINDS,
+  NO_ELEMENT,
+} from '@lootsmith/protocol';
 import { equipmentSlots } from './slots.ts';
 
 /** One thing wrong with a game file, at its JSON path (`enemies[2].element`). */

@@ -2,11 +2,13 @@ import {
   effectParamCeiling,
   type GameDefinition,
   type GeneratedItem,
+  type ItemOrigin,
   type Rarity,
 } from '@lootsmith/protocol';
 import { plainForm } from '../content/filter.ts';
 import { itemTexts } from '../content/guard.ts';
 import { refuse } from '../refusal.ts';
+import { agreementProblems } from './agreement.ts';
 import { pickWeighted, type Random } from './random.ts';
 
 const ANY_NUMBER = /\d+(?:[.,]\d+)*/g;
@@ -154,6 +156,8 @@ export interface ItemExpectation {
   level: number;
   /** What the player asked the item to lean to ("health", "crit chance, speed"). */
   focus?: string;
+  /** How it comes to be; default: dropped. */
+  origin?: ItemOrigin;
 }
 
 /** The game's stats a focus names, by id or name, in the order named ("Health, crit chance"). */
@@ -205,6 +209,7 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   const cap = valueCap(game, want.rarity, want.level);
   if (item.value > cap) problems.push(`value ${item.value} is above ${cap}, the most this item may be worth`);
   problems.push(...effectProblems(game, item, want.rarity));
+  problems.push(...agreementProblems(game, item, want.origin ?? 'dropped'));
   // Every text players read (a colour is a hex code), in its plain form: "＋９９９９９" is +99999. The
   // description quotes stats, so any number counts there; elsewhere a signed one or a percentage
   // ("+99999", "-999"), not a name's "Blade of the 12 Winds".
@@ -315,17 +320,24 @@ function clampEffects(game: GameDefinition, item: GeneratedItem): GeneratedItem[
 }
 
 /**
- * The item as the game stores it, once `checkItem` passed it: the game's own fields kept only on the
+ * The item as the game stores it, once `checkItem` passed it, with how it came to be: the game's own fields kept only on the
  * types that carry them (a model may write a potion's durability; a potion has none), its stats raised
  * to its rarity's floor, and each effect number clamped to its range for the item's rarity and level.
  */
-export function settleItem<T extends GeneratedItem>(game: GameDefinition, item: T): T {
+export function settleItem<T extends GeneratedItem>(
+  game: GameDefinition,
+  item: T,
+  origin: ItemOrigin = 'dropped',
+): T {
   const stats = statsAtFloor(game, item);
   const kept: T = {
     ...item,
     stats,
     description: restated(game, item.description, item.stats, stats),
     effects: clampEffects(game, item),
+    // A game without a currency gives its items no worth (its cards show none).
+    value: game.currency ? item.value : 0,
+    origin,
   };
   for (const f of game.item_fields)
     if (f.id in kept && (!f.types.includes(item.type) || kept[f.id] === null)) delete kept[f.id];

@@ -238,7 +238,7 @@ export class CombinePlanner {
     const { body, recipe, rarity, level, ingredients } = setup;
     const st = setup.station;
     const { key } = recipe;
-    const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level });
+    const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level, origin: 'made' });
     // What this caller's flight asked; a caller that joined another's flight has no trace of it.
     const trace = newTrace();
     let fromBook = false;
@@ -305,7 +305,7 @@ export class CombinePlanner {
       return { kind: 'refused', message: result.message, suggestions: result.suggestions };
     const icon = await deps.icons.ensure(deps.icons.promptFor(result.item), body.player_id, signal);
     const item = {
-      ...settleItem(deps.game, result.item),
+      ...settleItem(deps.game, result.item, 'made'),
       id: newItemId(),
       icon,
       created_at: new Date().toISOString(),
@@ -386,7 +386,7 @@ export async function planCreateItem(
     check: (b) =>
       b.items.length !== 1
         ? ['write exactly 1 item']
-        : checkItem(deps.game, b.items[0] as Item, spec).map((p) => `items.0: ${p}`),
+        : checkItem(deps.game, b.items[0] as Item, { ...spec, origin: 'made' }).map((p) => `items.0: ${p}`),
     review: async (b) =>
       (await deps.content?.review(
         playerId,
@@ -394,7 +394,7 @@ export async function planCreateItem(
         wordsOf(createItemTexts(body)),
       )) ?? [],
   });
-  const written = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number]);
+  const written = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number], 'made');
   // A colour the player chose is the item's, whatever the model wrote.
   const chosen = chosenColour(params.visual_preferences);
   const generated = chosen ? { ...written, color: chosen } : written;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BoundedMap } from '@lootsmith/engine/bounded-map';
 import type { GameDefinition, InventoryResponse, Item, PlayerSettingsRequest } from '@lootsmith/protocol';
+import { BoundedMap } from '@lootsmith/protocol';
 import { assertActsFor, assertTokenCurrent, type Principal, safeEqual } from '../auth.ts';
 import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
