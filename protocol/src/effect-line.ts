@@ -16,5 +16,22 @@ export interface EffectLine {
   name?: string;
   text?: string;
   types?: string[];
+  /** The elements it belongs to, when the game says (see `effectElements`). */
+  elements?: string[];
   params?: Record<string, EffectParamLine>;
+}
+
+/**
+ * The elements an effect belongs to: the game's word for it, else the elements whose id, name or
+ * words its own id or name says ("frost_slow": frost).
+ */
+export function effectElements(
+  effect: Pick<EffectLine, 'id' | 'name' | 'elements'>,
+  elements: ReadonlyArray<{ id: string; name?: string | undefined; words?: readonly string[] }>,
+): string[] {
+  if (effect.elements) return effect.elements;
+  const words = `${effect.id} ${effect.name ?? ''}`.toLowerCase().split(/[^a-z]+/);
+  return elements
+    .filter((e) => [e.id, e.name ?? e.id, ...(e.words ?? [])].some((w) => words.includes(w.toLowerCase())))
+    .map((e) => e.id);
 }

@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './api.ts';
 export * from './bounded-map.ts';
+export * from './effect-line.ts';
 export * from './effects.ts';
 export * from './equipment.ts';
 export * from './errors.ts';

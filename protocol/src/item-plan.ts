@@ -358,6 +358,8 @@ export interface IconPlan {
   style?: string | undefined;
   /** The game's palette, colour words. */
   palette?: readonly string[] | undefined;
+  /** The player's own word for a colour of the look ("crimson" for red), which the prompt says instead. */
+  colorWord?: string | undefined;
 }
 
 const and = (list: readonly string[]) => list.join(' and ');
@@ -370,10 +372,14 @@ const split = (text: string) => text.split(' and ').map((s) => s.trim());
  */
 export function iconPrompt(plan: IconPlan): string {
   const { look } = plan;
+  const word = plan.colorWord?.toLowerCase();
+  const asked = word ? colourOfWord(word) : undefined;
   return [
     plan.name,
     `${look.noun} made of ${and(look.materials)}`,
-    ...(look.colors.length ? [`colours ${and(look.colors)}`] : []),
+    ...(look.colors.length
+      ? [`colours ${and(look.colors.map((c) => (asked === c && word ? word : c)))}`]
+      : []),
     ...(look.features.length ? [`with ${and(look.features)}`] : []),
     ...(plan.element === NO_ELEMENT ? [] : [`${plan.element} element`]),
     plan.rarity.toLowerCase(),
@@ -396,9 +402,12 @@ export function readIconPrompt(prompt: string): IconPlan | undefined {
   const plan: IconPlan = { name: tags.slice(0, at).join(', '), look, element: NO_ELEMENT, rarity: '' };
   const rest = tags.slice(at + 1);
   for (const [i, tag] of rest.entries()) {
-    if (tag.startsWith('colours '))
-      look.colors = split(tag.slice(8)).filter((c): c is Colour => c in COLOURS);
-    else if (tag.startsWith('with ')) look.features = split(tag.slice(5)) as ItemFeature[];
+    if (tag.startsWith('colours ')) {
+      const words = split(tag.slice(8));
+      look.colors = words.flatMap((w) => colourOfWord(w) ?? []);
+      const own = words.find((w) => !(w in COLOURS));
+      if (own) plan.colorWord = own;
+    } else if (tag.startsWith('with ')) look.features = split(tag.slice(5)) as ItemFeature[];
     else if (tag.endsWith(' element')) plan.element = tag.slice(0, -8);
     else if (tag.endsWith(' icon')) plan.silhouette = tag.slice(0, -5).replaceAll(' ', '_');
     else if (tag.startsWith('in ') && i === rest.length - 1) plan.palette = split(tag.slice(3));

@@ -1,8 +1,6 @@
 import type { EffectLine, EffectParamLine } from './effect-line.ts';
 import type { Element, ItemType, Rarity } from './items.ts';
 
-export type { EffectLine, EffectParamLine };
-
 /**
  * The lines of an item prompt, as the server writes them and the engine reads them back. Every free
  * text (a player's words, a name a model wrote) is a JSON string literal after its label, so a model
@@ -420,7 +418,12 @@ const parseFields = jsonList<FieldLine>({
   types: 'strings',
 });
 
-const parseEffectList = jsonList<EffectLine>({ name: 'string', text: 'string', types: 'strings' });
+const parseEffectList = jsonList<EffectLine>({
+  name: 'string',
+  text: 'string',
+  types: 'strings',
+  elements: 'strings',
+});
 
 /** The effects line: each effect kept to its shape, its params only those with numeric bounds. */
 function parseEffects(body: string): EffectLine[] | undefined {

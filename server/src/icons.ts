@@ -75,6 +75,7 @@ export class IconService {
       silhouette: this.game.item_types.find((t) => t.id === item.type)?.icon,
       style: this.game.icon_style,
       palette: this.game.icon_palette,
+      colorWord: item.color ?? undefined,
     });
   }
 

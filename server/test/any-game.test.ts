@@ -331,6 +331,7 @@ describe("the game's rules for its own vocabulary", () => {
     value: 40,
     durability: 40,
     mass: 6.5,
+    look: { noun: 'arc welder', materials: ['titanium'], colors: [], features: [] },
   };
   const want = { rarity: 'SALVAGE', level: 4 };
 
@@ -358,8 +359,11 @@ describe("the game's rules for its own vocabulary", () => {
     );
     const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 16 }] };
     expect(checkItem(space, { ...stim, mass: null }, want)).toEqual([]);
-    expect(settleItem(space, { ...stim, mass: 3, clearance: null })).toEqual(
-      Object.fromEntries(Object.entries(stim).filter(([k]) => k !== 'mass')),
-    );
+    // A game without a currency gives its items no worth; the server says how the item came to be.
+    expect(settleItem(space, { ...stim, mass: 3, clearance: null })).toEqual({
+      ...Object.fromEntries(Object.entries(stim).filter(([k]) => k !== 'mass')),
+      value: 0,
+      origin: 'dropped',
+    });
   });
 });

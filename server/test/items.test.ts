@@ -381,7 +381,7 @@ describe('create-item', () => {
     expect(res.statusCode).toBe(200);
     const created = CreateItemResponse.parse(res.json());
     expect(created.item.color).toBe('crimson');
-    expect(created.item.icon?.prompt).toMatch(/, crimson /);
+    expect(created.item.icon?.prompt).toMatch(/, colours crimson\b/);
     expect(created.notes).toEqual([
       expect.stringMatching(/^"charisma" is not a stat of .*; its stats: attack, defense/),
       'Made of iron, not oak: no Oak Wood was among the materials you gave.',

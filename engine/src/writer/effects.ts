@@ -1,4 +1,4 @@
-import { type EffectLine, effectParamCeiling, type ItemEffect } from '@lootsmith/protocol';
+import { type EffectLine, effectElements, effectParamCeiling, type ItemEffect } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -41,10 +41,21 @@ export function effectsFor(
   count: number,
   rng: Rng,
 ): ItemEffect[] {
-  const pool = vocab.effects.filter((e) => e.types?.includes(type));
+  // No effect whose element cancels out the item's, or another effect's (fire and frost do not mix).
+  const elementsOf = (e: EffectLine) => effectElements(e, vocab.elements);
+  const clashes = (a: string, b: string) =>
+    vocab.element(a)?.opposes.includes(b) || vocab.element(b)?.opposes.includes(a);
+  const fits = (e: EffectLine, with_: readonly string[]) =>
+    !elementsOf(e).some((x) => with_.some((y) => clashes(x, y)));
+  const pool = vocab.effects.filter(
+    (e) => e.types?.includes(type) && (element === 'none' || fits(e, [element])),
+  );
   const chosen: EffectLine[] = [];
-  while (chosen.length < count && chosen.length < pool.length) {
-    const left = pool.filter((e) => !chosen.includes(e));
+  for (;;) {
+    if (chosen.length >= count) break;
+    const taken = chosen.flatMap(elementsOf);
+    const left = pool.filter((e) => !chosen.includes(e) && fits(e, taken));
+    if (!left.length) break;
     const weights = left.map((e) => lean(e, element, vocab));
     let roll = rng.range(
       0,

@@ -372,6 +372,10 @@ export function planItem(
   // What a game's own words or a hint brought in (the writer's own words fit already) joins the look,
   // so the icon shows what the words say.
   const said = namedBy([name, description, lore], [cues.enemy, cues.location, look.noun, subtype]);
+  look.materials = [...new Set([...look.materials, ...[...said.materials].filter((m) => !fits(m))])].slice(
+    0,
+    3,
+  );
   look.colors = [...new Set([...look.colors, ...said.colours])].slice(0, 3);
   look.features = [...new Set([...look.features, ...said.features])].slice(0, 4);
   // Written out rather than spread from the facts: V8 builds a spread object it then extends slowly.

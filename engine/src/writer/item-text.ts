@@ -403,7 +403,7 @@ export function loreFor(
 function placeOpening(item: ItemFacts, rng: Rng, used: Set<string>, was: string, place: string): string {
   const how = fresh(
     rng,
-    [
+    fitting(item, [
       'found half-buried in',
       'retrieved out of',
       'left behind in',
@@ -414,7 +414,7 @@ function placeOpening(item: ItemFacts, rng: Rng, used: Set<string>, was: string,
       'stashed in a corner of',
       'kept under a loose stone in',
       'washed up in',
-    ],
+    ]),
     used,
   );
   return `${item.name} ${was} ${how} ${place}`;

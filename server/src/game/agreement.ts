@@ -1,6 +1,7 @@
 import {
   colourOfMaterial,
   colourOfWord,
+  effectElements,
   FORMER_OWNERS,
   type GameDefinition,
   type GeneratedItem,
@@ -22,7 +23,10 @@ const HEALING_EFFECT = /\bheal|\brestor|\brepair/i;
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The game's proper names (enemies, places, stations, materials, effects), which say nothing of an item's look. */
+/**
+ * The game's proper names as written (enemies, places, stations, materials, effects), which say
+ * nothing of an item's look: "taken from the Iron Golem", "forged from Iron Ore".
+ */
 function properNames(game: GameDefinition): RegExp | undefined {
   const names = [
     ...game.enemies.map((e) => e.name),
@@ -38,22 +42,11 @@ function properNames(game: GameDefinition): RegExp | undefined {
           .sort((a, b) => b.length - a.length)
           .map(literal)
           .join('|')})\\b`,
-        'gi',
+        'g',
       )
     : undefined;
 }
 const namesByGame = new WeakMap<GameDefinition, RegExp | undefined>();
-
-/** The elements an effect belongs to: the game file's, else those its id or name names. */
-export function effectElements(game: GameDefinition, effectId: string): string[] {
-  const effect = game.effects.find((e) => e.id === effectId);
-  if (!effect) return [];
-  if (effect.elements) return effect.elements;
-  const words = `${effect.id} ${effect.name}`.toLowerCase().split(/[^a-z]+/);
-  return game.elements
-    .filter((e) => words.includes(e.id.toLowerCase()) || words.includes((e.name ?? e.id).toLowerCase()))
-    .map((e) => e.id);
-}
 
 /** Whether two elements cancel out, either way round. */
 export function opposed(game: GameDefinition, a: string, b: string): boolean {
@@ -103,7 +96,10 @@ export function agreementProblems(game: GameDefinition, item: GeneratedItem, ori
       );
   }
   // Effects that cancel out: each other, or the item's own element.
-  const elementsOf = item.effects.map((e) => ({ id: e.id, elements: effectElements(game, e.id) }));
+  const elementsOf = item.effects.map((e) => ({
+    id: e.id,
+    elements: effectElements(game.effects.find((x) => x.id === e.id) ?? { id: e.id }, game.elements),
+  }));
   for (const [i, a] of elementsOf.entries()) {
     if (item.element !== NO_ELEMENT && a.elements.some((x) => opposed(game, x, item.element)))
       problems.push(`effects.${i}: ${a.id} cannot be on a ${item.element} item (its element opposes it)`);

@@ -3,6 +3,7 @@ import {
   type CombineRequest,
   type CombineVerdict,
   type CreateItemRequest,
+  colourOfWord,
   formatPrompt,
   type GameDefinition,
   type GeneratedItem,
@@ -397,7 +398,12 @@ export async function planCreateItem(
   const written = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number], 'made');
   // A colour the player chose is the item's, whatever the model wrote.
   const chosen = chosenColour(params.visual_preferences);
-  const generated = chosen ? { ...written, color: chosen } : written;
+  const family = chosen ? colourOfWord(chosen) : undefined;
+  const look =
+    written.look && family
+      ? { ...written.look, colors: [...new Set([family, ...written.look.colors])].slice(0, 3) }
+      : written.look;
+  const generated = chosen ? { ...written, color: chosen, ...(look ? { look } : {}) } : written;
   // The icon is painted from the item as checked, never from the player's words.
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };

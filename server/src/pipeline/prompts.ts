@@ -56,6 +56,7 @@ export function gameLines(game: GameDefinition): GameLines {
       name: e.name,
       text: e.text,
       types: e.types,
+      ...(e.elements ? { elements: e.elements } : {}),
       params: e.params,
     })),
     stations: game.stations.map(stationLine),

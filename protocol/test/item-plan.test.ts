@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { type IconPlan, iconPrompt, lookNamedIn, readIconPrompt } from '../src/item-plan.ts';
+
+describe('the icon prompt: made from the item plan, read back exactly', () => {
+  const plans: IconPlan[] = [
+    {
+      name: 'Ruby Ring',
+      look: { noun: 'ring', materials: ['gold'], colors: ['red', 'gold'], features: ['gem', 'runes'] },
+      element: 'fire',
+      rarity: 'rare',
+      silhouette: 'ring',
+      style: 'pixel art',
+      palette: ['teal', 'orange'],
+    },
+    {
+      // A name with a comma, a material of two words, no colour, no feature, no element, no game art.
+      name: 'Icemaw, the Patient Greaves',
+      look: { noun: 'greaves', materials: ['ash wood', 'iron'], colors: [], features: [] },
+      element: 'none',
+      rarity: 'common',
+    },
+    {
+      name: 'Overclocked Neural Jack',
+      look: { noun: 'neural jack', materials: ['carbon weave'], colors: ['teal'], features: ['circuits'] },
+      element: 'ion',
+      rarity: 'salvage',
+      silhouette: 'emblem',
+      style: 'flat vector, thick outline',
+    },
+  ];
+
+  it('round-trips every field of the plan', () => {
+    for (const plan of plans) expect(readIconPrompt(iconPrompt(plan)), iconPrompt(plan)).toEqual(plan);
+  });
+
+  it("starts with the subject, then tags an image model reads (docs/SPEC.md 2.3), with the player's colour word", () => {
+    const prompt = iconPrompt({ ...(plans[0] as IconPlan), colorWord: 'crimson' });
+    expect(prompt).toBe(
+      'Ruby Ring, ring made of gold, colours crimson and gold, with gem and runes, fire element, rare, ring icon, pixel art, in teal and orange',
+    );
+    expect(readIconPrompt(prompt)).toMatchObject({ colorWord: 'crimson', look: { colors: ['red', 'gold'] } });
+  });
+
+  it("leaves a developer's own prompt to the painter's word reading", () => {
+    expect(readIconPrompt('a crimson dagger, game item, fantasy')).toBeUndefined();
+  });
+
+  it('reads the look words of a text: materials by family, colours, features, a gem by its colour', () => {
+    const named = lookNamedIn('A gilded oaken staff set with a ruby, horned and crimson');
+    expect([...named.materials].sort()).toEqual(['gold', 'wood']);
+    expect([...named.colours].sort()).toEqual(['red']);
+    expect([...named.features].sort()).toEqual(['gem', 'horns']);
+  });
+});
