@@ -1,7 +1,7 @@
 import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
+import type { ModerationRecord } from '../admin/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
-import type { ModerationRecord } from '../store/admin-store.ts';
 import type { Store } from '../store/store.ts';
 import type { TextFilter } from './filter.ts';
 import { type Moderation, ModerationUnavailable } from './moderation.ts';

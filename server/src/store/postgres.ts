@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { AdminQueries, postgresDb } from './admin-queries.ts';
-import type { AdminStore } from './admin-store.ts';
+import { AdminQueries, postgresDb } from '../admin/queries.ts';
+import type { AdminStore } from '../admin/store.ts';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, refusal, TAKES, type TakeKind } from './reservation.ts';
 import { driveAsync, type Op, type Params, type Rule } from './rules.ts';

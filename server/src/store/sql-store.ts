@@ -1,5 +1,5 @@
 import type { Item } from '@lootsmith/protocol';
-import type { AdminStore } from './admin-store.ts';
+import type { AdminStore } from '../admin/store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { granted, lockOrder, type Plan, plan } from './reservation.ts';
 import * as rules from './rules.ts';

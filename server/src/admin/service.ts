@@ -20,13 +20,8 @@ import {
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
-import {
-  LATENCY_BOUNDS_MS,
-  type ModerationRow,
-  type PlayerRow,
-  type ProvenanceRow,
-} from '../store/admin-store.ts';
 import type { Store } from '../store/store.ts';
+import { LATENCY_BOUNDS_MS, type ModerationRow, type PlayerRow, type ProvenanceRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const today = () => new Date().toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
 import type { ActivitySink } from '../pipeline/provenance.ts';
+import type { UpstreamCall } from '../upstream/client.ts';
 import {
   type ActivityBatch,
   type AdminStore,
@@ -10,8 +11,7 @@ import {
   type PlayerRequestRow,
   type ProvenanceRow,
   type RouteMinute,
-} from '../store/admin-store.ts';
-import type { UpstreamCall } from '../upstream/client.ts';
+} from './store.ts';
 
 /** How often an instance adds what it recorded to the store, and after how many requests at the latest. */
 const FLUSH_MS = 1000;

@@ -19,7 +19,7 @@ import {
   type RemovalRow,
   type Retention,
   type RouteMinute,
-} from './admin-store.ts';
+} from './store.ts';
 
 // The console's SQL, one text for SQLite and PostgreSQL (`?` placeholders; PostgreSQL gets `$n`),
 // run through a small adapter per database so this file stays apart from the stores themselves.

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '@lootsmith/protocol';
 import { safeEqual } from '../auth.ts';
-import type { AdminStore, ConsoleSessionRow } from '../store/admin-store.ts';
+import type { AdminStore, ConsoleSessionRow } from './store.ts';
 
 /** A session ends after this long idle, and after this long in any case. */
 export const SESSION_IDLE_MS = 30 * 60_000;
