@@ -26,7 +26,7 @@ export class IconService {
   private paintMs = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'icon' | 'putIcon'>,
     private readonly coordination: Coordination,
     private readonly upstream: UpstreamClient,
     private readonly game: GameDefinition,

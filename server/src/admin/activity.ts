@@ -90,7 +90,7 @@ export class ActivityRecorder implements ActivitySink {
   dropped = 0;
 
   constructor(
-    private readonly store: AdminStore,
+    private readonly store: Pick<AdminStore, 'recordActivity' | 'sweep'>,
     private readonly options: { log?: (message: string, err: unknown) => void } = {},
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_MS).unref();

@@ -1,5 +1,5 @@
 import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
-import type { ModerationRecord } from '../admin/store.ts';
+import type { AdminStore, ModerationRecord } from '../admin/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
@@ -47,7 +47,7 @@ export function itemTexts(item: GeneratedItem, at = ''): Texts {
 export class ContentGuard {
   constructor(
     private readonly deps: {
-      store: Store;
+      store: { admin: Pick<AdminStore, 'moderation' | 'recordModeration'> };
       filter: TextFilter;
       rules: ContentFilter;
       /** The game file's own ids and names, lower case (`gameNames`). */
