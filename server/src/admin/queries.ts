@@ -1,4 +1,5 @@
 import { all, explain, get, type Params, type Rule, type RuleRunner, run } from '../store/rules.ts';
+import type { StatementName } from '../store/sql.ts';
 import { prefixParams } from '../store/statement.ts';
 import { H } from './statements/activity.ts';
 import type { TimedSqlRow } from './statements/figures.ts';
@@ -29,9 +30,11 @@ const REPEAT_WINDOW_MS = 60_000;
 
 const num = (v: unknown) => Number(v ?? 0);
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const buckets = (values: number[]) => Object.fromEntries(H.map((h, i) => [h, values[i]]));
-/** Rows for an insert of many (`$rows`). */
-const rows = (list: object[]) => ({ rows: JSON.stringify(list) });
+/** A recorded row keyed by its columns (`playerId` → `player_id`), for an insert of many (`$rows`). */
+const columns = (row: object) =>
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
 
 const toPlayerRow = (r: PlayerSqlRow): PlayerRow => ({
   id: r.id,
@@ -122,97 +125,26 @@ export class AdminQueries implements AdminStore {
   constructor(private readonly db: RuleRunner) {}
 
   async recordActivity(b: ActivityBatch) {
-    const lists = [b.routes, b.backends, b.counters, b.players, b.requests, b.provenance];
-    if (!lists.some((list) => list.length)) return;
+    const withBuckets = (r: RouteMinute | BackendMinute) => ({
+      ...r,
+      totalMs: Math.round(r.totalMs),
+      ...Object.fromEntries(H.map((h, i) => [h, r.buckets[i]])),
+    });
+    const inserts: Array<[StatementName, object[]]> = [
+      ['recordRoutes', b.routes.map(withBuckets)],
+      ['recordBackends', b.backends.map(withBuckets)],
+      ['recordCounters', b.counters],
+      ['recordPlayers', b.players],
+      ['recordRequests', b.requests.map((r) => ({ ...r, ms: Math.round(r.ms) }))],
+      ['recordProvenance', b.provenance.map((p) => ({ ...p, rules: p.rules && JSON.stringify(p.rules) }))],
+    ];
+    const given = inserts.filter(([, list]) => list.length);
+    if (!given.length) return;
     await this.db.transaction(
       (function* () {
-        if (b.routes.length)
-          yield* run(
-            'recordRoutes',
-            rows(
-              b.routes.map((r) => ({
-                minute: r.minute,
-                route: r.route,
-                status: r.status,
-                code: r.code,
-                count: r.count,
-                total_ms: Math.round(r.totalMs),
-                ...buckets(r.buckets),
-              })),
-            ),
-          );
-        if (b.backends.length)
-          yield* run(
-            'recordBackends',
-            rows(
-              b.backends.map((r) => ({
-                minute: r.minute,
-                backend: r.backend,
-                kind: r.kind,
-                outcome: r.outcome,
-                count: r.count,
-                total_ms: Math.round(r.totalMs),
-                ...buckets(r.buckets),
-                prompt_tokens: r.promptTokens,
-                completion_tokens: r.completionTokens,
-                images: r.images,
-              })),
-            ),
-          );
-        if (b.counters.length) yield* run('recordCounters', rows(b.counters));
-        if (b.players.length)
-          yield* run(
-            'recordPlayers',
-            rows(
-              b.players.map((p) => ({
-                player_id: p.playerId,
-                requests: p.requests,
-                drops: p.drops,
-                crafts: p.crafts,
-                refusals: p.refusals,
-                tokens: p.tokens,
-                images: p.images,
-                last_at: p.lastAt,
-              })),
-            ),
-          );
-        if (b.requests.length) {
-          yield* run(
-            'recordRequests',
-            rows(
-              b.requests.map((r) => ({
-                player_id: r.playerId,
-                at: r.at,
-                route: r.route,
-                status: r.status,
-                code: r.code,
-                ms: Math.round(r.ms),
-              })),
-            ),
-          );
-          yield* run('keepRequests', { keep: b.keepRequests });
-        }
-        if (b.provenance.length)
-          yield* run(
-            'recordProvenance',
-            rows(
-              b.provenance.map((p) => ({
-                item_id: p.itemId,
-                source: p.source,
-                player_id: p.playerId,
-                rarity: p.rarity,
-                type: p.type,
-                level: p.level,
-                enemy: p.enemy,
-                backend: p.backend,
-                model: p.model,
-                seed: p.seed,
-                prompt: p.prompt,
-                rules: p.rules && JSON.stringify(p.rules),
-                created_at: p.createdAt,
-              })),
-            ),
-          );
+        for (const [statement, list] of given)
+          yield* run(statement, { rows: JSON.stringify(list.map(columns)) });
+        if (b.requests.length) yield* run('keepRequests', { keep: b.keepRequests });
       })(),
     );
   }
