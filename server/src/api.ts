@@ -1,6 +1,10 @@
 import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { fromOperator } from './admin/auth.ts';
+import { registerActivityRecording } from './admin/recording.ts';
+import { registerAdmin } from './admin/routes.ts';
+import { ConsoleSessions } from './admin/sessions.ts';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
 import { registerCors } from './http/cors.ts';
 import { ApiError, answerOf } from './http/errors.ts';
@@ -8,15 +12,11 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { poolsAdvice } from './pools/advice.ts';
-import { registerAdmin } from './routes/admin.ts';
-import { fromOperator } from './routes/admin-auth.ts';
-import { registerActivityRecording } from './routes/admin-recording.ts';
 import { registerDocs } from './routes/docs.ts';
 import { registerEquipmentRoutes } from './routes/equipment.ts';
 import { registerItemRoutes } from './routes/items.ts';
 import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
-import { ConsoleSessions } from './service/admin-sessions.ts';
 import type { Services } from './services.ts';
 
 const LEAK_REPLACEMENT = JSON.stringify(

@@ -51,7 +51,7 @@ export class IconService {
   private paintMs = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'icon' | 'putIcon'>,
     private readonly coordination: Coordination,
     private readonly upstream: UpstreamClient,
     private readonly game: GameDefinition,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GameDefinition } from '@lootsmith/protocol';
 import type { Redis } from 'ioredis';
+import { ActivityRecorder } from './admin/activity.ts';
 import type { Config } from './config.ts';
 import { TextFilter } from './content/filter.ts';
 import { ContentGuard } from './content/guard.ts';
@@ -14,7 +15,6 @@ import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
-import { ActivityRecorder } from './service/admin-activity.ts';
 import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActivityRecorder, failureCode } from '../src/service/admin-activity.ts';
-import type { ActivityBatch, AdminStore } from '../src/store/admin-store.ts';
+import { ActivityRecorder, failureCode } from '../src/admin/activity.ts';
+import type { ActivityBatch, AdminStore } from '../src/admin/store.ts';
 
 /** An admin store that only takes activity writes: held, failed or kept, as a test needs. */
 function fakeStore(write: (batch: ActivityBatch) => Promise<void>) {

@@ -9,7 +9,7 @@ import {
   LATENCY_BUCKETS,
   type ProvenanceRow,
   type RouteMinute,
-} from '../src/store/admin-store.ts';
+} from '../src/admin/store.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';

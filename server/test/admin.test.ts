@@ -2,9 +2,9 @@ import { type Booted, bootWithFake, PLAYER_SECRET, SERVER_KEY } from '@lootsmith
 import { startFakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ActivityRecorder } from '../src/admin/activity.ts';
+import { SESSION_IDLE_MS } from '../src/admin/sessions.ts';
 import { loadConfig } from '../src/config.ts';
-import type { ActivityRecorder } from '../src/service/admin-activity.ts';
-import { SESSION_IDLE_MS } from '../src/service/admin-sessions.ts';
 
 const PASSWORD = 'console-password-0123456789';
 let t: Booted | undefined;

@@ -6,6 +6,8 @@
 export { loadKeysFile } from '../../engine/src/keys.ts';
 export { readPrompt } from '../../engine/src/painter/prompt.ts';
 export { LootsmithClient } from '../../plugin/src/core/client.ts';
+export type { ActivityRecorder } from '../../server/src/admin/activity.ts';
+export { CONSOLE_DIR } from '../../server/src/admin/app.ts';
 export { POOL_DEFAULTS } from '../../server/src/config.ts';
 export { TextFilter } from '../../server/src/content/filter.ts';
 export { itemTexts } from '../../server/src/content/guard.ts';
@@ -14,9 +16,7 @@ export { loadGameDefinition } from '../../server/src/game/definition.ts';
 export { dropLimits } from '../../server/src/game/loot-authority.ts';
 export { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
 export { checkItem } from '../../server/src/game/rules.ts';
-export { CONSOLE_DIR } from '../../server/src/routes/admin-console.ts';
 export { Secrets } from '../../server/src/secrets.ts';
-export type { ActivityRecorder } from '../../server/src/service/admin-activity.ts';
 export {
   INVENTORY,
   INVENTORY_VERSIONS,

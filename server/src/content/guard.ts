@@ -1,7 +1,7 @@
 import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
+import type { AdminStore, ModerationRecord } from '../admin/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
-import type { ModerationRecord } from '../store/admin-store.ts';
 import type { Store } from '../store/store.ts';
 import type { TextFilter } from './filter.ts';
 import { type Moderation, ModerationUnavailable } from './moderation.ts';
@@ -47,7 +47,7 @@ export function itemTexts(item: GeneratedItem, at = ''): Texts {
 export class ContentGuard {
   constructor(
     private readonly deps: {
-      store: Store;
+      store: { admin: Pick<AdminStore, 'moderation' | 'recordModeration'> };
       filter: TextFilter;
       rules: ContentFilter;
       /** The game file's own ids and names, lower case (`gameNames`). */

@@ -12,7 +12,7 @@ export class LocalCoordination implements Coordination {
   /** Prompts of icons not painted yet, newest kept (a painted icon needs its prompt no more). */
   private readonly icons = new BoundedMap<string, string>(ICON_PROMPTS);
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<Store, 'idempotent' | 'saveIdempotent'>) {}
 
   async claimIdempotent(scope: string, owner: string): Promise<IdempotencyClaim> {
     while (this.held.has(scope)) await this.held.get(scope);

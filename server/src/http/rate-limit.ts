@@ -7,7 +7,7 @@ import { refusalAnswer } from './errors.ts';
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** `@fastify/rate-limit` store over Lootsmith's own store, so counters survive a restart. */
-function storeBacked(store: Store) {
+function storeBacked(store: Pick<Store, 'hit'>) {
   return class StoreRateLimit {
     incr(key: string, cb: Callback, timeWindow: number) {
       const now = Date.now();
@@ -29,7 +29,7 @@ function storeBacked(store: Store) {
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  store: Store,
+  store: Pick<Store, 'hit'>,
   shared?: { redis: Redis; prefix: string },
 ) {
   await app.register(rateLimit, {

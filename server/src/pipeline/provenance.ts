@@ -1,6 +1,6 @@
 import type { GameDefinition, Item } from '@lootsmith/protocol';
+import type { ProvenanceRow } from '../admin/store.ts';
 import { statBudget, valueCap } from '../game/rules.ts';
-import type { ProvenanceRow } from '../store/admin-store.ts';
 
 /** What one model call was asked and how it answered: filled in by `askJson` as it goes. */
 export interface GenerationTrace {

@@ -13,7 +13,7 @@ import { DemandRates } from './demand.ts';
 import { Forecast } from './forecast.ts';
 import { IconBacklog } from './icon-backlog.ts';
 import { poolMetrics } from './pool-metrics.ts';
-import { POOL_CLIENT, Refiller } from './refill.ts';
+import { POOL_CLIENT, Refiller, type RefillStore } from './refill.ts';
 import { scaleItem } from './scale.ts';
 
 /** Players remembered as arrived; the oldest is forgotten beyond this. */
@@ -21,7 +21,7 @@ const MAX_ARRIVALS = 10_000;
 
 export interface LootPoolsDeps {
   loot: LootDeps;
-  store: Store;
+  store: RefillStore & Pick<Store, 'claimPoolItems' | 'returnPoolItems'>;
   settings: PoolSettings;
   registry: Registry;
   /** Images the image backend paints at once: pooled items' icons never wait in its queue beyond that. */

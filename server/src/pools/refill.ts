@@ -67,9 +67,12 @@ function likeliest(odds: Array<[Rarity, number]>, share: number): Array<[Rarity,
   return kept;
 }
 
+/** The part of the store a refill uses. */
+export type RefillStore = Pick<Store, 'fillPoolSlot' | 'poolStock' | 'releasePoolSlots' | 'reservePoolSlots'>;
+
 export interface RefillDeps {
   loot: LootDeps;
-  store: Store;
+  store: RefillStore;
   settings: PoolSettings;
   game: string;
   metrics: PoolMetrics;

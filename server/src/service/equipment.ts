@@ -29,7 +29,7 @@ const owning = (playerId: string, itemId: string, write: Promise<void>) =>
  */
 export class EquipmentService {
   readonly slots: string[];
-  private readonly store: Store;
+  private readonly store: Pick<Store, 'changeStacks' | 'equip' | 'equipment' | 'stacks' | 'unequip'>;
   private readonly game: GameDefinition;
 
   constructor(

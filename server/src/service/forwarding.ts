@@ -1,6 +1,5 @@
-import type { Store } from '../store/store.ts';
 import type { PlayerService } from './players.ts';
-import { type DefaultBudgets, type Release, reserve } from './reservations.ts';
+import { type DefaultBudgets, type Release, type ReservationStore, reserve } from './reservations.ts';
 
 /** A per-player limit on forwarded calls, e.g. 30 images a minute. */
 export interface ForwardLimit {
@@ -12,7 +11,7 @@ export interface ForwardLimit {
 /** The `/v1` calls forwarded for a player (images, raw chat): what each costs the player before it goes. */
 export class ForwardingService {
   constructor(
-    private readonly store: Store,
+    private readonly store: ReservationStore,
     private readonly players: PlayerService,
     private readonly budgets?: DefaultBudgets,
   ) {}

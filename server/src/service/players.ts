@@ -31,7 +31,22 @@ export class PlayerService {
   private readonly inventories = new BoundedMap<string, { version: number; json: string }>(KEPT_INVENTORIES);
 
   constructor(
-    private readonly deps: { game: GameDefinition; store: Store; icons: IconService; pools?: LootSupply },
+    private readonly deps: {
+      game: GameDefinition;
+      store: Pick<
+        Store,
+        | 'changeStacks'
+        | 'ensurePlayer'
+        | 'getItems'
+        | 'guestSession'
+        | 'inventory'
+        | 'inventoryVersion'
+        | 'stacks'
+        | 'updatePlayer'
+      >;
+      icons: IconService;
+      pools?: LootSupply;
+    },
   ) {
     this.materials = materialItems(deps.game, deps.icons);
     this.materialJson = new Map([...this.materials].map(([id, item]) => [id, JSON.stringify(item)]));

@@ -5,6 +5,9 @@ import { type Spend, tracking } from '../upstream/spend.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The part of the store reservations use. */
+export type ReservationStore = Pick<Store, 'reserve' | 'release'>;
+
 /** Gives a reservation back: call it when the work it paid for sent nothing to a backend. */
 export type Release = () => Promise<void>;
 
@@ -27,7 +30,7 @@ export interface ReserveOptions extends Pick<ReservationRequest, 'windows' | 'gr
  * refused when something is used up, taking nothing.
  */
 export async function reserve(
-  store: Store,
+  store: ReservationStore,
   playerId: string,
   kind: 'items' | 'images',
   n: number,

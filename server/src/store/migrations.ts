@@ -128,7 +128,7 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     CREATE INDEX inventory_item ON inventory (item_id);
   `,
   // The developer console. Request outcomes and upstream calls, aggregated per minute by each
-  // instance and added up in the store (latency in buckets h0…h11, see admin-queries.ts), so every
+  // instance and added up in the store (latency in buckets h0…h11, see admin/queries.ts), so every
   // instance's traffic is counted; each player's counters and recent requests; how each item was
   // made; removals; moderation events; console sessions. Earlier items get a provenance row of what
   // their JSON says, so the gallery lists them too.

@@ -1,11 +1,10 @@
 import pg from 'pg';
-import { AdminQueries, postgresDb } from './admin-queries.ts';
-import type { AdminStore } from './admin-store.ts';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, refusal, TAKES, type TakeKind } from './reservation.ts';
 import { driveAsync, type Op, type Params, type Rule } from './rules.ts';
-import { compile, type SqlDialect, statements } from './sql.ts';
+import { compiler, statements } from './sql.ts';
 import { SqlStore } from './sql-store.ts';
+import type { SqlDialect } from './statement.ts';
 import type { ReservationRefused } from './store.ts';
 
 const POSTGRES: SqlDialect = {
@@ -15,14 +14,18 @@ const POSTGRES: SqlDialect = {
   notInList: (param) => `<> ALL(${param})`,
   jsonObject: 'json_build_object',
   jsonArray: (value, order) => `COALESCE(json_agg(${value} ORDER BY ${order}), '[]')::text`,
+  startsWith: (column) => `${column} LIKE $prefix_pattern ESCAPE '!'`,
+  contains: (text, param) => `strpos(${text}, ${param}) > 0`,
+  rowsOf: (table, columns, param) =>
+    `SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::${table}, ${param}::json)`,
 };
 const SQL = statements(POSTGRES);
 
-/** Prepared once per connection, under its name. */
-const COMPILED = compile(SQL, true);
-export const PLAYER = COMPILED.player.text;
-export const INVENTORY_VERSIONS = COMPILED.inventoryVersions.text;
-export const INVENTORY = COMPILED.inventory.text;
+/** Prepared once per connection, under its compiled key. */
+const compiled = compiler(SQL, true);
+export const PLAYER = compiled('player').text;
+export const INVENTORY_VERSIONS = compiled('inventoryVersions').text;
+export const INVENTORY = compiled('inventory').text;
 
 const REFUSED = 'lootsmith: reservation refused';
 /** PostgreSQL's error code for a deadlock it broke by failing one side. */
@@ -139,11 +142,8 @@ const INT8 = 20;
  * locks the player's stack rows (`FOR UPDATE`), so concurrent crafts serialise per row.
  */
 export class PostgresStore extends SqlStore {
-  readonly admin: AdminStore;
-
   private constructor(private readonly pool: pg.Pool) {
     super(GROUP_MAX);
-    this.admin = new AdminQueries(postgresDb(pool));
   }
 
   static async connect(url: string, options: { max?: number } = {}): Promise<PostgresStore> {
@@ -191,13 +191,17 @@ export class PostgresStore extends SqlStore {
 
   private async execute(on: pg.Pool | pg.PoolClient, op: Op): Promise<unknown> {
     if (op.kind === 'lock') return on.query('SELECT pg_advisory_xact_lock(hashtext($1))', [op.key]);
-    const { text, names } = COMPILED[op.statement];
+    const { key, text, names } = compiled(op.statement, op.params);
     const values = names.map((n) => {
       const value = op.params[n];
       if (value === undefined) throw new Error(`statement ${op.statement} lacks $${n}`);
       return value;
     });
-    const result = await on.query({ name: `lootsmith_${op.statement}`, text, values });
+    if (op.kind === 'explain')
+      return (await on.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
+    const result = await on.query({ name: `lootsmith_${key}`, text, values });
     if (op.kind === 'get') return result.rows[0];
     if (op.kind === 'all') return result.rows;
     return result.rowCount;

@@ -22,10 +22,16 @@ import {
 
 export type Params = Record<string, unknown>;
 export type Op =
-  | { kind: 'get' | 'all' | 'run'; statement: StatementName; params: Params }
+  | { kind: 'get' | 'all' | 'run' | 'explain'; statement: StatementName; params: Params }
   /** Held to the end of the transaction (PostgreSQL); SQLite's write transaction already holds the file. */
   | { kind: 'lock'; key: string };
 export type Rule<T> = Generator<Op, T, unknown>;
+
+/** How a store runs rules: in one write transaction (all or nothing), or statement by statement. */
+export interface RuleRunner {
+  transaction<T>(rule: Rule<T>): Promise<T>;
+  autocommit<T>(rule: Rule<T>): Promise<T>;
+}
 
 /** The first row, or undefined. */
 export function* get<K extends StatementName>(statement: K, params: Params): Rule<RowOf<K> | undefined> {
@@ -39,6 +45,11 @@ export function* all<K extends StatementName>(statement: K, params: Params): Rul
 /** The number of rows the statement changed. */
 export function* run(statement: StatementName, params: Params): Rule<number> {
   return (yield { kind: 'run', statement, params }) as number;
+}
+
+/** The database's plan of the statement, as text. */
+export function* explain(statement: StatementName, params: Params): Rule<string> {
+  return (yield { kind: 'explain', statement, params }) as string;
 }
 
 function* lock(key: string): Rule<void> {

@@ -1,5 +1,6 @@
 import type { Item } from '@lootsmith/protocol';
-import type { AdminStore } from './admin-store.ts';
+import { AdminQueries } from '../admin/queries.ts';
+import type { AdminStore } from '../admin/store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { granted, lockOrder, type Plan, plan } from './reservation.ts';
 import * as rules from './rules.ts';
@@ -34,7 +35,10 @@ export abstract class SqlStore implements Store {
    */
   protected abstract takeGroup(plans: Plan[]): Promise<Array<Params[] | ReservationRefused>>;
   abstract close(): Promise<void>;
-  abstract readonly admin: AdminStore;
+  readonly admin: AdminStore = new AdminQueries({
+    transaction: (rule) => this.transaction(rule),
+    autocommit: (rule) => this.autocommit(rule),
+  });
 
   /** Group commit: the reservations asked for while a group is being taken are taken together next. */
   private readonly reserveInGroup;

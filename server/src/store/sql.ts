@@ -1,33 +1,14 @@
+import { activityStatements } from '../admin/statements/activity.ts';
+import { FIGURE_STATEMENTS } from '../admin/statements/figures.ts';
+import { itemStatements } from '../admin/statements/items.ts';
+import { MODERATION_STATEMENTS } from '../admin/statements/moderation.ts';
+import { playerStatements } from '../admin/statements/players.ts';
+import { SESSION_STATEMENTS } from '../admin/statements/sessions.ts';
+import { type SqlDialect, type Statement, sql } from './statement.ts';
 import { PLAYER_SETTINGS } from './store.ts';
 
-/**
- * Every statement of the stores, written once for SQLite and PostgreSQL. Parameters are `$name`
- * (SQLite binds them by name; PostgreSQL's text is compiled to `$1…$n` once); `Row` is what one row
- * of the statement holds.
- */
-export interface Statement<Row = unknown> {
-  text: string;
-  /** Never set: carries the row type. */
-  readonly row?: Row;
-}
-
-const sql = <Row = never>(text: string): Statement<Row> => ({ text });
-
-/** The few words in which the two databases' SQL differs. */
-export interface SqlDialect {
-  /** Row locks held to the end of the transaction; SQLite's write transaction holds the whole file. */
-  forUpdate: string;
-  /** The same, passing over rows another transaction holds. */
-  skipLocked: string;
-  /** `column IN list` for a parameter holding an array. */
-  inList(param: string): string;
-  /** `column NOT IN list` for a parameter holding an array. */
-  notInList(param: string): string;
-  /** The function building a JSON object from key, value pairs. */
-  jsonObject: string;
-  /** A JSON array (as text) of `value` over the rows, in `order`; `[]` when there are none. */
-  jsonArray(value: string, order: string): string;
-}
+// Every statement of the stores, by name, in the dialect's words: the game's here, the developer
+// console's by topic in `admin/statements/`. Rules (`rules.ts`) name the statements they run.
 
 /** A JSON array (as text) of one object of `fields` per row. */
 const jsonRows = (d: SqlDialect, fields: Record<string, string>, order: string) =>
@@ -84,6 +65,21 @@ export interface PoolItemRow {
 
 /** The statements, in the dialect's words. */
 export function statements(d: SqlDialect) {
+  return { ...gameStatements(d), ...consoleStatements(d) };
+}
+
+function consoleStatements(d: SqlDialect) {
+  return {
+    ...activityStatements(d),
+    ...FIGURE_STATEMENTS,
+    ...playerStatements(d),
+    ...itemStatements(d),
+    ...MODERATION_STATEMENTS,
+    ...SESSION_STATEMENTS,
+  };
+}
+
+function gameStatements(d: SqlDialect) {
   const items = usage('items');
   const images = usage('images');
   return {
@@ -293,30 +289,47 @@ export type StatementName = keyof Statements;
 export type RowOf<K extends StatementName> = Statements[K] extends Statement<infer R> ? R : never;
 
 export interface Compiled {
+  /** The statement's name, and the filters it holds: one prepared statement each. */
+  key: string;
   text: string;
   /** The parameter each position binds. */
   names: string[];
 }
 
 /**
- * The statements with positional parameters: `$1…$n`, one per name (`numbered`, PostgreSQL), or a
- * `?` per use (SQLite, whose driver takes `?NNN` for a name).
+ * The statements with positional parameters, compiled on first use: `$1…$n`, one per name
+ * (`numbered`, PostgreSQL), or a `?` per use (SQLite, whose driver takes `?NNN` for a name). A
+ * statement with filters compiles once per set of them that its parameters give.
  */
-export function compile(all: Statements, numbered: boolean): Record<StatementName, Compiled> {
-  const one = ({ text }: Statement): Compiled => {
+export function compiler(all: Statements, numbered: boolean) {
+  const compiled = new Map<string, Compiled>();
+  const compile = (key: string, { text, filters }: Statement, on: string[]): Compiled => {
     const names: string[] = [];
-    const positional = text.replace(/\$([a-z_]+)/g, (_, name: string) => {
-      if (!numbered) {
-        names.push(name);
-        return '?';
-      }
-      if (!names.includes(name)) names.push(name);
-      return `$${names.indexOf(name) + 1}`;
-    });
-    return { text: positional, names };
+    const where = on.length ? `WHERE ${on.map((p) => filters?.[p]).join(' AND ')}` : '';
+    const positional = (filters ? text.replace('{where}', where) : text).replace(
+      /\$([a-z_]+)/g,
+      (_, name: string) => {
+        if (!numbered) {
+          names.push(name);
+          return '?';
+        }
+        if (!names.includes(name)) names.push(name);
+        return `$${names.indexOf(name) + 1}`;
+      },
+    );
+    return { key, text: positional, names };
   };
-  return Object.fromEntries(Object.entries(all).map(([name, s]) => [name, one(s)])) as Record<
-    StatementName,
-    Compiled
-  >;
+  return (name: StatementName, params: Record<string, unknown> = {}): Compiled => {
+    const statement: Statement = all[name];
+    const on = statement.filters
+      ? Object.keys(statement.filters).filter((p) => params[p] !== null && params[p] !== undefined)
+      : [];
+    const key = on.length ? `${name}:${on.join('+')}` : name;
+    let c = compiled.get(key);
+    if (!c) {
+      c = compile(key, statement, on);
+      compiled.set(key, c);
+    }
+    return c;
+  };
 }

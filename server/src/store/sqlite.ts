@@ -3,13 +3,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { AdminQueries, sqliteDb } from './admin-queries.ts';
-import type { AdminStore } from './admin-store.ts';
 import { migrationsFor, SCHEMA_VERSION_TABLE } from './migrations.ts';
 import { expireBefore, type Plan, take } from './reservation.ts';
 import { drive, type Op, type Params, type Rule, run } from './rules.ts';
-import { compile, type SqlDialect, type StatementName, statements } from './sql.ts';
+import { type Compiled, compiler, type StatementName, statements } from './sql.ts';
 import { SqlStore } from './sql-store.ts';
+import type { SqlDialect } from './statement.ts';
 import { ReservationRefused } from './store.ts';
 
 // Checkpoints the WAL from a second connection in a worker thread, so no request's commit pays for
@@ -38,10 +37,13 @@ const SQLITE: SqlDialect = {
   notInList: (param) => `NOT IN (SELECT value FROM json_each(${param}))`,
   jsonObject: 'json_object',
   jsonArray: (value, order) => `json_group_array(${value} ORDER BY ${order})`,
+  startsWith: (column) => `${column} >= $prefix AND ${column} < $prefix_end`,
+  contains: (text, param) => `instr(${text}, ${param}) > 0`,
+  // WHERE: an upsert after INSERT … SELECT needs one, to tell its ON from a join's.
+  rowsOf: (_table, columns, param) =>
+    `SELECT ${columns.map((c) => `value ->> '${c}'`).join(', ')} FROM json_each(${param}) WHERE true`,
 };
-const SQL = statements(SQLITE);
-
-const COMPILED = compile(SQL, false);
+const compiled = compiler(statements(SQLITE), false);
 
 /** A list travels as JSON text. */
 const bound = (params: Params, name: string) => {
@@ -65,11 +67,11 @@ function refusedOr(work: () => Params[]): Params[] | ReservationRefused {
  */
 export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
-  readonly admin: AdminStore;
   private readonly checkpointer?: Worker;
   /** Settles once the checkpointer has ended, whether asked to or not. */
   private readonly checkpointerExit?: Promise<unknown>;
-  private readonly prepared: Record<StatementName, Database.Statement>;
+  /** Prepared on first use, by compiled key. */
+  private readonly prepared = new Map<string, Database.Statement>();
   /** IMMEDIATE: the write lock is taken before the first read, so instances sharing the file queue. */
   private readonly writeTx: Database.Transaction<(rule: Rule<unknown>) => unknown>;
   private readonly aloneTx: Database.Transaction<(plan: Plan) => Params[]>;
@@ -104,10 +106,6 @@ export class SqliteStore extends SqlStore {
       this.checkpointer.unref();
     }
     this.migrate();
-    this.admin = new AdminQueries(sqliteDb(this.db));
-    this.prepared = Object.fromEntries(
-      Object.entries(COMPILED).map(([name, s]) => [name, this.db.prepare(s.text)]),
-    ) as Record<StatementName, Database.Statement>;
     this.writeTx = this.db.transaction((rule: Rule<unknown>) => this.drive(rule));
     const expire = (plans: Plan[]) => {
       const before = expireBefore(plans);
@@ -140,12 +138,26 @@ export class SqliteStore extends SqlStore {
 
   private readonly execute = (op: Op): unknown => {
     if (op.kind === 'lock') return undefined;
-    const statement = this.prepared[op.statement];
-    const values = COMPILED[op.statement].names.map((name) => bound(op.params, name));
+    const c = compiled(op.statement, op.params);
+    const values = c.names.map((name) => bound(op.params, name));
+    if (op.kind === 'explain')
+      return (this.db.prepare(`EXPLAIN QUERY PLAN ${c.text}`).all(values) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('\n');
+    const statement = this.statement(c);
     if (op.kind === 'get') return statement.get(values);
     if (op.kind === 'all') return statement.all(values);
     return statement.run(values).changes;
   };
+
+  private statement(c: Compiled) {
+    let s = this.prepared.get(c.key);
+    if (!s) {
+      s = this.db.prepare(c.text);
+      this.prepared.set(c.key, s);
+    }
+    return s;
+  }
 
   private drive<T>(rule: Rule<T>): T {
     return drive(rule, this.execute);
@@ -176,7 +188,7 @@ export class SqliteStore extends SqlStore {
       'takeImages',
       'hitWindow',
     ];
-    return Object.fromEntries(names.map((name) => [name, COMPILED[name].text]));
+    return Object.fromEntries(names.map((name) => [name, compiled(name).text]));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
-import type { AdminStore } from './admin-store.ts';
+import type { AdminStore } from '../admin/store.ts';
 
 export interface PlayerRecord {
   id: string;
@@ -187,7 +187,7 @@ export class InsufficientError extends Error {
  * SQLite is the default; a PostgreSQL store implements the same interface.
  */
 export interface Store {
-  /** What the developer console reads and writes (`admin-queries.ts`). */
+  /** What the developer console reads and writes (`admin/queries.ts`). */
   readonly admin: AdminStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;

@@ -4,8 +4,8 @@ import { bearerToken, safeEqual } from '../auth.ts';
 import { isLoopback } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { parse } from '../http/request.ts';
-import { type ConsoleSessions, SESSION_MAX_MS } from '../service/admin-sessions.ts';
-import { docs } from './schemas.ts';
+import { docs } from '../routes/schemas.ts';
+import { type ConsoleSessions, SESSION_MAX_MS } from './sessions.ts';
 
 const COOKIE = 'lootsmith_console';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

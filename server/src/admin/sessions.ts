@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '@lootsmith/protocol';
 import { safeEqual } from '../auth.ts';
-import type { AdminStore, ConsoleSessionRow } from '../store/admin-store.ts';
+import type { AdminStore, ConsoleSessionRow } from './store.ts';
+
+/** The part of the store sessions use. */
+export type SessionStore = Pick<AdminStore, 'createSession' | 'session' | 'touchSession' | 'deleteSession'>;
 
 /** A session ends after this long idle, and after this long in any case. */
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -36,7 +39,7 @@ export class ConsoleSessions {
   private readonly fingerprints: Set<string>;
 
   constructor(
-    private readonly store: AdminStore,
+    private readonly store: SessionStore,
     private readonly hit: (key: string, windowMs: number, now: number) => Promise<{ count: number }>,
     config: { serverKey?: string; consolePassword?: string; production: boolean },
   ) {

@@ -214,7 +214,7 @@ export interface Retention {
 
 /**
  * What the developer console reads and writes, beside the game's own tables (`Store.admin`). The
- * SQL of both databases lives in `admin-queries.ts`.
+ * SQL of both databases lives in `queries.ts`.
  */
 export interface AdminStore {
   /** Adds up one instance's recorded activity in one transaction. */

@@ -20,13 +20,14 @@ import {
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
+import type { Store } from '../store/store.ts';
 import {
+  type AdminStore,
   LATENCY_BOUNDS_MS,
   type ModerationRow,
   type PlayerRow,
   type ProvenanceRow,
-} from '../store/admin-store.ts';
-import type { Store } from '../store/store.ts';
+} from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const today = () => new Date().toISOString().slice(0, 10);
@@ -82,9 +83,34 @@ function moderationEvent(row: ModerationRow): ModerationEvent {
   };
 }
 
+/** The part of the store the console's pages read and change. */
+export type ConsoleStore = Pick<
+  Store,
+  'dailyUsage' | 'equipment' | 'getPlayer' | 'inventory' | 'poolStock' | 'updatePlayer'
+> & {
+  admin: Pick<
+    AdminStore,
+    | 'routeStats'
+    | 'backendStats'
+    | 'counters'
+    | 'series'
+    | 'generations'
+    | 'playerCounts'
+    | 'moderationSince'
+    | 'players'
+    | 'countPlayers'
+    | 'player'
+    | 'playerRequests'
+    | 'items'
+    | 'item'
+    | 'removeItem'
+    | 'moderation'
+  >;
+};
+
 export interface AdminDeps {
   game: GameDefinition;
-  store: Store;
+  store: ConsoleStore;
   /** The game's materials as items (their icons included). */
   materials: Map<string, Item>;
   pools: boolean;

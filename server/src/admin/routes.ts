@@ -25,13 +25,13 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { clientSignal, parse } from '../http/request.ts';
-import { AdminService } from '../service/admin.ts';
-import { Playground } from '../service/admin-playground.ts';
-import type { ConsoleSessions } from '../service/admin-sessions.ts';
+import { docs } from '../routes/schemas.ts';
 import type { Services } from '../services.ts';
-import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './admin-auth.ts';
-import { registerConsoleApp } from './admin-console.ts';
-import { docs } from './schemas.ts';
+import { registerConsoleApp } from './app.ts';
+import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './auth.ts';
+import { Playground } from './playground.ts';
+import { AdminService } from './service.ts';
+import type { ConsoleSessions } from './sessions.ts';
 
 /** A console route's OpenAPI entry, under the `admin` tag. */
 function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType; query?: ZodType }) {

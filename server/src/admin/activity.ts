@@ -1,4 +1,5 @@
 import type { ActivitySink } from '../pipeline/provenance.ts';
+import type { UpstreamCall } from '../upstream/client.ts';
 import {
   type ActivityBatch,
   type AdminStore,
@@ -10,8 +11,7 @@ import {
   type PlayerRequestRow,
   type ProvenanceRow,
   type RouteMinute,
-} from '../store/admin-store.ts';
-import type { UpstreamCall } from '../upstream/client.ts';
+} from './store.ts';
 
 /** How often an instance adds what it recorded to the store, and after how many requests at the latest. */
 const FLUSH_MS = 1000;
@@ -90,7 +90,7 @@ export class ActivityRecorder implements ActivitySink {
   dropped = 0;
 
   constructor(
-    private readonly store: AdminStore,
+    private readonly store: Pick<AdminStore, 'recordActivity' | 'sweep'>,
     private readonly options: { log?: (message: string, err: unknown) => void } = {},
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_MS).unref();

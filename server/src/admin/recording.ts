@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerOf } from '../http/errors.ts';
-import type { ActivityRecorder } from '../service/admin-activity.ts';
+import type { ActivityRecorder } from './activity.ts';
 
 /** Routes the console does not count as the game's traffic: its own, the docs, health and metrics. */
 const NOT_COUNTED = /\/(console|docs|health|metrics)(\/|$)|\/api\/v1\/admin\//;

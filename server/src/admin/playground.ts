@@ -41,7 +41,7 @@ export interface PlaygroundDeps {
   game: GameDefinition;
   /** Where the game definition was loaded from; undefined for the shipped one. */
   gameFile?: string;
-  store: Store;
+  store: Pick<Store, 'getItems' | 'recipe'>;
   coordination: Coordination;
   upstream: UpstreamClient;
   icons: IconService;

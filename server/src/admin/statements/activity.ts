@@ -1,0 +1,77 @@
+import { type SqlDialect, sql } from '../../store/statement.ts';
+import { LATENCY_BUCKETS } from '../store.ts';
+
+/** The latency bucket columns h0…h11. */
+export const H = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `h${i}`);
+const TIMED = ['count', 'total_ms', ...H];
+const BACKEND_SUMS = ['prompt_tokens', 'completion_tokens', 'images'];
+const PLAYER_COUNTS = ['requests', 'drops', 'crafts', 'refusals', 'tokens', 'images'];
+
+const addUp = (table: string, columns: string[]) =>
+  columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+
+/** Inserts the rows of `$rows` (a JSON array of objects keyed by column), then `tail`. */
+const insertRows = (d: SqlDialect, table: string, columns: string[], tail = '') =>
+  sql(`INSERT INTO ${table} (${columns.join(', ')}) ${d.rowsOf(table, columns, '$rows')} ${tail}`);
+
+/** Deletes all but the newest `$keep` rows, by the serial id (the primary key), whatever their clocks said. */
+const keepNewest = (table: string) =>
+  sql(`DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - $keep`);
+
+/** What each instance's recorder adds up, and what retention drops. */
+export function activityStatements(d: SqlDialect) {
+  return {
+    recordRoutes: insertRows(
+      d,
+      'route_stats',
+      ['minute', 'route', 'status', 'code', ...TIMED],
+      `ON CONFLICT (minute, route, status, code) DO UPDATE SET ${addUp('route_stats', TIMED)}`,
+    ),
+    recordBackends: insertRows(
+      d,
+      'backend_stats',
+      ['minute', 'backend', 'kind', 'outcome', ...TIMED, ...BACKEND_SUMS],
+      `ON CONFLICT (minute, backend, kind, outcome) DO UPDATE SET ${addUp('backend_stats', [...TIMED, ...BACKEND_SUMS])}`,
+    ),
+    recordCounters: insertRows(
+      d,
+      'activity_counters',
+      ['minute', 'name', 'label', 'value'],
+      `ON CONFLICT (minute, name, label) DO UPDATE SET ${addUp('activity_counters', ['value'])}`,
+    ),
+    recordPlayers: insertRows(
+      d,
+      'player_stats',
+      ['player_id', ...PLAYER_COUNTS, 'last_at'],
+      `ON CONFLICT (player_id) DO UPDATE SET ${addUp('player_stats', PLAYER_COUNTS)},
+        last_at = CASE WHEN excluded.last_at > player_stats.last_at THEN excluded.last_at ELSE player_stats.last_at END`,
+    ),
+    recordRequests: insertRows(d, 'player_requests', ['player_id', 'at', 'route', 'status', 'code', 'ms']),
+    keepRequests: keepNewest('player_requests'),
+    recordProvenance: insertRows(
+      d,
+      'item_provenance',
+      [
+        'item_id',
+        'source',
+        'player_id',
+        'rarity',
+        'type',
+        'level',
+        'enemy',
+        'backend',
+        'model',
+        'seed',
+        'prompt',
+        'rules',
+        'created_at',
+      ],
+      'ON CONFLICT (item_id) DO NOTHING',
+    ),
+    sweepRoutes: sql('DELETE FROM route_stats WHERE minute < $minute'),
+    sweepBackends: sql('DELETE FROM backend_stats WHERE minute < $minute'),
+    sweepCounters: sql('DELETE FROM activity_counters WHERE minute < $minute'),
+    keepModeration: keepNewest('moderation_events'),
+    sweepSessions: sql('DELETE FROM console_sessions WHERE expires_at <= $now'),
+  };
+}
