@@ -33,7 +33,7 @@ function config(): Config {
 
 /** Where each kind of content comes from, for the start-up line. */
 function contentOf(c: Config): string {
-  const where = (spec: Config['upstream']['chat']) =>
+  const where = (spec: Config['upstream']['chat' | 'image']) =>
     spec.api === 'embedded' ? 'the embedded engine' : `${spec.api} (${new URL(spec.url as string).origin})`;
   const { chat, image } = c.upstream;
   if (chat.api === 'embedded' && image.api === 'embedded')

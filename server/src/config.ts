@@ -2,30 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parseSettings, readSettings, SettingsError, settingsSchema } from '@lootsmith/protocol';
+import { z } from 'zod';
+import { flag, secret, setting, whole } from './setting-values.ts';
+import type { Rules } from './upstream/backends/description.ts';
 import {
-  parseSettings,
-  readSettings,
-  type Setting,
-  SettingsError,
-  settingsSchema,
-} from '@lootsmith/protocol';
-import { type ZodType, z } from 'zod';
-import { DEFAULT_WORKFLOW, loadWorkflow, type Workflow } from './upstream/backends/comfyui.ts';
-
-const flag = z.union([
-  z.boolean(),
-  z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
-]);
-const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
-const secret = z.string().min(16, 'must be at least 16 characters');
-const key = z.string().min(8, 'must be at least 8 characters');
-const name = z.string().trim().min(1).max(256);
-const whole = (min: number, max: number) =>
-  z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`);
+  BACKEND_SETTINGS,
+  checkBackendSettings,
+  type Upstream,
+  upstreamOf,
+} from './upstream/backends/registry.ts';
 
 /** `scheme://host[:port]` as a browser sends it in `Origin`, or `*` for any origin. */
 const Origin = z.string().refine(
@@ -72,18 +58,11 @@ const trustedProxies = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 
-const IMAGE_APIS = ['v1', 'openai', 'sdapi', 'comfyui'] as const;
-
-const setting = <S extends ZodType>(env: string, schema: S, help: string): Setting<S> => ({
-  env,
-  schema,
-  help,
-});
-
 /**
  * Every setting of the server: its variable, its schema and default, and its line of `lootsmith --help`.
  * Code passes the same settings by name to `lootsmith` (the Fastify plugin) or `buildLootsmithApp`.
  * Adding a setting is one entry here (and its line in the docs); rules between settings are in `resolveConfig`.
+ * A backend's settings are in its folder under `upstream/backends/`, gathered by the registry there.
  */
 export const SETTINGS = {
   port: setting('LOOTSMITH_PORT', whole(0, 65535).default(8787), 'port to listen on'),
@@ -111,113 +90,7 @@ export const SETTINGS = {
       .default('lootsmith:'),
     'prefix of every Redis key',
   ),
-  upstreamUrl: setting(
-    'LOOTSMITH_UPSTREAM_URL',
-    url.optional(),
-    'a hosted /v1 service, for chat and images unless LOOTSMITH_CHAT_URL / LOOTSMITH_IMAGE_API say otherwise; unset = the embedded engine on loopback',
-  ),
-  upstreamKey: setting(
-    'LOOTSMITH_UPSTREAM_KEY',
-    key.optional(),
-    'its API key (never sent to players or logged)',
-  ),
-  fallbackUrl: setting(
-    'LOOTSMITH_FALLBACK_URL',
-    url.optional(),
-    'a second /v1 service, tried for chat and for images when their backend fails',
-  ),
-  fallbackKey: setting('LOOTSMITH_FALLBACK_KEY', key.optional(), 'its API key'),
-  upstreamTimeoutMs: setting(
-    'LOOTSMITH_UPSTREAM_TIMEOUT_MS',
-    whole(100, 600_000).default(30_000),
-    'one attempt at a /v1 service, to its last byte; all attempts of a call (retries, fallback) get twice the timeout of their kind in total',
-  ),
-  upstreamRetries: setting(
-    'LOOTSMITH_UPSTREAM_RETRIES',
-    whole(0, 5).default(2),
-    'retries of a failed call to any backend',
-  ),
-  textModel: setting(
-    'LOOTSMITH_TEXT_MODEL',
-    name.optional(),
-    'model name asked of the /v1 service (default: its key’s default)',
-  ),
-  chatUrl: setting(
-    'LOOTSMITH_CHAT_URL',
-    url.optional(),
-    'an OpenAI-compatible chat API for items and crafting, as an OpenAI SDK’s base URL: https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama), llama.cpp, vLLM, LM Studio, https://openrouter.ai/api/v1',
-  ),
-  chatKey: setting(
-    'LOOTSMITH_CHAT_KEY',
-    z.string().min(1).optional(),
-    'its Bearer key (local servers have none)',
-  ),
-  chatModel: setting(
-    'LOOTSMITH_CHAT_MODEL',
-    name.optional(),
-    'its model, e.g. gpt-4o-mini or llama3.1:8b (required with LOOTSMITH_CHAT_URL)',
-  ),
-  chatConcurrency: setting(
-    'LOOTSMITH_CHAT_CONCURRENCY',
-    whole(1, 256).optional(),
-    'chat calls one instance sends at once; more wait their turn, a waiting player first (default 4 for LOOTSMITH_CHAT_URL, 64 for a /v1 service)',
-  ),
-  chatTimeoutMs: setting(
-    'LOOTSMITH_CHAT_TIMEOUT_MS',
-    whole(100, 900_000).optional(),
-    'one chat attempt, from its turn to the last byte (default 120000 for LOOTSMITH_CHAT_URL, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
-  ),
-  imageApi: setting(
-    'LOOTSMITH_IMAGE_API',
-    z.enum(IMAGE_APIS, { error: `must be one of ${IMAGE_APIS.join(', ')}` }).optional(),
-    'the image backend’s API: v1 (the spec’s service), openai (OpenAI Images), sdapi (AUTOMATIC1111, Forge, SD.Next, stable-diffusion.cpp), comfyui; unset = the /v1 service',
-  ),
-  imageUrl: setting(
-    'LOOTSMITH_IMAGE_URL',
-    url.optional(),
-    'its base URL (default https://api.openai.com/v1 for openai, http://127.0.0.1:7860 for sdapi, http://127.0.0.1:8188 for comfyui, LOOTSMITH_UPSTREAM_URL for v1)',
-  ),
-  imageKey: setting(
-    'LOOTSMITH_IMAGE_KEY',
-    z.string().min(1).optional(),
-    'its key: a Bearer key (v1, openai, comfyui behind a proxy), user:password for HTTP Basic on sdapi (--api-auth)',
-  ),
-  imageModel: setting(
-    'LOOTSMITH_IMAGE_MODEL',
-    name.optional(),
-    'its model: gpt-image-1-mini by default for openai; a checkpoint title for sdapi (default: the one loaded); the {{model}} of a ComfyUI workflow (default v1-5-pruned-emaonly-fp16.safetensors)',
-  ),
-  comfyuiWorkflow: setting(
-    'LOOTSMITH_COMFYUI_WORKFLOW',
-    z.string().min(1).optional(),
-    'an API-format ComfyUI workflow with {{prompt}}, {{negative_prompt}}, {{seed}}, {{width}}, {{height}} (and optionally {{steps}}, {{model}}) placeholders (default: the SD 1.5 example shipped in examples/)',
-  ),
-  imageSize: setting(
-    'LOOTSMITH_IMAGE_SIZE',
-    whole(256, 2048).optional(),
-    'side of the square sdapi and ComfyUI paint before Lootsmith resizes (default 512; 1024 for SDXL)',
-  ),
-  imageConcurrency: setting(
-    'LOOTSMITH_IMAGE_CONCURRENCY',
-    whole(1, 256).optional(),
-    'images one instance asks at once; more wait their turn: a waiting player, then icons painted after their item, then pool refills (default 1 for sdapi and comfyui, 4 for openai, 64 for v1)',
-  ),
-  imageTimeoutMs: setting(
-    'LOOTSMITH_IMAGE_TIMEOUT_MS',
-    whole(100, 900_000).optional(),
-    'one image attempt, from its turn to the last byte (default 180000 for sdapi and comfyui, 120000 for openai, else LOOTSMITH_UPSTREAM_TIMEOUT_MS)',
-  ),
-  moderationUrl: setting(
-    'LOOTSMITH_MODERATION_URL',
-    url.optional(),
-    'an OpenAI-compatible moderation API, as an OpenAI SDK’s base URL (https://api.openai.com/v1): player text and generated text are also sent to its /moderations; a flagged text is refused (player) or written again (model)',
-  ),
-  moderationKey: setting('LOOTSMITH_MODERATION_KEY', z.string().min(1).optional(), 'its Bearer key'),
-  moderationModel: setting(
-    'LOOTSMITH_MODERATION_MODEL',
-    name.default('omni-moderation-latest'),
-    'its moderation model',
-  ),
+  ...BACKEND_SETTINGS,
   playerSecret: setting(
     'LOOTSMITH_PLAYER_SECRET',
     secret.optional(),
@@ -365,30 +238,6 @@ export const POOL_DEFAULTS: PoolSettings = {
   playerShare: 60,
 };
 
-/** Where one kind of generation goes: an API, its address and key, and how much of it one instance uses. */
-export interface BackendSpec {
-  /** `embedded`: the engine this server starts on loopback (a `/v1` service). */
-  api: 'embedded' | 'v1' | 'openai' | 'sdapi' | 'comfyui';
-  url?: string;
-  key?: string;
-  model?: string;
-  /** Calls sent at once; the rest wait in the backend's queue. */
-  concurrency: number;
-  /** One attempt, from its turn to its last byte. */
-  timeoutMs: number;
-  /** Square side sdapi and ComfyUI paint at. */
-  paintSize?: number;
-  workflow?: Workflow;
-}
-
-/** The chat and image backends, and the `/v1` fallback tried for either when it fails. */
-export interface UpstreamConfig {
-  chat: BackendSpec;
-  image: BackendSpec;
-  fallback?: { url: string; key: string; timeoutMs: number };
-  retries: number;
-}
-
 /** The validated settings, with what follows from them worked out. */
 export type Config = Omit<
   Settings,
@@ -407,23 +256,11 @@ export type Config = Omit<
   corsLoopback: boolean;
   /** Loot pools; undefined when off (the default). */
   pools?: PoolSettings;
-  upstream: UpstreamConfig;
+  upstream: Upstream;
 };
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
 const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|BENCH_|CHROMIUM$|RELIABILITY$)/;
-
-const DEFAULT_IMAGE_URL = {
-  openai: 'https://api.openai.com/v1',
-  sdapi: 'http://127.0.0.1:7860',
-  comfyui: 'http://127.0.0.1:8188',
-} as const;
-
-/** The model asked when none is set: OpenAI's cheapest image model; the checkpoint ComfyUI's own example loads. */
-const DEFAULT_IMAGE_MODEL: Record<string, string | undefined> = {
-  openai: 'gpt-image-1-mini',
-  comfyui: 'v1-5-pruned-emaonly-fp16.safetensors',
-};
 
 export class ConfigError extends SettingsError {}
 
@@ -508,25 +345,13 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     for (const option of options)
       if (o[option] !== undefined && !o[needed]) fail(option, `has no effect unless ${what}`);
   };
-  requires('fallbackKey', 'fallbackUrl');
-  requires('upstreamKey', 'upstreamUrl');
-  requires('chatModel', 'chatUrl');
-  onlyWith(['chatKey', 'chatModel'], 'chatUrl');
-  onlyWith(['moderationKey'], 'moderationUrl');
-  onlyWith(['imageUrl', 'imageKey', 'imageModel', 'comfyuiWorkflow', 'imageSize'], 'imageApi');
+  const rules = { o, fail, requires, onlyWith, name } as Rules;
+  checkBackendSettings(rules);
   onlyWith(
     ['poolSize', 'poolTotal', 'poolBudgetPerHour', 'poolConcurrency', 'poolPlayerShare'],
     'pools',
     `${name('pools')} is on`,
   );
-  if (o.chatUrl && o.textModel)
-    fail('textModel', `has no effect with ${name('chatUrl')} (use ${name('chatModel')})`);
-  if (o.comfyuiWorkflow && o.imageApi !== 'comfyui')
-    fail('comfyuiWorkflow', `needs ${name('imageApi')}=comfyui`);
-  if (o.imageSize && o.imageApi !== 'sdapi' && o.imageApi !== 'comfyui')
-    fail('imageSize', `has no effect unless ${name('imageApi')} is sdapi or comfyui`);
-  if (o.imageApi === 'sdapi' && o.imageKey && !o.imageKey.includes(':'))
-    fail('imageKey', 'must be user:password for sdapi (as given to --api-auth)');
   if (o.staticDir) checkStaticDir(resolve(o.staticDir), resolve(o.dataDir), fail, name);
   const budgetPerHour = o.poolBudgetPerHour ?? POOL_DEFAULTS.budgetPerHour;
   const pools: PoolSettings | undefined = o.pools
@@ -575,47 +400,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     // One token signed with the player secret is enough to guess it offline.
     if (production && !strongSecret(value)) fail(option, `too weak for production (${why}): ${MAKE_SECRET}`);
   });
-  let workflow: Workflow | undefined;
-  if (o.imageApi === 'comfyui')
-    try {
-      workflow = loadWorkflow(o.comfyuiWorkflow ?? DEFAULT_WORKFLOW);
-    } catch (err) {
-      fail('comfyuiWorkflow', (err as Error).message);
-    }
-
-  const v1 = o.upstreamUrl
-    ? { api: 'v1' as const, url: o.upstreamUrl, key: o.upstreamKey, model: o.textModel }
-    : { api: 'embedded' as const, model: o.textModel };
-  const chat: BackendSpec = o.chatUrl
-    ? {
-        api: 'openai',
-        url: o.chatUrl,
-        key: o.chatKey,
-        model: o.chatModel,
-        concurrency: o.chatConcurrency ?? 4,
-        timeoutMs: o.chatTimeoutMs ?? 120_000,
-      }
-    : { ...v1, concurrency: o.chatConcurrency ?? 64, timeoutMs: o.chatTimeoutMs ?? o.upstreamTimeoutMs };
-  const api = o.imageApi ?? 'v1';
-  const image: BackendSpec =
-    api === 'v1'
-      ? {
-          ...(o.imageUrl ? { api: 'v1', url: o.imageUrl, key: o.imageKey ?? o.upstreamKey } : v1),
-          model: o.imageModel,
-          concurrency: o.imageConcurrency ?? 64,
-          timeoutMs: o.imageTimeoutMs ?? o.upstreamTimeoutMs,
-        }
-      : {
-          api,
-          url: o.imageUrl ?? DEFAULT_IMAGE_URL[api],
-          key: o.imageKey,
-          model: o.imageModel ?? DEFAULT_IMAGE_MODEL[api],
-          concurrency: o.imageConcurrency ?? (api === 'openai' ? 4 : 1),
-          timeoutMs: o.imageTimeoutMs ?? (api === 'openai' ? 120_000 : 180_000),
-          ...(api === 'openai' ? {} : { paintSize: o.imageSize ?? 512 }),
-          workflow,
-        };
-  if (image.api === 'v1' && !image.key) fail('imageKey', `required when ${name('imageUrl')} is set`);
+  const upstream = upstreamOf(rules);
 
   return {
     ...o,
@@ -630,15 +415,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     staticDir: o.staticDir && resolve(o.staticDir),
     pools,
     iconsAfterItem: o.iconsAfterItem ?? o.pools,
-    upstream: {
-      chat,
-      image,
-      fallback:
-        o.fallbackUrl && o.fallbackKey
-          ? { url: o.fallbackUrl, key: o.fallbackKey, timeoutMs: o.upstreamTimeoutMs }
-          : undefined,
-      retries: o.upstreamRetries,
-    },
+    upstream,
   };
 }
 

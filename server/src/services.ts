@@ -5,7 +5,6 @@ import { ActivityRecorder } from './admin/activity.ts';
 import type { Config } from './config.ts';
 import { TextFilter } from './content/filter.ts';
 import { ContentGuard } from './content/guard.ts';
-import { Moderation } from './content/moderation.ts';
 import type { Coordination } from './coordination/coordination.ts';
 import { LocalCoordination } from './coordination/local.ts';
 import { RedisCoordination } from './coordination/redis.ts';
@@ -19,7 +18,8 @@ import { Core } from './service/core.ts';
 import { PostgresStore } from './store/postgres.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/store.ts';
-import { backendSecrets, UpstreamClient, type WarnLog } from './upstream/client.ts';
+import { backendSecrets, moderation } from './upstream/backends/registry.ts';
+import { UpstreamClient, type WarnLog } from './upstream/client.ts';
 
 /** Everything behind the HTTP routes of one server instance. */
 export interface Services {
@@ -90,20 +90,13 @@ export async function startServices(config: Config, options: { store?: Store } =
     observe: (call) => activity.upstreamCall(call),
   });
   const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
-  const moderation =
-    config.moderationUrl &&
-    new Moderation({
-      url: config.moderationUrl,
-      key: config.moderationKey,
-      model: config.moderationModel,
-      timeoutMs: config.upstreamTimeoutMs,
-    });
+  const moderator = moderation.open(config);
   const content = new ContentGuard({
     store,
     filter: new TextFilter(game.content_filter),
     rules: game.content_filter,
     ownNames: gameNames(game),
-    moderation: moderation || undefined,
+    moderation: moderator,
   });
   const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity, content };
   // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
@@ -156,7 +149,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await refillIcons?.close();
       await icons.close();
       await upstream.close();
-      if (moderation) await moderation.close();
+      await moderator?.close();
       await engine?.close();
       await coordination.close();
       await activity.close();

@@ -1,8 +1,9 @@
 // The parts of the server, engine and plugin that suites and benchmarks use but the packages do not
 // publish: units measured or fuzzed on their own, and paths inside the server package. Everything else
 // comes from the packages' own names (`lootsmith`, `@lootsmith/engine`, `@lootsmith/protocol`). With
-// game-file.ts (the shipped games' loader) and process.ts (the CLI a child process runs), this is the
-// one place outside the packages that reaches into their sources.
+// game-file.ts (the shipped games' loader), process.ts (the CLI a child process runs) and backends.ts
+// (the server's registry of backends), this is the one place outside the packages that reaches into
+// their sources.
 export { loadKeysFile } from '../../engine/src/keys.ts';
 export { readPrompt } from '../../engine/src/painter/prompt.ts';
 export { LootsmithClient } from '../../plugin/src/core/client.ts';

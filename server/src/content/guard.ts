@@ -3,8 +3,8 @@ import type { AdminStore, ModerationRecord } from '../admin/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
+import { type Moderation, ModerationUnavailable } from '../upstream/backends/moderation/adapter.ts';
 import type { TextFilter } from './filter.ts';
-import { type Moderation, ModerationUnavailable } from './moderation.ts';
 
 /** Longest piece of a refused text kept in the record the developer reads. */
 const EXCERPT = 200;

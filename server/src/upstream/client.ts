@@ -5,27 +5,18 @@ import {
   type ImageGenerationResponse,
 } from '@lootsmith/protocol';
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
-import type { BackendSpec, UpstreamConfig } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
 import { Secrets } from '../secrets.ts';
-import { ComfyImages } from './backends/comfyui.ts';
-import { OpenAIChat } from './backends/openai-chat.ts';
-import { OpenAIImages } from './backends/openai-images.ts';
-import { SdapiImages } from './backends/sdapi.ts';
+import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
+import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
 import type { ChatBackend, ImageAsk, ImageBackend, Painted } from './backends/types.ts';
-import { V1Backend } from './backends/v1.ts';
-import { type Attempt, AttemptFailed, deadlineExceeded, Endpoint, Rejected } from './http.ts';
+import { type Attempt, AttemptFailed, deadlineExceeded, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
 import { LeftQueue, type Priority, WorkQueue } from './queue.ts';
 
-export type Kind = 'chat' | 'image';
-
-/** Where warnings about backends go (the server's logger, once it has one). */
-export interface WarnLog {
-  warn(fields: Record<string, unknown>, message: string): void;
-}
+export type { Kind, WarnLog };
 
 /** One backend of a kind, as the client calls it: behind its own queue, with its own deadline. */
 export interface Target<B> {
@@ -177,12 +168,7 @@ export class UpstreamClient {
         kind,
         role,
         api: spec.api,
-        keyName:
-          role === 'fallback'
-            ? 'LOOTSMITH_FALLBACK_KEY'
-            : spec.api === 'v1' || spec.api === 'embedded'
-              ? 'LOOTSMITH_UPSTREAM_KEY'
-              : `LOOTSMITH_${kind.toUpperCase()}_KEY`,
+        keyName: role === 'fallback' ? 'LOOTSMITH_FALLBACK_KEY' : keyVariableOf(kind, spec),
         backend,
         queue: queueOf(kind, spec),
         timeoutMs: spec.timeoutMs,
@@ -191,11 +177,14 @@ export class UpstreamClient {
       return t;
     };
     const fallback = config.fallback && { api: 'v1' as const, ...config.fallback, concurrency: 64 };
-    const chat = [target<ChatBackend>('chat', config.chat, 'primary', openChat(config.chat, options))];
-    const image = [target<ImageBackend>('image', config.image, 'primary', openImage(config.image, options))];
+    const { embedded, log } = options;
+    const chat = [target('chat', config.chat, 'primary', openBackend('chat', config.chat, embedded, log))];
+    const image = [
+      target('image', config.image, 'primary', openBackend('image', config.image, embedded, log)),
+    ];
     if (fallback) {
-      chat.push(target<ChatBackend>('chat', fallback, 'fallback', new V1Backend(endpointOf(fallback))));
-      image.push(target<ImageBackend>('image', fallback, 'fallback', new V1Backend(endpointOf(fallback))));
+      chat.push(target('chat', fallback, 'fallback', openBackend('chat', fallback)));
+      image.push(target('image', fallback, 'fallback', openBackend('image', fallback)));
     }
     return new UpstreamClient({
       chat,
@@ -250,7 +239,11 @@ export class UpstreamClient {
     const asked = body.width !== undefined || body.height !== undefined;
     const ask: ImageAsk = { ...rest, width: body.width ?? 512, height: body.height ?? 512 };
     return this.paint(ask, signal, options, async (painted, target) => {
-      if (painted.base64 && passesAsIs(painted.bytes, asked ? ask : undefined, target.api))
+      if (
+        painted.base64 &&
+        target.backend.answersAsSpec &&
+        passesAsIs(painted.bytes, asked ? ask : undefined)
+      )
         return { image: painted.base64, ...servedBy(target) };
       const png = await normaliseImage(painted.bytes, ask.width, ask.height);
       return { image: png.toString('base64'), ...servedBy(target) };
@@ -455,65 +448,16 @@ export function withoutCatalogue(text: string): string {
     .trim();
 }
 
-/** The backends' credentials as they travel: keys, and sdapi's user:password as its Basic header carries it. */
-export function backendSecrets(config: UpstreamConfig, embeddedKey?: string): Array<string | undefined> {
-  const { chat, image, fallback } = config;
-  const basic = image.api === 'sdapi' && image.key ? Buffer.from(image.key).toString('base64') : undefined;
-  return [chat.key, image.key, basic, fallback?.key, embeddedKey];
-}
-
 /** The answer's metadata when the fallback served it (the spec's answers may gain keys). */
 const servedBy = (target: Target<unknown>) =>
   target.role === 'fallback' ? { served_by: 'fallback' as const } : {};
 
 /** Whether a `/v1` answer may be passed on as it came: a checked PNG or JPEG, of the size asked if one was. */
-function passesAsIs(
-  bytes: Buffer,
-  asked: { width: number; height: number } | undefined,
-  api: string,
-): boolean {
-  if (api !== 'v1' && api !== 'embedded') return false;
+function passesAsIs(bytes: Buffer, asked: { width: number; height: number } | undefined): boolean {
   try {
     const facts = checkImage(bytes);
     return !asked || (facts.width === asked.width && facts.height === asked.height);
   } catch {
     return false;
-  }
-}
-
-function endpointOf(spec: Pick<BackendSpec, 'url' | 'key' | 'concurrency'>, basic = false): Endpoint {
-  const authorization = spec.key
-    ? basic
-      ? `Basic ${Buffer.from(spec.key).toString('base64')}`
-      : `Bearer ${spec.key}`
-    : undefined;
-  return new Endpoint(spec.url as string, authorization, Math.max(spec.concurrency, 4));
-}
-
-function v1Spec(spec: BackendSpec, options: OpenOptions): BackendSpec {
-  if (spec.api !== 'embedded') return spec;
-  if (!options.embedded) throw new Error('the embedded engine is not running');
-  return { ...spec, url: options.embedded.url, key: options.embedded.key };
-}
-
-function openChat(spec: BackendSpec, options: OpenOptions): ChatBackend {
-  if (spec.api === 'openai')
-    return new OpenAIChat(endpointOf(spec), spec.model as string, (what) =>
-      options.log?.warn({ backend: 'chat:openai', model: spec.model }, `chat backend ${what}`),
-    );
-  return new V1Backend(endpointOf(v1Spec(spec, options)));
-}
-
-function openImage(spec: BackendSpec, options: OpenOptions): ImageBackend {
-  switch (spec.api) {
-    case 'openai':
-      return new OpenAIImages(endpointOf(spec), spec.model as string);
-    case 'sdapi':
-      return new SdapiImages(endpointOf(spec, true), spec.paintSize as number, spec.model);
-    case 'comfyui':
-      if (!spec.workflow) throw new Error('comfyui needs a workflow');
-      return new ComfyImages(endpointOf(spec), spec.workflow, spec.paintSize as number, spec.model);
-    default:
-      return new V1Backend(endpointOf(v1Spec(spec, options)), spec.model);
   }
 }

@@ -25,13 +25,17 @@ export interface Painted {
 }
 
 export interface ImageBackend {
-  readonly api: 'v1' | 'openai' | 'sdapi' | 'comfyui';
+  readonly api: string;
+  /** Answers the spec's own image: a PNG or JPEG that, once checked, may be passed on as it came. */
+  readonly answersAsSpec?: boolean;
   paint(ask: ImageAsk, attempt: Attempt): Promise<Painted>;
   close(): Promise<void>;
 }
 
 export interface ChatBackend {
-  readonly api: 'v1' | 'openai';
+  readonly api: string;
+  /** The structured output it was found to accept, when it learns that from refusals. */
+  readonly learnt?: { readonly structured: string };
   /** One completion; the JSON the backend answered, in the OpenAI chat completion shape. */
   complete(body: ChatCompletionRequest, attempt: Attempt): Promise<unknown>;
   close(): Promise<void>;

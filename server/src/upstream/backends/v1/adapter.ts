@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
 import { ImageGenerationResponse } from '@lootsmith/protocol';
-import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../http.ts';
-import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from './types.ts';
+import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
+import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from '../types.ts';
 
 /** Largest `/v1` image answer: 768² RGBA as PNG, in base64, with room. */
 const V1_IMAGE_LIMIT = 8 * 1024 * 1024;
@@ -9,6 +9,7 @@ const V1_IMAGE_LIMIT = 8 * 1024 * 1024;
 /** The spec's `/v1` service (hosted, or the embedded engine): chat and images, `client_id` in the body. */
 export class V1Backend implements ChatBackend, ImageBackend {
   readonly api = 'v1';
+  readonly answersAsSpec = true;
 
   constructor(
     private readonly endpoint: Endpoint,

@@ -1,4 +1,4 @@
-import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../http.ts';
+import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
 import {
   avoidOf,
   type ImageAsk,
@@ -7,7 +7,7 @@ import {
   type Painted,
   paintSize,
   wordingOf,
-} from './types.ts';
+} from '../types.ts';
 
 /**
  * The AUTOMATIC1111 web UI API (`POST {base}/sdapi/v1/txt2img`), which Forge, SD.Next and

@@ -1,5 +1,5 @@
-import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../http.ts';
-import { avoidOf, type ImageAsk, type ImageBackend, PAINT_LIMIT, type Painted, wordingOf } from './types.ts';
+import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
+import { avoidOf, type ImageAsk, type ImageBackend, PAINT_LIMIT, type Painted, wordingOf } from '../types.ts';
 
 /** The GPT image models: they take `quality`, `background` and `output_format`, and always answer base64. */
 const GPT_IMAGE = /^(gpt-image|chatgpt-image)/;

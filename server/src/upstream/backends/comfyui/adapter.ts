@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Cancel, onAbort } from '../../cancel.ts';
-import { type Attempt, AttemptFailed, type Endpoint, expectOk, jsonOf, Rejected } from '../http.ts';
+import { Cancel, onAbort } from '../../../cancel.ts';
+import { type Attempt, AttemptFailed, type Endpoint, expectOk, jsonOf, Rejected } from '../../http.ts';
 import {
   avoidOf,
   type ImageAsk,
@@ -11,11 +11,11 @@ import {
   type Painted,
   paintSize,
   wordingOf,
-} from './types.ts';
+} from '../types.ts';
 
 /** The example workflow shipped in the package: SD 1.5 checkpoint → KSampler → SaveImage. */
 export const DEFAULT_WORKFLOW = fileURLToPath(
-  new URL('../../../examples/comfyui-workflow.json', import.meta.url),
+  new URL('../../../../examples/comfyui-workflow.json', import.meta.url),
 );
 
 /** What a workflow's `{{name}}` placeholders may stand for; `prompt` is required. */

@@ -1,8 +1,8 @@
 import { BoundedMap } from '@lootsmith/protocol';
 import { z } from 'zod';
-import { Cancel } from '../cancel.ts';
-import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../upstream/http.ts';
-import { untracked } from '../upstream/spend.ts';
+import { Cancel } from '../../../cancel.ts';
+import { type Attempt, AttemptFailed, Endpoint, jsonOf } from '../../http.ts';
+import { untracked } from '../../spend.ts';
 
 /** An OpenAI-compatible moderation endpoint (`POST {url}/moderations`), as `LOOTSMITH_MODERATION_*` set it. */
 export interface ModerationSettings {

@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
-import { type Attempt, type Endpoint, jsonOf, saidIn } from '../http.ts';
+import { type Attempt, type Endpoint, jsonOf, saidIn } from '../../http.ts';
+import { CHAT_LIMIT, type ChatBackend } from '../types.ts';
 import { dropAddedNulls, strictSchema } from './strict-schema.ts';
-import { CHAT_LIMIT, type ChatBackend } from './types.ts';
 
 /** The strongest structured output a backend accepts, strongest first. */
 export const STRUCTURED = ['json_schema', 'json_object', 'none'] as const;
