@@ -12,6 +12,7 @@ export { CONSOLE_DIR } from '../../server/src/admin/app.ts';
 export { POOL_DEFAULTS } from '../../server/src/config.ts';
 export { TextFilter } from '../../server/src/content/filter.ts';
 export { itemTexts } from '../../server/src/content/guard.ts';
+export { agreementProblems } from '../../server/src/game/agreement.ts';
 export { runGameCommand } from '../../server/src/game/commands.ts';
 export { loadGameDefinition } from '../../server/src/game/definition.ts';
 export { dropLimits } from '../../server/src/game/loot-authority.ts';

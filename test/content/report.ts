@@ -18,7 +18,7 @@ import {
   unlimitedDrops,
   writeGameFile,
 } from '@lootsmith/test-support/game-file';
-import { readPrompt } from '@lootsmith/test-support/internals';
+import { agreementProblems, readPrompt } from '@lootsmith/test-support/internals';
 import { Ajv } from 'ajv';
 import { loadConfig, startServer } from 'lootsmith';
 import { CRAFTS, type Craft, SPACE_CRAFTS } from './crafts.ts';
@@ -286,7 +286,7 @@ async function heldOutRequests(server: Server) {
   const { requests } = JSON.parse(
     readFileSync(new URL('./held-out-requests.json', import.meta.url), 'utf8'),
   ) as { requests: HeldOut[] };
-  const rows: Array<{ request: HeldOut; got: string; honoured: boolean }> = [];
+  const rows: Array<{ request: HeldOut; got: string; honoured: boolean; item?: Item }> = [];
   for (const [i, r] of requests.entries()) {
     const player = `report-held-out-${i}`;
     await call(server, 'PATCH', `/api/v1/player/${player}`, { crafting_level: 5, level: 10 });
@@ -316,6 +316,7 @@ async function heldOutRequests(server: Server) {
         ? `${item.type} ${item.subtype}${item.color ? `, ${item.color}` : ''}`
         : `refused (${res.status})`,
       honoured,
+      ...(item ? { item } : {}),
     });
   }
   return rows;
@@ -328,6 +329,7 @@ interface CraftRow extends Craft {
   suggestions: string[];
   result?: string;
   level?: number;
+  item?: Item;
   asExpected: boolean;
 }
 
@@ -386,6 +388,7 @@ async function runCrafts(server: Server, crafts: Craft[], rarity: string): Promi
         ? `${result.name} (${result.type} ${result.subtype}, ${result.rarity}, level ${result.level})`
         : undefined,
       level: result?.level,
+      ...(result ? { item: result } : {}),
       asExpected: craft.expect.success === success && (!success || (matches && typed)),
     });
   }
@@ -556,6 +559,41 @@ interface Played {
   chain: number[];
   grid: Awaited<ReturnType<typeof statGrid>>;
   heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
+  /** Answers the server sent back to the model with its problems, by route. */
+  reasks: Record<'drops' | 'crafts' | 'created', number>;
+}
+
+/** Answers the server has re-asked a model for so far (its problems listed): from /metrics. */
+async function reasked(server: Server): Promise<number> {
+  const res = await call(server, 'GET', '/metrics');
+  return Number(/^lootsmith_reasks_total (\d+)/m.exec(String(res.body))?.[1] ?? 0);
+}
+
+/** Which rule of "one item, one story" a problem of `agreementProblems` breaks. */
+const AGREEMENT_RULES: Array<[RegExp, string]> = [
+  [/names the colour|asked for/, 'a colour the look lacks'],
+  [/look\.features lacks/, 'a feature the look lacks'],
+  [/but the item is made of|first of look\.materials/, 'a material it is not made of'],
+  [/cannot be on|cancel out/, 'effects that cancel out'],
+  [/the text names/, 'an ability it lacks'],
+  [/promises healing/, 'healing it cannot give'],
+  [/made just now/, 'former owners of a new item'],
+];
+
+/** Items whose parts disagree, by rule, on one route. */
+function disagreements(game: GameDefinition, items: Item[], origin: 'dropped' | 'made') {
+  const byRule = new Map(AGREEMENT_RULES.map(([, rule]) => [rule, 0]));
+  let disagree = 0;
+  const examples: string[] = [];
+  for (const item of items) {
+    const problems = agreementProblems(game, item, origin);
+    if (!problems.length) continue;
+    disagree++;
+    if (examples.length < 3) examples.push(`${item.name}: ${problems[0]}`);
+    for (const [pattern, rule] of AGREEMENT_RULES)
+      if (problems.some((p: string) => pattern.test(p))) byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
+  }
+  return { items: items.length, disagree, byRule, examples };
 }
 
 /** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
@@ -574,7 +612,9 @@ async function play(c: GameCase): Promise<Played> {
   );
   try {
     console.log(`${c.game.name}: dropping ${PLAYERS} bags of ${BAG} items through the server…`);
+    const before = await reasked(server);
     const loot = await dropBags(server, c);
+    const afterDrops = await reasked(server);
     console.log(`${c.game.name}: checking icons…`);
     const icons = await identicalIcons(
       server,
@@ -583,9 +623,16 @@ async function play(c: GameCase): Promise<Played> {
     console.log(`${c.game.name}: crafting…`);
     const crafts = await runCrafts(server, c.crafts, c.game.rarities[0]?.id as string);
     const chain = await craftChain(server, 8, c);
+    const afterCrafts = await reasked(server);
     const grid = await statGrid(server, c);
+    const beforeCreated = await reasked(server);
     const heldOut = c.file === FANTASY_GAME ? await heldOutRequests(server) : undefined;
-    return { c, loot, icons, crafts, chain, grid, heldOut };
+    const reasks = {
+      drops: afterDrops - before,
+      crafts: afterCrafts - afterDrops,
+      created: (await reasked(server)) - beforeCreated,
+    };
+    return { c, loot, icons, crafts, chain, grid, heldOut, reasks };
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -593,7 +640,7 @@ async function play(c: GameCase): Promise<Played> {
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -654,7 +701,45 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
   const peers = items.filter((d) => d.playerLevel === chainLevel).map((d) => d.item.level);
   const sample = bags.values().next().value ?? [];
 
+  const agreement = [
+    [
+      'drops',
+      disagreements(
+        game,
+        items.map((d) => d.item),
+        'dropped',
+      ),
+      reasks.drops,
+      loot.failed,
+    ],
+    [
+      'combines',
+      disagreements(
+        game,
+        crafts.flatMap((r) => r.item ?? []),
+        'made',
+      ),
+      reasks.crafts,
+      0,
+    ],
+    ...(heldOut
+      ? [
+          [
+            'create-item',
+            disagreements(
+              game,
+              heldOut.flatMap((r) => r.item ?? []),
+              'made',
+            ),
+            reasks.created,
+            heldOut.filter((r) => !r.item).length,
+          ] as const,
+        ]
+      : []),
+  ] as const;
+  const disagreeing = agreement.reduce((a, [, d]) => a + d.disagree, 0);
   const summary = {
+    agreement: `${disagreeing} of ${agreement.reduce((a, [, d]) => a + d.items, 0)}`,
     valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
     vocabulary: `${fmt(percent(ownWords, items.length))}% (${ownWords}/${items.length})`,
     names: `${fmt(percent(names.unique, names.names))}% (${names.unique}/${names.names})`,
@@ -774,6 +859,26 @@ ${table(
     ),
   ]),
 )}
+
+### One item, one story
+
+Every item this game's players were given, read again by the server's agreement check (\`server/src/game/agreement.ts\`): its name, description and lore name only the materials, colours and features of its look, no effect cancels out its element or another effect, the text names no ability it lacks, and an item made just now tells of no former owner. The server refuses an answer that breaks a rule and asks the model again with the problem; those re-asks are counted too (every re-ask, for any problem).
+
+${table(
+  ['route', 'items', 'whose parts disagree', ...AGREEMENT_RULES.map(([, rule]) => rule), 're-asks', 'failed'],
+  agreement.map(([route, d, re, failed]) => [
+    route,
+    d.items,
+    d.disagree,
+    ...AGREEMENT_RULES.map(([, rule]) => d.byRule.get(rule) ?? 0),
+    re,
+    failed,
+  ]),
+)}
+${agreement
+  .flatMap(([, d]) => d.examples)
+  .map((e) => `\n- ${cell(e)}`)
+  .join('')}
 
 ### Crafting verdicts
 
@@ -936,6 +1041,7 @@ ${table(
     ["drops above the player's level plus drop_level_over", ...each('cap'), '—', '0'],
     ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
+    ['items whose parts disagree (drops, combines, create-item)', ...each('agreement'), '—', '0'],
     ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
   ],
 )}

@@ -64,7 +64,12 @@ export function itemCard(item: Item, icons: IconSource, catalogue: readonly Effe
     h(
       'footer',
       { class: 'muted' },
-      [item.element !== 'none' ? titleCase(item.element) : '', titleCase(item.material), `${item.value} gold`]
+      // The demo's game counts in gold; an item of no worth shows none.
+      [
+        item.element !== 'none' ? titleCase(item.element) : '',
+        titleCase(item.material),
+        item.value > 0 ? `${item.value} gold` : '',
+      ]
         .filter(Boolean)
         .join(' · '),
     ),

@@ -7,11 +7,14 @@ let loaded: Promise<GameState> | undefined;
 let ladder: string[] = [];
 /** The loaded game's effect catalogue, once `gameState` has answered: item cards word effects from it. */
 export let effectCatalogue: EffectDefinition[] = [];
+/** What the loaded game's items are worth in ("gold"), if it has a currency: cards show no worth without. */
+export let currency: string | undefined;
 export function gameState(): Promise<GameState> {
   loaded ??= api<GameState>('GET', '/api/v1/admin/game').then(
     (state) => {
       ladder = state.rarities;
       effectCatalogue = (state.definition as { effects?: EffectDefinition[] }).effects ?? [];
+      currency = (state.definition as { currency?: string }).currency;
       return state;
     },
     (err) => {

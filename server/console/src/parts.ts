@@ -2,7 +2,7 @@ import { effectText, type Item, type ItemIcon } from '@lootsmith/protocol';
 import { iconUrl } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { n } from './format.ts';
-import { effectCatalogue, rarityStep } from './game.ts';
+import { currency, effectCatalogue, rarityStep } from './game.ts';
 
 /** An item's icon; a placeholder in its rarity's colour while it is painted (202) or missing. */
 export function icon(i: ItemIcon | null, rarity: string, size = 56) {
@@ -83,7 +83,7 @@ export function itemFacts(item: Item) {
     h(
       'p',
       { class: 'muted' },
-      `${item.element === 'none' ? '' : `${item.element} · `}${item.material} ${item.subtype} · worth ${n(item.value)} gold`,
+      `${item.element === 'none' ? '' : `${item.element} · `}${item.material} ${item.subtype}${currency ? ` · worth ${n(item.value)} ${currency}` : ''}`,
     ),
   );
 }
