@@ -246,6 +246,12 @@ const FEATURE_CHANCES: Array<[RegExp, ItemFeature, number]> = [
   [/bow|quiver|hat|cloak|arrow/, 'feathers', 0.25],
   [/sword|axe|blade|dagger|spear|hammer|shield|armou?r|greaves|gauntlets|boots/, 'runes', 0.18],
   [/sword|axe|dagger|mace|shield|belt|gauntlets|greaves|bracers|boots/, 'gem', 0.15],
+  [
+    /chip|jack|board|implant|module|emitter|array|coupling|scanner|booster|lens|drive|terminal|deck|rig/,
+    'circuits',
+    0.45,
+  ],
+  [/emitter|lance|cutter|welder|lens|booster/, 'glow', 0.25],
 ];
 
 /** The features of an item: by what it is, the rarer the more; a shadow item may bear a skull, a bright one glows. */
@@ -263,8 +269,9 @@ function featuresFor(subtype: string, element: string, rarity: number, rng: Rng)
 
 /** The look words of what the writer wrote, less the names of the context (an "Iron Golem" is no iron). */
 function namedBy(texts: readonly string[], context: ReadonlyArray<string | undefined>) {
-  let text = texts.join(' ');
-  for (const name of context) if (name) text = text.split(name).join(' ');
+  let text = texts.join(' ').toLowerCase();
+  for (const name of context)
+    if (name) text = text.replaceAll(name.toLowerCase().replace(/^the\s+/, ''), ' ');
   return lookNamedIn(text);
 }
 

@@ -307,11 +307,14 @@ export function describeItem(
       return `${capitalise(withArticle(phrase))}${from} that restores ${amount} ${fresh(rng, ['when bound to a wound', 'once wrapped over a cut', 'once pressed to a fresh wound'], used)}.`;
     if (!/potion|elixir|tonic|draught|brew|philter|cordial|flask/.test(item.subtype))
       return `${capitalise(withArticle(phrase))}${from} ${fresh(rng, ['that restores', 'that gives back', 'good for'], used)} ${amount} ${fresh(rng, ['when used', 'once applied', 'the moment it is used'], used)}.`;
-    const vessel = fresh(
-      rng,
-      fitting(item, ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']),
-      used,
-    );
+    // The vessel is what the potion is made of: a clay flask, a crystal vial, glass.
+    const vessel = /flask|vial|phial|bottle/.test(item.material)
+      ? `a ${item.material}`
+      : fresh(
+          rng,
+          fitting(item, ['a stoppered vial', 'a clay flask', 'a cut-glass bottle', 'a wax-sealed phial']),
+          used,
+        );
     return `${capitalise(withArticle(`${adjective} ${item.color ? `${item.color} ` : ''}${noun}`))} in ${vessel}${from} that restores ${amount} ${fresh(rng, ['when drunk', 'in one swallow', 'within a breath of drinking'], used)}.`;
   }
   if (type?.stackable || !main) {

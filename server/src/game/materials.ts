@@ -23,7 +23,7 @@ export function materialItems(game: GameDefinition, icons: IconService): Map<str
       lore: `A crafting material of ${game.name}.`,
       stats: [],
       effects: [],
-      value: materialValue(game, m.rarity),
+      value: game.currency ? materialValue(game, m.rarity) : 0,
     };
     items.set(m.id, {
       ...base,
