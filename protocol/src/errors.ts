@@ -86,6 +86,12 @@ export const ErrorReason = z.enum(ERROR_REASONS as [ErrorReason, ...ErrorReason[
 
 const isReason = (code: ErrorCode): code is ErrorReason => 'reason' in ERROR_CODES[code];
 
+/** `details` of an `item_equipped` refusal: the worn items a combine would have used up. */
+export const ItemEquippedDetails = z.object({
+  items: z.array(z.object({ item_id: z.string(), slot: z.string(), name: z.string() })),
+});
+export type ItemEquippedDetails = z.infer<typeof ItemEquippedDetails>;
+
 /** The one error body of every Lootsmith and engine response. */
 export const ErrorBody = z.looseObject({
   error: z.looseObject({

@@ -3,6 +3,7 @@ import type {
   CombineResponse,
   CreateItemRequest,
   CreateItemResponse,
+  ItemEquippedDetails,
 } from '@lootsmith/protocol';
 import { issuedAt, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
@@ -176,12 +177,15 @@ export class CraftingService {
 
   private async wornRefusal(worn: Array<{ slot: string; item_id: string }>) {
     const items = await this.players.resolve(worn.map((w) => w.item_id));
-    const named = worn.map((w) => ({ ...w, name: items.get(w.item_id)?.name ?? w.item_id }));
+    const named: ItemEquippedDetails['items'] = worn.map((w) => ({
+      ...w,
+      name: items.get(w.item_id)?.name ?? w.item_id,
+    }));
     const list = named.map((w) => `${w.name} (${w.slot} slot)`).join(', ');
     return refuse(
       'item_equipped',
       `${list} ${named.length === 1 ? 'is' : 'are'} equipped: unequip ${named.length === 1 ? 'it' : 'them'} first, or send consume_equipped: true to use ${named.length === 1 ? 'it' : 'them'} up.`,
-      { items: named },
+      { items: named } satisfies ItemEquippedDetails,
     );
   }
 
