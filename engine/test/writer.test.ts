@@ -15,9 +15,12 @@ function items(user: string, seed?: number) {
   return GeneratedItemBatch.parse(JSON.parse(content)).items;
 }
 
-function verdict(user: string) {
+function verdict(user: string, system?: string) {
   const { content } = writeCompletion({
-    messages: [{ role: 'user', content: user }],
+    messages: [
+      ...(system ? [{ role: 'system' as const, content: system }] : []),
+      { role: 'user', content: user },
+    ],
     response_format: { type: 'json_schema', json_schema: { schema: verdictSchema } },
   });
   return CombineVerdict.parse(JSON.parse(content));
@@ -154,6 +157,29 @@ describe('procedural writer', () => {
     expect(v.sensible).toBe(true);
     expect(v.item).toMatchObject({ subtype: 'sword', element: 'fire', material: 'iron' });
     expect(statSum(v.item ?? { stats: [] })).toBeLessThanOrEqual(60);
+  });
+
+  it('improves an item combined with a material: its kind, stats and effects kept, what the material brings strengthened', () => {
+    const axe =
+      '1 × "Emberbite Axe" (WEAPON, "axe", "iron", fire) {"rarity":"UNCOMMON","level":20,"stats":{"attack":40,"speed":8},"effects":[{"id":"burn","params":{"damage":3,"seconds":2}}]}';
+    // A game the request names: its own words are judged by what went in, not by the writer's lexicon.
+    const ask = (intent: string) =>
+      verdict(
+        `Combine: ${axe}; 1 × "Ember Essence" (MATERIAL, "essence", "ember", fire)\nStation: "Forge" (makes WEAPON)\nPlayer intent: ${JSON.stringify(intent)}\nResult: rarity: UNCOMMON; level: 21; stat budget: 62`,
+        'Game: "Hearthfall"; theme: "fantasy"',
+      );
+    const v = ask('burn hotter and glow green');
+    expect(v.sensible).toBe(true);
+    expect(v.item).toMatchObject({ type: 'WEAPON', subtype: 'axe', element: 'fire', color: 'green' });
+    const item = v.item as GeneratedItem;
+    expect(item.stats).toEqual([
+      { name: 'attack', value: 51 },
+      { name: 'speed', value: 10 },
+    ]);
+    expect(item.effects[0]).toEqual({ id: 'burn', params: { damage: 4, seconds: 2 } });
+    // Asked for a change, the axe is not held to what it carried.
+    const changed = ask('remove the burn and make it plain');
+    expect(changed.item).toMatchObject({ type: 'WEAPON', subtype: 'axe' });
   });
 
   it.each([

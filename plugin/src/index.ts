@@ -1,4 +1,11 @@
-export type { EffectDefinition, GameDefinition, ItemEffect, ItemIcon, Recipe } from '@lootsmith/protocol';
+export type {
+  EffectDefinition,
+  GameDefinition,
+  ItemEffect,
+  ItemEquippedDetails,
+  ItemIcon,
+  Recipe,
+} from '@lootsmith/protocol';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/backoff.ts';
 export { CACHE_VERSION, type CacheLimits, DEFAULT_CACHE_LIMITS, LootsmithCache } from './core/cache.ts';
 export {
@@ -8,7 +15,7 @@ export {
   type LootsmithConfig,
   type Progress,
 } from './core/client.ts';
-export { type ClientErrorCode, LootsmithError } from './core/errors.ts';
+export { type ClientErrorCode, equippedIngredients, LootsmithError } from './core/errors.ts';
 export type {
   CombineResponse,
   CreateItemResponse,

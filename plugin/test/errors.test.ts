@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, isRetryable, retryDelay } from '../src/core/backoff.ts';
-import { errorFromResponse, LootsmithError, parseRetryAfter } from '../src/core/errors.ts';
+import {
+  equippedIngredients,
+  errorFromResponse,
+  LootsmithError,
+  parseRetryAfter,
+} from '../src/core/errors.ts';
 
 describe('errors', () => {
   it('reads code, status, reason and Retry-After from an error response', async () => {
@@ -57,5 +62,22 @@ describe('errors', () => {
     expect(retryDelay(policy, 3, undefined, () => 0)).toBe(200);
     expect(retryDelay(policy, 10, undefined, () => 1)).toBe(1000);
     expect(retryDelay(policy, 1, 5, () => 1)).toBe(5000);
+  });
+
+  it('names the worn items of an item_equipped refusal, for the game to ask the player', async () => {
+    const items = [{ item_id: 'itm_1', slot: 'WEAPON', name: 'Emberbite Axe' }];
+    const refused = await errorFromResponse(
+      new Response(
+        JSON.stringify({
+          error: { code: 'item_equipped', message: 'Emberbite Axe is equipped', details: { items } },
+          reason: 'item_equipped',
+        }),
+        { status: 409 },
+      ),
+    );
+    expect(refused).toMatchObject({ code: 'item_equipped', reason: 'item_equipped', status: 409 });
+    expect(equippedIngredients(refused)).toEqual(items);
+    expect(equippedIngredients(new LootsmithError('not_owned', 'no'))).toBeUndefined();
+    expect(equippedIngredients(new Error('boom'))).toBeUndefined();
   });
 });

@@ -58,6 +58,10 @@ describe('request building', () => {
       crafting_tool: 'hammer',
       description: 'a sword',
     });
+    // Worn gear goes in only when the game says the player agreed.
+    const worn = combineBody('p1', { ingredients: ['axe', 'essence'], consumeEquipped: true });
+    expect(CombineRequest.parse(worn).consume_equipped).toBe(true);
+    expect(combineBody('p1', { ingredients: ['axe', 'essence'] })).not.toHaveProperty('consume_equipped');
     const create = createItemBody({
       station: 'forge',
       materials: ['iron_ore'],

@@ -108,6 +108,12 @@ export const CombineRequest = z.strictObject({
   crafting_station: ShortText.optional(),
   crafting_tool: ShortText.optional(),
   description: Intent.optional(),
+  consume_equipped: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether an ingredient the player wears may be used up (its slot empties). Default false: such a combine is refused with 409 `item_equipped` and nothing changes.',
+    ),
 });
 export type CombineRequest = z.infer<typeof CombineRequest>;
 

@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   not_equippable: reason(400),
   wrong_slot: reason(400),
   not_consumable: reason(400),
+  /** A combine would use up an item the player wears, and the request did not say `consume_equipped`. */
+  item_equipped: reason(409),
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),
   /** A player's text the content filter (or the moderation endpoint) refuses; nothing was changed. */
@@ -83,6 +85,12 @@ export const ERROR_REASONS = ErrorCode.options.filter(
 export const ErrorReason = z.enum(ERROR_REASONS as [ErrorReason, ...ErrorReason[]]);
 
 const isReason = (code: ErrorCode): code is ErrorReason => 'reason' in ERROR_CODES[code];
+
+/** `details` of an `item_equipped` refusal: the worn items a combine would have used up. */
+export const ItemEquippedDetails = z.object({
+  items: z.array(z.object({ item_id: z.string(), slot: z.string(), name: z.string() })),
+});
+export type ItemEquippedDetails = z.infer<typeof ItemEquippedDetails>;
 
 /** The one error body of every Lootsmith and engine response. */
 export const ErrorBody = z.looseObject({

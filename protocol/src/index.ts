@@ -13,3 +13,4 @@ export * from './json-schema.ts';
 export * from './model-answers.ts';
 export * from './prompt-lines.ts';
 export * from './settings.ts';
+export * from './upgrade.ts';

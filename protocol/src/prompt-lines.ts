@@ -1,5 +1,5 @@
 import type { EffectLine, EffectParamLine } from './effect-line.ts';
-import type { Element, ItemType, Rarity } from './items.ts';
+import type { Element, ItemEffect, ItemType, Rarity } from './items.ts';
 
 /**
  * The lines of an item prompt, as the server writes them and the engine reads them back. Every free
@@ -35,6 +35,12 @@ export interface IngredientLine {
   subtype?: string;
   material?: string;
   element?: Element;
+  rarity?: Rarity;
+  level?: number;
+  /** What the item gives, by stat id: `{"attack": 17}`. */
+  stats?: Record<string, number>;
+  /** Effects of the game's catalogue the item carries, with their numbers. */
+  effects?: ItemEffect[];
 }
 
 export interface StationLine {
@@ -183,21 +189,31 @@ const itemType = vocabWord;
 const rarity = vocabWord;
 const element = vocabWord;
 
-/** Splits `text` at `separator` outside JSON strings. */
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
+/** Where `char` first stands at or after `from` outside JSON strings; -1 when it does not. */
+function indexOutsideQuotes(text: string, char: string, from = 0): number {
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (inString) {
       if (c === '\\') i++;
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
-    else if (c === separator) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
+    else if (c === char) return i;
+  }
+  return -1;
+}
+
+/** Splits `text` at `separator` outside JSON strings. */
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (
+    let at = indexOutsideQuotes(text, separator);
+    at >= 0;
+    at = indexOutsideQuotes(text, separator, start)
+  ) {
+    parts.push(text.slice(start, at));
+    start = at + 1;
   }
   parts.push(text.slice(start));
   return parts.map((p) => p.trim()).filter(Boolean);
@@ -299,14 +315,58 @@ function parseContext(text: string): DropContext {
   });
 }
 
-/** `"Iron Ore" (MATERIAL, "ore", "iron", none)`: what a material or an ingredient is. */
+/**
+ * `"Iron Ore" (MATERIAL, "ore", "iron", none)`: what a material or an ingredient is; then, for an item
+ * that has them, its rarity, level, stats and effects as one JSON object:
+ * `"Worn Axe" (WEAPON, "axe", "iron", fire) {"rarity":"RARE","level":5,"stats":{"attack":17},"effects":[…]}`.
+ */
 function formatMaterial(i: MaterialLine): string {
   const q = (v: string | undefined) => (v ? quote(v) : '-');
-  return `${quote(i.name)} (${i.type ?? '-'}, ${q(i.subtype)}, ${q(i.material)}, ${i.element ?? '-'})`;
+  const what = `${quote(i.name)} (${i.type ?? '-'}, ${q(i.subtype)}, ${q(i.material)}, ${i.element ?? '-'})`;
+  const details = defined<Details>({ rarity: i.rarity, level: i.level, stats: i.stats, effects: i.effects });
+  return Object.keys(details).length ? `${what} ${json(details)}` : what;
+}
+
+type Details = Pick<IngredientLine, 'rarity' | 'level' | 'stats' | 'effects'>;
+
+/** A JSON object of numbers by name, else undefined. */
+function numbers(value: unknown): Record<string, number> | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  return entries.every(([, v]) => typeof v === 'number' && Number.isFinite(v))
+    ? (Object.fromEntries(entries) as Record<string, number>)
+    : undefined;
+}
+
+/** An item's details, each kept only when it has its shape. */
+function parseDetails(text: string): Details {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const d = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const effects = Array.isArray(d.effects)
+    ? d.effects.flatMap((e: { id?: unknown; params?: unknown }) => {
+        const params = numbers(e?.params);
+        return typeof e?.id === 'string' && params ? [{ id: e.id, params }] : [];
+      })
+    : undefined;
+  return defined<Details>({
+    rarity: typeof d.rarity === 'string' ? rarity(d.rarity) : undefined,
+    level: Number.isInteger(d.level) ? (d.level as number) : undefined,
+    stats: numbers(d.stats),
+    effects: effects && effects.length === (d.effects as unknown[]).length ? effects : undefined,
+  });
 }
 
 function parseMaterial(text: string): MaterialLine | undefined {
-  const m = /^("(?:[^"\\]|\\.)*"|[^(]+?)\s*(?:\((.*)\))?$/is.exec(text);
+  const brace = indexOutsideQuotes(text, '{');
+  const details = brace < 0 ? {} : parseDetails(text.slice(brace));
+  const m = /^("(?:[^"\\]|\\.)*"|[^(]+?)\s*(?:\((.*)\))?$/is.exec(
+    (brace < 0 ? text : text.slice(0, brace)).trim(),
+  );
   if (!m) return undefined;
   const name = unquote((m[1] as string).trim());
   const fields = m[2] === undefined ? [] : splitOutsideQuotes(m[2], ',');
@@ -320,6 +380,7 @@ function parseMaterial(text: string): MaterialLine | undefined {
     subtype: optional(subtype),
     material: optional(material),
     element: elementWord && element(elementWord),
+    ...details,
   }) as MaterialLine;
 }
 

@@ -34,6 +34,7 @@ describe('one error model', () => {
       'not_equippable',
       'wrong_slot',
       'not_consumable',
+      'item_equipped',
       'rate_limit_exceeded',
       'budget_exceeded',
       'content_refused',

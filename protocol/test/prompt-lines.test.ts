@@ -44,6 +44,12 @@ const ingredient = fc.record(
     subtype: text,
     material: text,
     element: word,
+    rarity: word,
+    level,
+    stats: fc.dictionary(word, fc.integer({ min: -999, max: 9999 }), { maxKeys: 4 }),
+    effects: fc.array(fc.record({ id: text, params: fc.dictionary(text, fc.integer(), { maxKeys: 3 }) }), {
+      maxLength: 4,
+    }),
   },
   { requiredKeys: ['quantity', 'name'] },
 );
@@ -195,6 +201,28 @@ describe('prompt lines', () => {
       'Game materials: "Plasma Coil" (SCRAP_PART, -, -, plasma)',
     ]);
     expect(parsePrompt(`Item types: not json\nStats: [{"name": "no id"}]`).prompt).toEqual({});
+  });
+
+  it("writes an ingredient's rarity, level, stats and effects as one JSON object after what it is", () => {
+    const axe = {
+      quantity: 1,
+      name: 'Worn Axe {"rarity":"MYTHIC"}',
+      type: 'WEAPON',
+      subtype: 'axe',
+      material: 'iron',
+      element: 'fire',
+      rarity: 'RARE',
+      level: 5,
+      stats: { attack: 17 },
+      effects: [{ id: 'burn', params: { damage: 4, seconds: 3 } }],
+    };
+    const written = formatPrompt({ combine: [axe, { quantity: 2, name: 'Ember Essence', element: 'fire' }] });
+    expect(written).toBe(
+      'Combine: 1 × "Worn Axe {\\"rarity\\":\\"MYTHIC\\"}" (WEAPON, "axe", "iron", fire) ' +
+        '{"rarity":"RARE","level":5,"stats":{"attack":17},"effects":[{"id":"burn","params":{"damage":4,"seconds":3}}]}; ' +
+        '2 × "Ember Essence" (-, -, -, fire)',
+    );
+    expect(parsePrompt(written).prompt.combine?.[0]).toEqual(axe);
   });
 
   it('still reads prompts written by hand in the older, unquoted form', () => {

@@ -139,6 +139,27 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
       }),
     },
     {
+      find: 'const worn = equippedIngredients(e);',
+      plan: inScene({
+        // A weapon the player crafted above, worn.
+        given: 'axe',
+        setup: `const { items } = await this.lootsmith.inventory.list();
+        const axe = items.find(({ item }) => item.type === 'WEAPON')?.item;
+        await this.lootsmith.equipment.equip(axe);
+        return { axe };`,
+        result:
+          "this.lootsmith.equipment.list().then(({ slots }) => slots.find((s) => s.slot === 'WEAPON')?.item)",
+        check: (outcome) => {
+          // Refused first, asked, then made with the player's yes: the worn axe left its slot.
+          expect(called(outcome, 'askPlayer')).toEqual([
+            [expect.stringMatching(/ is equipped — combine it anyway\?$/)],
+          ]);
+          expect(called(outcome, 'show')).toContainEqual([expect.objectContaining({ success: true })]);
+          expect(outcome.result).toBeNull();
+        },
+      }),
+    },
+    {
       find: 'await this.lootsmith.equipment.equip(sword)',
       plan: inScene({
         // A weapon the player crafted above, and a potion brewed for the example.
@@ -250,6 +271,10 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
     },
   ],
   server: [
+    {
+      find: '"consume_equipped": true',
+      plan: { skip: 'a request body, quoted: server/test/combine-upgrade.test.ts sends it' },
+    },
     {
       find: 'npm install lootsmith',
       plan: { skip: 'test/consumer installs the tarball and runs `npx lootsmith`' },
@@ -382,9 +407,13 @@ function gameModule(): string {
   const code = (e: Example) => e.block.code.replaceAll(README_URL, lootsmith.url).replace(IMPORT, '');
   const imports = [...new Set(modules.flatMap((e) => [...e.block.code.matchAll(IMPORT)].map((m) => m[0])))];
   const imported = imports.flatMap((line) => line.split(' from ')[0]?.match(/[\w$]+(?=\s*(,|}|$))/g) ?? []);
-  const wanted = ['LootsmithError', 'LootsmithPlugin', 'RARITY_COLORS', 'lootsmithScenePlugin'].filter(
-    (name) => !imported.includes(name),
-  );
+  const wanted = [
+    'LootsmithError',
+    'LootsmithPlugin',
+    'RARITY_COLORS',
+    'equippedIngredients',
+    'lootsmithScenePlugin',
+  ].filter((name) => !imported.includes(name));
   const scenes = ALL.filter((e) => 'scene' in e.plan).map((e) => {
     const plan = (e.plan as { scene: ScenePlan }).scene;
     return `${e.index}: {
@@ -406,6 +435,7 @@ const record = (name) => (...args) => { calls.push([name, args]); };
 const [show, hint, toast, log, fanfare, sparkle, applyStats, applyEffects, pickUp] =
   ['show', 'hint', 'toast', 'log', 'fanfare', 'sparkle', 'applyStats', 'applyEffects', 'pickUp'].map(record);
 const spinner = { setVisible: record('spinner.setVisible') };
+const askPlayer = async (...args) => { record('askPlayer')(...args); return true; };
 const hero = { damage: 0, heal: record('hero.heal') };
 const BASE_DAMAGE = 10;
 const [x, y] = [240, 180];

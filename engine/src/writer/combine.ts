@@ -1,6 +1,8 @@
+import { effectParamCeiling, type ItemEffect, intentChangesItem } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { subtypeIn } from './context.ts';
 import type { CombineCue, Cues, Ingredient } from './cues.ts';
+import { effectsFor, lean } from './effects.ts';
 import { agree, capitalise, isPlural, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
 import { SUBTYPE_TYPES } from './lexicon.ts';
@@ -669,6 +671,104 @@ const MAKE_CHECKS: readonly MakeCheck[] = [
   materialIsThere,
 ];
 
+type Stats = ItemPlan['stats'];
+const powerOf = (stats: Stats) => stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+
+/** Stats by id, those the type may carry, summed over their sources. */
+function statsOf(
+  vocab: Vocabulary,
+  type: string,
+  sources: ReadonlyArray<Record<string, number> | undefined>,
+) {
+  const sums = new Map<string, number>();
+  for (const source of sources)
+    for (const [name, value] of Object.entries(source ?? {}))
+      if (vocab.carries(type, name)) sums.set(name, (sums.get(name) ?? 0) + Math.round(value));
+  return [...sums].map(([name, value]) => ({ name, value })).slice(0, 6);
+}
+
+/**
+ * An improved item's stats: its own, joined by what the materials carry while that stays within
+ * the result's budget, then raised to the budget (never lowered below its own).
+ */
+function keptStats(
+  vocab: Vocabulary,
+  type: string,
+  piece: Ingredient,
+  materials: Ingredient[],
+  budget: number,
+) {
+  const own = statsOf(vocab, type, [piece.stats]);
+  const joined = statsOf(vocab, type, [piece.stats, ...materials.map((m) => m.stats)]);
+  const kept = powerOf(joined) <= Math.max(budget, powerOf(own)) ? joined : own;
+  const power = powerOf(kept);
+  if (!power) return undefined;
+  const scale = Math.max(1, budget / power);
+  return kept.map((s) => (s.value > 0 ? { name: s.name, value: Math.floor(s.value * scale) } : s));
+}
+
+/**
+ * An improved item's effects: every one it had (of the game's catalogue), those of the element the
+ * materials bring strengthened halfway to the ceiling of the result's rarity and level; one of that
+ * element drawn for it when it had none and has room.
+ */
+function keptEffects(
+  vocab: Vocabulary,
+  piece: Ingredient,
+  element: string,
+  item: { type: string; rarity: number; level: number },
+  max: number,
+  rng: Rng,
+): ItemEffect[] {
+  const known = (id: string) => vocab.effects.find((e) => e.id === id);
+  const own = (piece.effects ?? []).filter((e) => !vocab.effects.length || known(e.id));
+  const brought = element !== 'none';
+  const kept = own.map((effect) => {
+    const line = known(effect.id);
+    if (!line || !brought || lean(line, element, vocab) < 4) return effect;
+    const params = Object.fromEntries(
+      Object.entries(effect.params).map(([name, value]) => {
+        const range = line.params?.[name];
+        if (!range) return [name, value];
+        const ceiling = Math.floor(effectParamCeiling(range, item.rarity, item.level));
+        return [
+          name,
+          Math.max(value, Math.min(ceiling, value + Math.max(1, Math.round((ceiling - value) / 2)))),
+        ];
+      }),
+    );
+    return { id: effect.id, params };
+  });
+  const leans = (e: ItemEffect) => {
+    const line = known(e.id);
+    return line !== undefined && lean(line, element, vocab) >= 4;
+  };
+  const room = kept.length < max && brought && !kept.some(leans);
+  const added = room
+    ? effectsFor(vocab, item.type, element, item.rarity, item.level, vocab.effects.length, rng).find(
+        (e) => leans(e) && !kept.some((k) => k.id === e.id),
+      )
+    : undefined;
+  return [...kept, ...(added ? [added] : [])].slice(0, Math.max(max, kept.length));
+}
+
+/**
+ * What an upgrade keeps: a finished item combined with materials, when the request says what the item
+ * carries and the player's words ask for no change, keeps its stats and effects and builds on them.
+ */
+function upgradeKeeps(bench: Bench, element: string, options: PlanOptions, rng: Rng): PlanOptions['keep'] {
+  const { vocab, parts, combine, finished } = bench;
+  const piece = finished[0]?.ingredient;
+  if (!piece || finished.length !== 1 || piece.quantity !== 1 || intentChangesItem(combine.intent))
+    return undefined;
+  if (!piece.stats && !piece.effects) return undefined;
+  const materials = parts.filter((p) => !p.finished).map((p) => p.ingredient);
+  return (drawn, item) => ({
+    stats: keptStats(vocab, item.type, piece, materials, item.budget) ?? drawn.stats,
+    effects: keptEffects(vocab, piece, element, item, options.maxEffects ?? 4, rng),
+  });
+}
+
 /** The item a passed combination makes: of what went in, after the intent's subtype and adjective. */
 function craft(bench: Bench, { subtype, type }: Made, cues: Cues, rng: Rng, options: PlanOptions): Verdict {
   const { combine, parts, elements, words, station } = bench;
@@ -683,8 +783,10 @@ function craft(bench: Bench, { subtype, type }: Made, cues: Cues, rng: Rng, opti
     parts[0]?.ingredient;
   const material = main?.material ?? 'iron';
   const adjective = words.find((w) => QUALITY_NAMES[w]);
+  const keep = upgradeKeeps(bench, added ?? 'none', options, rng.fork('upgrade'));
   const item = planItem({ ...combine.result, type, subtype }, { ...cues, element, themeOnly: false }, rng, {
     ...options,
+    ...(keep ? { keep } : {}),
     material,
     element,
     ...(adjective

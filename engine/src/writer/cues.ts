@@ -2,6 +2,7 @@ import {
   BoundedMap,
   type ChatMessage,
   type IngredientLine,
+  type ItemEffect,
   type ItemLine,
   type ItemPrompt,
   mergePrompt,
@@ -18,6 +19,11 @@ export interface Ingredient {
   material?: string;
   /** An element of the game, or 'none'. */
   element: string;
+  /** What the item is worth, when the request says: an upgrade keeps and builds on it. */
+  rarity?: string;
+  level?: number;
+  stats?: Record<string, number>;
+  effects?: ItemEffect[];
 }
 
 export interface CombineCue {
@@ -79,6 +85,10 @@ function ingredient(line: IngredientLine, vocab: Vocabulary): Ingredient {
     ...(line.subtype ? { subtype: line.subtype.toLowerCase() } : {}),
     ...(material ? { material } : {}),
     element: declared ?? vocab.elementIn(`${line.name} ${material ?? ''}`),
+    ...(line.rarity ? { rarity: line.rarity } : {}),
+    ...(line.level !== undefined ? { level: line.level } : {}),
+    ...(line.stats ? { stats: line.stats } : {}),
+    ...(line.effects ? { effects: line.effects } : {}),
   };
 }
 

@@ -15,8 +15,8 @@ const ELEMENT_LEANS: Record<string, RegExp> = {
 // A game's catalogue lives as long as its vocabulary: its words are read once.
 const effectWords = new WeakMap<EffectLine, string>();
 
-/** How much an effect fits an item's element: its element's words in the effect's id, name or text. */
-function lean(effect: EffectLine, element: string, vocab: Vocabulary): number {
+/** How much an effect fits an item's element: its element's words in the effect's id, name or text (4, else 1). */
+export function lean(effect: EffectLine, element: string, vocab: Vocabulary): number {
   let text = effectWords.get(effect);
   if (text === undefined) {
     text = `${effect.id} ${effect.name ?? ''} ${effect.text ?? ''}`.toLowerCase();

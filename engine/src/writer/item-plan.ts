@@ -194,7 +194,11 @@ export interface PlanOptions {
   nounHint?: string;
   /** Types the schema allows, when the request names none. */
   types?: readonly string[];
+  /** Reworks the stats and effects drawn, before the text is written (a combine keeps what it improves). */
+  keep?: (drawn: Kept, item: { type: string; rarity: number; level: number; budget: number }) => Kept;
 }
+
+type Kept = Pick<ItemPlan, 'stats' | 'effects'>;
 
 /** The item's element: the enemy or room's always; a theme's on most drops; now and then one of its own. */
 function elementFor(cues: Cues, rarity: number, rng: Rng): string {
@@ -339,7 +343,7 @@ export function planItem(
     used,
   );
   const name = options.nameHint ?? named.name;
-  const stats = allotStats(
+  const allotted = allotStats(
     vocab,
     type,
     subtype,
@@ -353,7 +357,10 @@ export function planItem(
     0.1 + 0.2 * Math.min(2, temperature),
   );
   const effectCount = Math.min(options.maxEffects ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] ?? 4);
-  const effects = effectsFor(vocab, type, element, rarity, level, effectCount, rng.fork('effects'));
+  const drawn = effectsFor(vocab, type, element, rarity, level, effectCount, rng.fork('effects'));
+  const { stats, effects } = options.keep
+    ? options.keep({ stats: allotted, effects: drawn }, { type, rarity, level, budget })
+    : { stats: allotted, effects: drawn };
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),

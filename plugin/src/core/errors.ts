@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode, ErrorReason } from '@lootsmith/protocol';
+import type { ErrorBody, ErrorCode, ErrorReason, ItemEquippedDetails } from '@lootsmith/protocol';
 
 /**
  * Codes the client itself raises; any other code comes from the server's error body. `http_<status>`
@@ -45,6 +45,16 @@ export class LootsmithError extends Error {
     this.retryAfter = init.retryAfter;
     this.details = init.details;
   }
+}
+
+/**
+ * The worn items a combine was refused for (code `item_equipped`): ask the player, and send the combine
+ * again with `consumeEquipped: true` if they agree. Undefined for any other error.
+ */
+export function equippedIngredients(e: unknown): ItemEquippedDetails['items'] | undefined {
+  if (!(e instanceof LootsmithError) || e.code !== 'item_equipped') return undefined;
+  const items = (e.details as Partial<ItemEquippedDetails> | undefined)?.items;
+  return Array.isArray(items) ? items : [];
 }
 
 /** Seconds from a `Retry-After` header, which may be a number of seconds or an HTTP date. */

@@ -35,6 +35,11 @@ export interface CombineParams {
   tool?: string;
   /** What the player means to make, in their words. */
   intent?: string;
+  /**
+   * Let the combine use up an item the player wears (its slot empties). Without it such a combine is
+   * refused with code `item_equipped` and nothing changes: ask the player, then send it again with this.
+   */
+  consumeEquipped?: boolean;
 }
 
 export interface CreateItemParams {
@@ -93,6 +98,7 @@ export function combineBody(playerId: string, p: CombineParams): CombineRequest 
     crafting_station: p.station,
     crafting_tool: p.tool,
     description: p.intent,
+    consume_equipped: p.consumeEquipped,
   });
 }
 

@@ -8,6 +8,7 @@ import {
   type GameDefinition,
   type GeneratedItem,
   type Item,
+  intentChangesItem,
   type Rarity,
 } from '@lootsmith/protocol';
 import { itemTexts, type Texts } from '../content/guard.ts';
@@ -25,12 +26,13 @@ import {
   rarityPhrase,
   settleItem,
   statBudget,
+  statCeiling,
 } from '../game/rules.ts';
 import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
-import { ingredientLine, stationLine, systemPrompt } from './prompts.ts';
+import { combineIngredientLine, ingredientLine, stationLine, systemPrompt } from './prompts.ts';
 import { newTrace, provenanceRows } from './provenance.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
@@ -167,6 +169,42 @@ export interface CombineSetup {
   level: number;
   station: Station | null;
   ingredients: Array<Stack & { item: Item }>;
+  /** The finished item this combine improves with materials, if it is an upgrade. */
+  base?: Item;
+}
+
+/**
+ * The finished item a combine improves: the one ingredient (one of it) of a type that does not stack,
+ * when everything else is a material (an essence, ore, gem). None for any other combination.
+ */
+function upgradeBase(game: GameDefinition, ingredients: Array<Stack & { item: Item }>): Item | undefined {
+  const stackable = new Set(game.item_types.filter((t) => t.stackable).map((t) => t.id));
+  const pieces = ingredients.filter((i) => !stackable.has(i.item.type));
+  const [piece] = pieces;
+  return pieces.length === 1 && piece?.quantity === 1 && ingredients.length > 1 ? piece.item : undefined;
+}
+
+const power = (stats: GeneratedItem['stats']) => stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+
+/**
+ * What an upgrade keeps of the item it improves, unless the player's words asked for a change: its
+ * type, every effect, and at least its power (as far as the result's rarity and level allow).
+ */
+function upgradeProblems(game: GameDefinition, setup: CombineSetup, item: GeneratedItem): string[] {
+  const { base, rarity, level } = setup;
+  if (!base || intentChangesItem(setup.body.description)) return [];
+  const problems: string[] = [];
+  if (item.type !== base.type)
+    problems.push(`type must stay ${base.type}: the player improves their ${base.name}, not a new thing`);
+  const lost = base.effects.filter((e) => !item.effects.some((x) => x.id === e.id)).map((e) => e.id);
+  if (lost.length)
+    problems.push(`keep every effect of ${base.name} (${lost.join(', ')}): it is improved, not stripped`);
+  const least = Math.min(power(base.stats), statCeiling(game, rarity, level));
+  if (power(item.stats) < least)
+    problems.push(
+      `stats sum to ${power(item.stats)}, below the ${least} of ${base.name}: an improved item is at least as strong`,
+    );
+  return problems;
 }
 
 const digest = (parts: unknown) =>
@@ -201,19 +239,21 @@ export class CombinePlanner {
     const skill = craftingLevel(deps.game, crafter.xp);
     assertStationLevel(deps.game.stations, st, skill);
     const ingredients = await ingredientsOf(deps, stacks);
+    const base = upgradeBase(deps.game, ingredients);
     const tool = body.crafting_tool?.toLowerCase() ?? null;
-    const rarity = craftedRarity(
+    const crafted = craftedRarity(
       deps.game,
       ingredients.map((i) => i.item.rarity),
       stacks.reduce((a, s) => a + s.quantity, 0),
       skill,
     );
+    // An improved item never comes out less rare or lower than it went in.
+    const ranks = deps.game.rarities.map((r) => r.id);
+    const rarity = base && ranks.indexOf(base.rarity) > ranks.indexOf(crafted) ? base.rarity : crafted;
     assertRarityLevel(deps, rarity, skill, st ? `at the ${st.name}` : 'by combining');
-    const level = craftedLevel(
-      deps.game,
-      Math.max(...ingredients.map((i) => i.item.level)),
-      skill,
-      crafter.level,
+    const level = Math.max(
+      base?.level ?? 1,
+      craftedLevel(deps.game, Math.max(...ingredients.map((i) => i.item.level)), skill, crafter.level),
     );
     // The intent is part of the recipe: "a flaming sword" and "an oak shield" from the same ore differ.
     const intent = body.description?.toLowerCase().replace(/\s+/g, ' ').trim() || null;
@@ -231,7 +271,7 @@ export class CombinePlanner {
       station: station_,
       tool,
     };
-    return { body, recipe, rarity, level, station: st, ingredients };
+    return { body, recipe, rarity, level, station: st, ingredients, ...(base ? { base } : {}) };
   }
 
   async plan(setup: CombineSetup, signal?: AbortSignal): Promise<CombinePlan> {
@@ -239,7 +279,10 @@ export class CombinePlanner {
     const { body, recipe, rarity, level, ingredients } = setup;
     const st = setup.station;
     const { key } = recipe;
-    const check = (item: GeneratedItem) => checkItem(deps.game, item, { rarity, level, origin: 'made' });
+    const check = (item: GeneratedItem) => [
+      ...checkItem(deps.game, item, { rarity, level, origin: 'made' }),
+      ...upgradeProblems(deps.game, setup, item),
+    ];
     // What this caller's flight asked; a caller that joined another's flight has no trace of it.
     const trace = newTrace();
     let fromBook = false;
@@ -254,7 +297,7 @@ export class CombinePlanner {
       }
       const budget = statBudget(deps.game, rarity, level);
       const user = formatPrompt({
-        combine: ingredients.map(ingredientLine),
+        combine: ingredients.map(combineIngredientLine),
         station: st ? stationLine(st) : undefined,
         tool: recipe.tool ?? undefined,
         otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
@@ -266,7 +309,8 @@ export class CombinePlanner {
         clientId: body.player_id,
         system: systemPrompt(
           deps.game,
-          'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions.',
+          'Judge whether the ingredients can sensibly be combined. If they can, design the resulting item; if not, set sensible to false, item to null, explain why in message and give concrete suggestions. ' +
+            "Each ingredient's rarity, level, stats and effects follow it as data. An item combined with materials (an essence, ore, gem) is improved: keep its type, subtype, stats and effects unless the player intent asks otherwise, add or strengthen what the materials bring, and never make it weaker.",
         ),
         user,
         schema: gameSchemas(deps.game).verdict,

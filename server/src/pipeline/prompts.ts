@@ -117,6 +117,15 @@ export const ingredientLine = (i: { quantity: number; item: Item }): IngredientL
   element: i.item.element,
 });
 
+/** An item going into a combine, with what it is worth: its rarity, level, stats and effects, as data. */
+export const combineIngredientLine = (i: { quantity: number; item: Item }): IngredientLine => ({
+  ...ingredientLine(i),
+  rarity: i.item.rarity,
+  level: i.item.level,
+  stats: Object.fromEntries(i.item.stats.map((s) => [s.name, s.value])),
+  effects: i.item.effects.map((e) => ({ id: e.id, params: e.params })),
+});
+
 export const stationLine = (s: GameDefinition['stations'][number]): StationLine => ({
   name: s.name,
   makes: s.types,

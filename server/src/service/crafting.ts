@@ -3,6 +3,7 @@ import type {
   CombineResponse,
   CreateItemRequest,
   CreateItemResponse,
+  ItemEquippedDetails,
 } from '@lootsmith/protocol';
 import { issuedAt, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
@@ -14,7 +15,8 @@ import {
   createItemTexts,
   planCreateItem,
 } from '../pipeline/crafting.ts';
-import type { CraftInput } from '../store/store.ts';
+import { refuse } from '../refusal.ts';
+import { type CraftInput, type Stack, WornError, wornSpent } from '../store/store.ts';
 import type { CoreDeps } from './deps.ts';
 import { type PlayerService, spending } from './players.ts';
 import { type Reserved, reserve, withReservation } from './reservations.ts';
@@ -48,6 +50,8 @@ export class CraftingService {
     );
     // Every rule that can refuse without the model is settled before anything is reserved.
     const setup = await this.planner.setup(body, crafterOf(player));
+    const keepWorn = body.consume_equipped !== true;
+    if (keepWorn) await this.assertKeepsWorn(player.id, setup.recipe.ingredients);
     const { per_minute, per_hour } = game.combine;
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
       windows: [
@@ -65,6 +69,7 @@ export class CraftingService {
         await this.deps.content?.screenPlayer(player.id, combineTexts(body));
         const plan = await this.planner.plan(setup, signal);
         if (plan.kind === 'refused') return plan;
+        // Asked again inside the craft's transaction: the item may have been put on while the model worked.
         const craft = await this.craft({
           playerId: player.id,
           consume: plan.recipe.ingredients,
@@ -73,6 +78,9 @@ export class CraftingService {
           xp: craftingXp(game, game.combine.xp, plan.item.rarity),
           discoveryXp: game.combine.discovery_xp,
           reason: 'combine',
+          keepWorn,
+        }).catch(async (err: unknown) => {
+          throw err instanceof WornError ? await this.wornRefusal(err.worn) : err;
         });
         return { ...plan, craft };
       },
@@ -156,6 +164,29 @@ export class CraftingService {
       ...(notes.length ? { notes } : {}),
     };
     return { created, window };
+  }
+
+  /** A combine that would use up what the player wears is refused before anything is reserved or asked. */
+  private async assertKeepsWorn(playerId: string, spent: Stack[]) {
+    const { store } = this.deps;
+    const [worn, held] = await Promise.all([store.equipment(playerId), store.stacks(playerId)]);
+    const quantities = (stacks: Stack[]) => new Map(stacks.map((s) => [s.item_id, s.quantity]));
+    const taken = wornSpent(worn, quantities(held), quantities(spent));
+    if (taken.length) throw await this.wornRefusal(taken);
+  }
+
+  private async wornRefusal(worn: Array<{ slot: string; item_id: string }>) {
+    const items = await this.players.resolve(worn.map((w) => w.item_id));
+    const named: ItemEquippedDetails['items'] = worn.map((w) => ({
+      ...w,
+      name: items.get(w.item_id)?.name ?? w.item_id,
+    }));
+    const list = named.map((w) => `${w.name} (${w.slot} slot)`).join(', ');
+    return refuse(
+      'item_equipped',
+      `${list} ${named.length === 1 ? 'is' : 'are'} equipped: unequip ${named.length === 1 ? 'it' : 'them'} first, or send consume_equipped: true to use ${named.length === 1 ? 'it' : 'them'} up.`,
+      { items: named } satisfies ItemEquippedDetails,
+    );
   }
 
   private craft(input: CraftInput) {

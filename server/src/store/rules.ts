@@ -14,6 +14,8 @@ import {
   type PoolSlotRequest,
   type Reservation,
   type Stack,
+  WornError,
+  wornSpent,
 } from './store.ts';
 
 // The store's rules, written once for both databases: generators that yield each statement they need
@@ -178,8 +180,11 @@ function* receive(player: string, item: string, n: number, reason: string): Rule
   yield* run('addStack', { player, item, n, received: entry.id });
 }
 
-/** Checks every removal first, so the error lists all that is missing, then applies them. */
-function* spend(player: string, removals: Stack[], reason: string): Rule<void> {
+/**
+ * Checks every removal first, so the error lists all that is missing (or, with `keepWorn`, every worn
+ * item it would use up), then applies them.
+ */
+function* spend(player: string, removals: Stack[], reason: string, keepWorn = false): Rule<void> {
   if (!removals.length) return;
   const rows = yield* all('lockStacks', { player, items: removals.map((s) => s.item_id) });
   const have = new Map(rows.map((r) => [r.item_id, r.quantity]));
@@ -189,6 +194,10 @@ function* spend(player: string, removals: Stack[], reason: string): Rule<void> {
     .map(([item_id, n]) => ({ item_id, have: have.get(item_id) ?? 0, need: n }))
     .filter((m) => m.have < m.need);
   if (missing.length) throw new InsufficientError(missing);
+  if (keepWorn) {
+    const worn = wornSpent(yield* all('equipment', { player }), have, need);
+    if (worn.length) throw new WornError(worn);
+  }
   for (const { item_id: item, quantity } of removals) {
     const left = (have.get(item) ?? 0) - quantity;
     have.set(item, left);
@@ -228,7 +237,7 @@ export function* changeStacks(player: string, changes: Stack[], reason: string):
 
 export function* craft(input: CraftInput): Rule<CraftResult> {
   const { playerId: player, item, recipe } = input;
-  yield* spend(player, input.consume, input.reason);
+  yield* spend(player, input.consume, input.reason, input.keepWorn);
   yield* createItem(player, item, input.reason);
   let discovered = false;
   if (recipe) {

@@ -44,6 +44,8 @@ export interface CraftInput {
   xp: number;
   discoveryXp: number;
   reason: 'combine' | 'create_item';
+  /** Refuse (`WornError`) a craft that would use up an item the player wears. */
+  keepWorn?: boolean;
 }
 
 export interface CraftResult {
@@ -181,6 +183,20 @@ export class InsufficientError extends Error {
     super('insufficient materials');
   }
 }
+
+/** A craft would use up items the player wears, and the request did not allow it. */
+export class WornError extends Error {
+  constructor(readonly worn: Array<{ slot: string; item_id: string }>) {
+    super('item equipped');
+  }
+}
+
+/** The worn items a spending takes the last of: what it needs of an item is all the player holds. */
+export const wornSpent = (
+  worn: ReadonlyArray<{ slot: string; item_id: string }>,
+  have: ReadonlyMap<string, number>,
+  need: ReadonlyMap<string, number>,
+) => worn.filter((w) => need.has(w.item_id) && (have.get(w.item_id) ?? 0) <= (need.get(w.item_id) ?? 0));
 
 /**
  * Everything Lootsmith keeps. Every method that changes state is one transaction.
