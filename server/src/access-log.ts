@@ -7,13 +7,13 @@ export type AccessLog = (request: FastifyRequest, reply: FastifyReply, ms: numbe
 
 const MESSAGE = 'incoming request';
 
-/** Whether `level` lets an info line (pino's 30) through: an access log below it writes nothing. */
-const writesInfo = (level: string) => (pino.levels.values[level] ?? 0) <= 30;
+/** Whether `level` lets an info line (pino's 30) through; `silent`, which pino gives no number, does not. */
+const writesInfo = (level: string) => (pino.levels.values[level] ?? Number.POSITIVE_INFINITY) <= 30;
 
 /** JSON lines through pino, the shape log searches read in production. */
 export function jsonAccessLog(
   level: string,
-  hooks: LoggerOptions['hooks'],
+  hooks: NonNullable<LoggerOptions['hooks']>,
   stream: DestinationStream,
 ): AccessLog | undefined {
   if (!writesInfo(level)) return undefined;
