@@ -1,6 +1,6 @@
 import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { AccessLog } from './access-log.ts';
 import { fromOperator } from './admin/auth.ts';
 import { registerActivityRecording } from './admin/recording.ts';
 import { registerAdmin } from './admin/routes.ts';
@@ -36,7 +36,7 @@ const BODY_LIMIT = 64 * 1024;
 export async function registerApi(
   app: FastifyInstance,
   services: Services,
-  options: { accessLog?: Logger } = {},
+  options: { accessLog?: AccessLog } = {},
 ) {
   const { config, metrics, core } = services;
   services.useLogger(app.log);
@@ -98,16 +98,7 @@ export async function registerApi(
   app.addHook('onResponse', (request, reply, done) => {
     const time = reply.elapsedTime;
     metrics.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, time);
-    if (accessLog)
-      accessLog.info(
-        {
-          reqId: request.id,
-          req: { method: request.method, url: request.url },
-          res: { statusCode: reply.statusCode },
-          responseTime: time,
-        },
-        'incoming request',
-      );
+    accessLog?.(request, reply, time);
     done();
   });
 

@@ -2,6 +2,7 @@ import { errorBody } from '@lootsmith/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { jsonAccessLog, readableAccessLog } from './access-log.ts';
 import { registerApi } from './api.ts';
 import { type Config, type LootsmithOptions, resolveConfig } from './config.ts';
 import { type Services, startServices } from './services.ts';
@@ -56,9 +57,9 @@ export async function buildStandaloneApp(
   const format = options.logStream || config.production ? undefined : readableLine();
   const hooks = { streamWrite: format ? (line: string) => scrub(format(line)) : scrub };
   const stream = options.logStream ?? logDestination();
-  // The one line per request has fixed fields and no headers: it needs no redaction, which would
-  // cost more than the rest of the line.
-  const accessLog = pino({ level: config.logLevel, hooks }, stream);
+  const accessLog = format
+    ? readableAccessLog(config.logLevel, (line) => stream.write(scrub(line)))
+    : jsonAccessLog(config.logLevel, hooks, stream);
   const app = Fastify({
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, hooks, stream },
     // One line per request (the access log, written by the API's onResponse hook) instead of Fastify's two.

@@ -105,8 +105,12 @@ export class Authenticator {
 
 export const bearerToken = (header: string | undefined) => /^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim();
 
-/** Compares secrets in constant time. */
+/**
+ * Compares secrets in constant time. Strings of different lengths differ (their lengths are no secret):
+ * a player token, compared with the server key on every request, is not copied into buffers for it.
+ */
 export function safeEqual(a: string, b: string) {
+  if (a.length !== b.length) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

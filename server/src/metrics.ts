@@ -1,90 +1,120 @@
-import { Counter, Gauge, Histogram, type MetricValue, Registry } from 'prom-client';
+import { Counter, Gauge, type MetricValue, Registry } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30];
 
-interface RouteSeries {
-  labels: { method: string; route: string };
-  statuses: Map<number, number>;
-  /** Requests at or under each bucket's bound (not yet cumulative), then the rest. */
+type Labels = Record<string, string>;
+
+interface Series<L extends Labels> {
+  labels: L;
+  /** Observations at or under each bucket's bound (not yet cumulative), then the rest. */
   buckets: Float64Array;
   sum: number;
   count: number;
 }
 
-/**
- * The per-request metrics (`lootsmith_http_requests_total`, `lootsmith_http_request_seconds`), counted
- * in plain numbers per route and handed to prom-client only when /metrics is read: an answered
- * request costs a map lookup and a few additions, not prom-client's label hashing.
- */
-class RequestMetrics {
-  private readonly series = new Map<string, RouteSeries>();
+/** A metric in the shape prom-client's registry reads (`get()` at each scrape). */
+function scraped(
+  type: 'counter' | 'histogram',
+  name: string,
+  help: string,
+  values: () => MetricValue<string>[],
+) {
+  return {
+    name,
+    help,
+    type,
+    aggregator: 'sum',
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+  } as unknown as Parameters<Registry['registerMetric']>[0];
+}
 
-  observe(method: string, route: string, status: number, ms: number) {
-    const key = `${method} ${route}`;
+/**
+ * A histogram counted in plain numbers per label set and handed to prom-client only when /metrics is
+ * read: an observation on a request's path costs a map lookup and a few additions, not prom-client's
+ * label hashing (which was the largest of the upstream client's own costs in a forward's profile).
+ */
+class PlainHistogram<L extends Labels> {
+  private readonly series = new Map<string, Series<L>>();
+
+  constructor(
+    registry: Registry,
+    private readonly name: string,
+    help: string,
+    private readonly bounds: number[],
+  ) {
+    registry.registerMetric(scraped('histogram', name, help, () => this.values()));
+  }
+
+  /** Counts one observation of `labels`; returns its series. */
+  observe(labels: L, seconds: number): Series<L> {
+    const key = Object.values(labels).join('\u0000');
     let s = this.series.get(key);
     if (!s) {
-      s = {
-        labels: { method, route },
-        statuses: new Map(),
-        buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
-        sum: 0,
-        count: 0,
-      };
+      s = { labels, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
       this.series.set(key, s);
     }
-    s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
-    const seconds = ms / 1000;
     let b = 0;
-    while (b < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[b] as number)) b++;
+    while (b < this.bounds.length && seconds > (this.bounds[b] as number)) b++;
     (s.buckets[b] as number)++;
     s.sum += seconds;
     s.count++;
+    return s;
   }
 
-  /** Registers both metrics on `registry`, worked out afresh at every scrape. */
-  register(registry: Registry) {
+  seriesList() {
+    return this.series.values();
+  }
+
+  private values(): MetricValue<string>[] {
+    return [...this.series.values()].flatMap((s) => {
+      let below = 0;
+      return [
+        ...[...this.bounds, '+Inf' as const].map((le, i) => {
+          below += s.buckets[i] as number;
+          return { metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: below };
+        }),
+        { metricName: `${this.name}_sum`, labels: s.labels, value: s.sum },
+        { metricName: `${this.name}_count`, labels: s.labels, value: s.count },
+      ];
+    });
+  }
+}
+
+/**
+ * The per-request metrics (`lootsmith_http_requests_total`, `lootsmith_http_request_seconds`): the
+ * latency histogram by route, and beside each route's series its answers by status.
+ */
+class RequestMetrics {
+  private readonly latency: PlainHistogram<{ method: string; route: string }>;
+  private readonly statuses = new WeakMap<object, Map<number, number>>();
+
+  constructor(registry: Registry) {
     registry.registerMetric(
-      this.metric('counter', 'lootsmith_http_requests_total', 'HTTP requests by route and status', () =>
-        [...this.series.values()].flatMap((s) =>
-          [...s.statuses].map(([status, n]) => ({ labels: { ...s.labels, status }, value: n })),
+      scraped('counter', 'lootsmith_http_requests_total', 'HTTP requests by route and status', () =>
+        [...this.latency.seriesList()].flatMap((s) =>
+          [...(this.statuses.get(s) ?? [])].map(([status, n]) => ({
+            labels: { ...s.labels, status },
+            value: n,
+          })),
         ),
       ),
     );
-    registry.registerMetric(
-      this.metric('histogram', 'lootsmith_http_request_seconds', 'HTTP request latency by route', () =>
-        [...this.series.values()].flatMap((s) => {
-          let below = 0;
-          return [
-            ...[...LATENCY_BUCKETS, '+Inf' as const].map((le, i) => {
-              below += s.buckets[i] as number;
-              return {
-                metricName: 'lootsmith_http_request_seconds_bucket',
-                labels: { le, ...s.labels },
-                value: below,
-              };
-            }),
-            { metricName: 'lootsmith_http_request_seconds_sum', labels: s.labels, value: s.sum },
-            { metricName: 'lootsmith_http_request_seconds_count', labels: s.labels, value: s.count },
-          ];
-        }),
-      ),
+    this.latency = new PlainHistogram(
+      registry,
+      'lootsmith_http_request_seconds',
+      'HTTP request latency by route',
+      LATENCY_BUCKETS,
     );
   }
 
-  /** A metric in the shape prom-client's registry reads (`get()` at each scrape). */
-  private metric(
-    type: 'counter' | 'histogram',
-    name: string,
-    help: string,
-    values: () => MetricValue<string>[],
-  ) {
-    return {
-      name,
-      help,
-      type,
-      aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-    } as unknown as Parameters<Registry['registerMetric']>[0];
+  observe(method: string, route: string, status: number, ms: number) {
+    const s = this.latency.observe({ method, route }, ms / 1000);
+    let byStatus = this.statuses.get(s);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.statuses.set(s, byStatus);
+    }
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
 }
 
@@ -93,8 +123,7 @@ type QueueLabels = { kind: string; api: string; target: string };
 /** Prometheus metrics of one server instance (`GET /metrics`). */
 export function createMetrics() {
   const registry = new Registry();
-  const http = new RequestMetrics();
-  http.register(registry);
+  const http = new RequestMetrics(registry);
   const m = {
     registry,
     upstreamCalls: new Counter({
@@ -109,13 +138,12 @@ export function createMetrics() {
       labelNames: ['kind'] as const,
       registers: [registry],
     }),
-    queueWait: new Histogram({
-      name: 'lootsmith_backend_queue_wait_seconds',
-      help: 'Time a call waited for its turn at a backend, by kind, API and priority',
-      labelNames: ['kind', 'api', 'priority'] as const,
-      buckets: [0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120],
-      registers: [registry],
-    }),
+    queueWait: new PlainHistogram<{ kind: string; api: string; priority: string }>(
+      registry,
+      'lootsmith_backend_queue_wait_seconds',
+      'Time a call waited for its turn at a backend, by kind, API and priority',
+      [0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120],
+    ),
     generations: new Counter({
       name: 'lootsmith_generations_total',
       help: 'Item generations by kind and outcome',
