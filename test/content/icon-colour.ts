@@ -38,7 +38,7 @@ export function colourShares(icon: IconPixels): Map<Colour, number> {
 }
 
 /** The share of an icon a colour must cover to be painted on it: a gem or a trim, not a stray pixel. */
-export const PAINTED_SHARE = 0.08;
+export const PAINTED_SHARE = 0.06;
 
 /** Whether an icon carries a colour family: at least `PAINTED_SHARE` of its opaque pixels read as it. */
 export function paintsColour(icon: IconPixels, colour: Colour): boolean {

@@ -5,7 +5,7 @@ import { darker, type ItemLook } from './look.ts';
 import { MATERIALS } from './materials.ts';
 import { part } from './part.ts';
 import type { Glow, Material, Part } from './scene.ts';
-import { box, capsule, circle, ellipse, intersect, polygon, ring, type Sdf, union } from './sdf.ts';
+import { box, capsule, circle, ellipse, intersect, polygon, ring, type Sdf, star, union } from './sdf.ts';
 
 /** Where a drawing stands: its bounding box, the middle of its mass, and points well inside it. */
 export interface Extent {
@@ -104,7 +104,8 @@ function taper(points: readonly number[], width: number): Sdf {
     const du = (points[b * 2] as number) - (points[a * 2] as number);
     const dv = (points[b * 2 + 1] as number) - (points[a * 2 + 1] as number);
     const len = Math.hypot(du, dv) || 1;
-    const w = (width / 2) * (1 - i / (n - 1)) ** 0.8;
+    // Never quite a point: two equal corners would make an edge of no length.
+    const w = Math.max(0.004, (width / 2) * (1 - i / (n - 1)) ** 0.8);
     const u = points[i * 2] as number;
     const v = points[i * 2 + 1] as number;
     left.push(u - (dv / len) * w, v + (du / len) * w);
@@ -175,16 +176,19 @@ export function featureParts(
     const r = rng(`feature:${feature}`);
     switch (feature) {
       case 'horns': {
-        const spread = r.range(0.2, 0.32);
+        const spread = r.range(0.22, 0.34);
+        const rise = r.range(0.18, 0.26);
         for (const s of [-1, 1]) {
-          const base = [cu + s * w * spread, maxV - h * 0.12];
-          const tip = [cu + s * (w * 0.5 + r.range(0.06, 0.14)), maxV + r.range(0.12, 0.2)];
-          const bend = [cu + s * (w * 0.5 + 0.1), maxV - h * 0.02];
-          out.behind.push(part(taper(curve(base, bend, tip), size * 0.26), bone, 0.04));
+          const base = [cu + s * w * spread, maxV - h * 0.15];
+          const tip = [cu + s * (w * 0.5 + r.range(0.08, 0.14)), maxV + rise];
+          const bend = [cu + s * (w * 0.5 + 0.14), maxV - h * 0.05];
+          out.behind.push(part(taper(curve(base, bend, tip), Math.max(0.12, size * 0.34)), bone, 0.05));
         }
         break;
       }
       case 'wings': {
+        // Pale feathers with a touch of the trim: a wing in a strong colour reads as a blot.
+        const plumage: Material = { base: mixRgb([236, 232, 220], look.trim.base, 0.3), finish: 'cloth' };
         for (const s of [-1, 1]) {
           const root = [cu + s * w * 0.15, cv + h * 0.12];
           const reach = w * 0.5 + r.range(0.16, 0.22);
@@ -205,7 +209,7 @@ export function featureParts(
             ]),
             ...lobes,
           );
-          out.behind.push(part(wing, look.trim, 0.05));
+          out.behind.push(part(wing, plumage, 0.05));
           for (let k = 0; k < 3; k++) {
             const fu = cu + s * (reach - 0.05 - k * 0.07);
             out.behind.push(
@@ -217,7 +221,7 @@ export function featureParts(
                   (cv + (root[1] as number)) / 2 + 0.04,
                   0.006,
                 ),
-                darker(look.trim),
+                darker(plumage),
                 0.006,
                 { lineless: true },
               ),
@@ -227,31 +231,33 @@ export function featureParts(
         break;
       }
       case 'glow': {
-        out.behind.push(
-          part(circle(cu, cv, Math.max(w, h) * 0.62), ink, Math.max(w, h) * 0.4, {
-            lineless: true,
-            alpha: 0.35,
-            halo: false,
-          }),
-        );
-        out.glow = { colour: look.light.base, radius: 0.1, strength: 0.7 };
+        // A halo round the whole item, and a few sparks of its light.
+        out.glow = { colour: look.light.base, radius: 0.13, strength: 0.8 };
+        for (let k = 0; k < 4; k++) {
+          const a = ((k + r.range(0.2, 0.8)) / 4) * Math.PI * 2;
+          const su = cu + Math.cos(a) * (w / 2 + 0.06);
+          const sv = cv + Math.sin(a) * (h / 2 + 0.06);
+          const s = r.range(0.035, 0.055);
+          out.front.push(part(star(su, sv, s, s * 0.3, 4), ink, s * 0.6, { lineless: true, halo: false }));
+        }
         break;
       }
       case 'runes': {
-        const count = Math.min(5, Math.max(2, Math.floor(extent.deep.length / 40)));
+        const count = Math.min(6, Math.max(3, Math.floor(extent.deep.length / 30)));
         for (let k = 0; k < count && extent.deep.length; k++) {
           const [u, v] = extent.deep[Math.floor(((k + r.range(0.2, 0.8)) / count) * extent.deep.length)] as [
             number,
             number,
           ];
-          const g = 0.028;
-          const strokes = [capsule(u, v - g, u, v + g, 0.009)];
+          const g = 0.045 * Math.max(1, size / 0.3);
+          const t = g / 3;
+          const strokes = [capsule(u, v - g, u, v + g, t)];
           const shape = r.int(0, 3);
-          if (shape === 0) strokes.push(capsule(u, v + g, u + g * 0.8, v, 0.009));
-          if (shape === 1) strokes.push(capsule(u - g * 0.8, v + g * 0.4, u + g * 0.8, v - g * 0.4, 0.009));
+          if (shape === 0) strokes.push(capsule(u, v + g, u + g * 0.8, v, t));
+          if (shape === 1) strokes.push(capsule(u - g * 0.8, v + g * 0.4, u + g * 0.8, v - g * 0.4, t));
           if (shape === 2)
-            strokes.push(capsule(u, v, u - g * 0.8, v - g, 0.009), capsule(u, v, u + g * 0.8, v - g, 0.009));
-          if (shape === 3) strokes.push(capsule(u - g * 0.7, v + g, u + g * 0.7, v + g, 0.009));
+            strokes.push(capsule(u, v, u - g * 0.8, v - g, t), capsule(u, v, u + g * 0.8, v - g, t));
+          if (shape === 3) strokes.push(capsule(u - g * 0.7, v + g, u + g * 0.7, v + g, t));
           out.front.push(part(union(...strokes), ink, 0.01, { lineless: true, halo: false }));
         }
         break;
@@ -291,8 +297,9 @@ export function featureParts(
         break;
       }
       case 'gem': {
-        // The painter set the gem in its own place already: the plan's gem is that one.
-        if (drawn.some((p) => p.material === look.gem)) break;
+        // A painter's own stone big enough to be seen (a ring's) is the plan's gem; a pommel's speck is not.
+        const own = drawn.filter((p) => p.material === look.gem);
+        if (own.length && extentOf(own)?.deep.length) break;
         const [gu, gv] = middle;
         const gr = Math.min(0.1, Math.max(0.055, size * 0.2));
         out.front.push(
@@ -320,11 +327,11 @@ export function featureParts(
         for (const [k, a] of [-0.35, 0, 0.35].entries()) {
           const tu = (hang[0] as number) + 0.02 + Math.sin(a) * 0.02;
           const tv = (hang[1] as number) - cord;
-          const eu = tu + Math.sin(a) * 0.16;
-          const ev = tv - Math.cos(a) * 0.16;
+          const eu = tu + Math.sin(a) * 0.22;
+          const ev = tv - Math.cos(a) * 0.22;
           const vane = intersect(
-            ellipse((tu + eu) / 2, (tv + ev) / 2, 0.05, 0.05),
-            capsule(tu, tv, eu, ev, 0.035),
+            ellipse((tu + eu) / 2, (tv + ev) / 2, 0.065, 0.065),
+            capsule(tu, tv, eu, ev, 0.045),
           );
           out.front.push(
             part(vane, k === 1 ? look.paint : look.trim, 0.03),
@@ -350,14 +357,20 @@ export function featureParts(
         break;
       }
       case 'circuits': {
+        // Traces that turn at right angles between pads, clipped to the surface; at least one runs
+        // the item's length, so a thin blade carries one too.
         const traces: Sdf[] = [];
         const pads: Sdf[] = [];
-        const count = Math.min(4, Math.max(2, Math.floor(extent.deep.length / 50)));
-        for (let k = 0; k < count && extent.deep.length; k++) {
-          const [u, v] = extent.deep[r.int(0, extent.deep.length - 1)] as [number, number];
-          const [u2, v2] = extent.deep[r.int(0, extent.deep.length - 1)] as [number, number];
-          traces.push(capsule(u, v, u2, v, 0.009), capsule(u2, v, u2, v2, 0.009));
-          pads.push(circle(u, v, 0.02), circle(u2, v2, 0.02));
+        const t = 0.012 * Math.max(1, size / 0.3);
+        const count = Math.min(4, Math.max(3, Math.floor(extent.deep.length / 50)));
+        const points = extent.deep.length ? extent.deep : [extent.centre];
+        for (let k = 0; k < count; k++) {
+          const [u, v] = points[r.int(0, points.length - 1)] as [number, number];
+          const [u2, v2] =
+            k === 0 ? [u, minV + h * 0.15] : (points[r.int(0, points.length - 1)] as [number, number]);
+          const v1 = k === 0 ? maxV - h * 0.15 : v;
+          traces.push(capsule(u, v1, u2, v1, t), capsule(u2, v1, u2, v2, t));
+          pads.push(circle(u, v1, t * 2.2), circle(u2, v2, t * 2.2));
         }
         out.front.push(
           part(intersect(union(...traces, ...pads), body), ink, 0.01, { lineless: true, halo: false }),

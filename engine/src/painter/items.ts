@@ -148,7 +148,10 @@ export function paintItem(reading: PromptReading, seeded: Rng): Scene {
   let drawn = [...features.behind, ...drawing.parts, ...features.front];
   const [main] = reading.colours;
   // The main colour covers a third of the item, or its gem when a gem carries it (a ruby ring).
-  if (main) drawn = withMainColour(drawn, main, reading.features.includes('gem') ? 0.12 : 0.35);
+  if (main) {
+    const own = new Set(drawing.parts.map((p) => p.material));
+    drawn = withMainColour(drawn, main, reading.features.includes('gem') ? 0.12 : 0.35, own);
+  }
   const pose = rng.fork('pose');
   const parts = fitToFrame(
     posed(drawn, (drawing.diagonal ? -Math.PI / 4 : 0) + pose.range(-0.07, 0.07), pose.range(0.93, 1.07)),

@@ -30,16 +30,22 @@ function areaByMaterial(parts: readonly Part[]): Map<Material, number> {
 /**
  * Makes an item's main colour its main colour: while less than `share` of the drawing shows it, the
  * material covering most of the rest takes it on (a crimson iron dagger's blade, a red bow's limbs),
- * keeping its finish. Materials already of that colour (a gold ring asked gold) stay as they are.
+ * keeping its finish. Materials already of that colour (a gold ring asked gold) stay as they are; only
+ * `recolourable` ones change (the item's own, not the wings or horns a feature adds).
  */
-export function withMainColour(parts: Part[], colour: Colour, share: number): Part[] {
+export function withMainColour(
+  parts: Part[],
+  colour: Colour,
+  share: number,
+  recolourable: ReadonlySet<Material>,
+): Part[] {
   const area = areaByMaterial(parts);
   const rgb = rgbOf(colour);
   let shown = 0;
   const others: Array<[Material, number]> = [];
   for (const [m, a] of area) {
     if (colourOfPixel(m.base) === colour) shown += a;
-    else if (!m.ramp) others.push([m, a]);
+    else if (!m.ramp && recolourable.has(m)) others.push([m, a]);
   }
   others.sort((a, b) => b[1] - a[1]);
   const recoloured = new Map<Material, Material>();
