@@ -268,21 +268,23 @@ export function featureParts(
           const a = ((k + r.range(0.3, 0.7)) / count) * Math.PI * 2;
           const du = Math.cos(a);
           const dv = Math.sin(a);
-          // March out from the middle to the edge, then stand a spike there, pointing away.
-          let t = 0;
-          while (t < 0.8 && body(cu + du * t, cv + dv * t) < 0) t += 0.01;
+          // March in from outside to the outer edge (not into a gap between legs), stand a spike there.
+          let t = 0.9;
+          while (t > 0 && body(cu + du * t, cv + dv * t) >= 0) t -= 0.01;
           const eu = cu + du * (t - 0.02);
           const ev = cv + dv * (t - 0.02);
-          const len = r.range(0.07, 0.1);
+          const grow = Math.max(1, size / 0.3);
+          const len = r.range(0.08, 0.11) * grow;
+          const half = 0.035 * grow;
           out.behind.push(
             part(
               polygon([
-                eu - dv * 0.035,
-                ev + du * 0.035,
+                eu - dv * half,
+                ev + du * half,
                 eu + du * len,
                 ev + dv * len,
-                eu + dv * 0.035,
-                ev - du * 0.035,
+                eu + dv * half,
+                ev - du * half,
               ]),
               look.metalDark,
               0.02,
