@@ -150,7 +150,7 @@ export function paintItem(reading: PromptReading, seeded: Rng): Scene {
   // The main colour covers a third of the item, or its gem when a gem carries it (a ruby ring).
   if (main) {
     const own = new Set(drawing.parts.map((p) => p.material));
-    drawn = withMainColour(drawn, main, reading.features.includes('gem') ? 0.12 : 0.35, own);
+    drawn = withMainColour(drawn, main, reading.features.includes('gem') ? 0.2 : 0.35, own);
   }
   const pose = rng.fork('pose');
   const parts = fitToFrame(
