@@ -114,6 +114,17 @@ function taper(points: readonly number[], width: number): Sdf {
   return polygon([...left, ...right]);
 }
 
+/**
+ * `shape` inside `body`, reading the body (a union of every part, which costs) only near the shape:
+ * far from it the shape's own distance is a lower bound of the clipped one, which is all a renderer needs.
+ */
+function clipped(shape: Sdf, body: Sdf): Sdf {
+  return (u, v) => {
+    const d = shape(u, v);
+    return d > 0.05 ? d : Math.max(d, body(u, v));
+  };
+}
+
 /** Points along a quadratic Bézier curve, [u, v, …]. */
 function curve(a: number[], c: number[], b: number[], steps = 8): number[] {
   const out: number[] = [];
@@ -375,7 +386,7 @@ export function featureParts(
           pads.push(circle(u, v1, t * 2.2), circle(u2, v2, t * 2.2));
         }
         out.front.push(
-          part(intersect(union(...traces, ...pads), body), ink, 0.01, { lineless: true, halo: false }),
+          part(clipped(union(...traces, ...pads), body), ink, 0.01, { lineless: true, halo: false }),
         );
         break;
       }

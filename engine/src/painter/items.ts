@@ -1,3 +1,4 @@
+import type { ItemFeature } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { orb, tome, totem } from './arcana.ts';
 import { armor, chainmail, cloak, robe, tunic } from './armour.ts';
@@ -108,6 +109,15 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
 
 const FRAME = 0.46;
 
+/** Kinds that are a feature by themselves. */
+const KIND_FEATURE: Partial<Record<ItemKind, ItemFeature>> = {
+  horn: 'horns',
+  gem: 'gem',
+  crystal: 'gem',
+  feather: 'feathers',
+  bone: 'skull',
+};
+
 /** Turns and stretches a drawing a little: every name stands its item at its own angle and build. */
 function posed(parts: Part[], angle: number, stretch: number): Part[] {
   return parts.map((p) => {
@@ -144,7 +154,9 @@ export function paintItem(reading: PromptReading, seeded: Rng): Scene {
   const rng = seeded.fork(`name:${reading.name}`);
   const look = chooseLook(kind, reading, rng.fork('look'));
   const drawing = ITEM_PAINTERS[kind](look, (name) => rng.fork(`${kind}:${name}`));
-  const features = featureParts(reading.features, drawing.parts, look, (name) => rng.fork(name));
+  // A war horn is not drawn with horns on it, nor a gem with a gem: the kind is that feature already.
+  const shown = reading.features.filter((f) => KIND_FEATURE[kind] !== f);
+  const features = featureParts(shown, drawing.parts, look, (name) => rng.fork(name));
   let drawn = [...features.behind, ...drawing.parts, ...features.front];
   const [main] = reading.colours;
   // The main colour covers a third of the item, or its gem when a gem carries it (a ruby ring).
