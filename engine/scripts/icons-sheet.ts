@@ -2,7 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GeneratedItemBatch, jsonSchemaOf } from '@lootsmith/protocol';
+import {
+  COLOUR_NAMES,
+  type Colour,
+  GeneratedItemBatch,
+  type IconPlan,
+  ITEM_FEATURES,
+  type ItemFeature,
+  iconPrompt,
+  jsonSchemaOf,
+} from '@lootsmith/protocol';
 import { paintImage } from '../src/painter/index.ts';
 import type { ItemKind } from '../src/painter/kinds.ts';
 import { encodeRgbaPng } from '../src/painter/png.ts';
@@ -140,6 +149,52 @@ const VARIETY: Array<[string, string]> = [
 
 const STYLE = 'game item, fantasy';
 
+/** An icon prompt made from an item plan, as the server makes every item's. */
+const planned = (
+  name: string,
+  noun: string,
+  materials: string[],
+  colors: Colour[],
+  features: ItemFeature[] = [],
+  element = 'none',
+): [string, string] => [
+  name,
+  iconPrompt({
+    name,
+    look: { noun, materials, colors, features },
+    element,
+    rarity: 'rare',
+    style: 'pixel art',
+  }),
+];
+
+/** Item plans: the issue's examples, every colour family on a kind of its own, greaves of each feature. */
+const PLANNED: Array<[string, string]> = [
+  planned('Crimson Dagger', 'dagger', ['iron'], ['red']),
+  planned('Ruby Ring', 'ring', ['gold'], ['red', 'gold'], ['gem']),
+  planned('Horned Helm', 'helmet', ['iron'], ['grey'], ['horns']),
+  planned('Gilded Hatchet', 'hatchet', ['gold'], ['gold']),
+  planned('Green Bone Axe', 'axe', ['bone'], ['green'], [], 'fire'),
+  planned('Healing Potion', 'potion', ['glass'], ['red']),
+  planned('Winged Boots', 'boots', ['leather'], ['white', 'gold'], ['wings']),
+  planned('Skull Shield', 'shield', ['oak', 'iron'], ['black', 'red'], ['skull', 'spikes']),
+  planned('Runed Staff', 'staff', ['ash wood'], ['blue'], ['runes', 'glow']),
+  planned('Neural Jack', 'neural jack', ['titanium'], ['teal'], ['circuits']),
+  ...COLOUR_NAMES.map((colour, i) => {
+    const [noun, material] = [
+      ['sword', 'steel'],
+      ['greaves', 'steel'],
+      ['robe', 'silk'],
+      ['bow', 'yew'],
+      ['potion', 'glass'],
+      ['helmet', 'iron'],
+      ['shield', 'oak'],
+    ][i % 7] as [string, string];
+    return planned(`${colour} ${noun}`, noun, [material], [colour]);
+  }),
+  ...ITEM_FEATURES.map((feature) => planned(`${feature}`, 'greaves', ['steel'], ['grey'], [feature])),
+];
+
 /** Loot as the writer writes it for the demo's enemies, painted from the prompt the server makes of it. */
 function writtenLoot(count: number): Array<[string, string]> {
   const schema = jsonSchemaOf(GeneratedItemBatch);
@@ -171,15 +226,17 @@ function writtenLoot(count: number): Array<[string, string]> {
     });
     const item = GeneratedItemBatch.parse(JSON.parse(content))
       .items[0] as GeneratedItemBatch['items'][number];
-    const element = item.element === 'none' ? '' : `${item.element} `;
-    return [
-      item.name,
-      `${item.name}, ${element}${item.material} ${item.subtype}, ${item.rarity.toLowerCase()}`,
-    ];
+    const plan: IconPlan = {
+      name: item.name,
+      look: item.look ?? { noun: item.subtype, materials: [item.material], colors: [], features: [] },
+      element: item.element,
+      rarity: item.rarity.toLowerCase(),
+    };
+    return [item.name, iconPrompt(plan)];
   });
 }
 
-/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, then variety rows, each tile labelled. */
+/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, item plans, written loot, then variety rows, each tile labelled. */
 function main() {
   const { values, positionals } = parseArgs({
     options: { tile: { type: 'string', default: '128' }, out: { type: 'string' }, help: { type: 'boolean' } },
@@ -197,7 +254,8 @@ function main() {
           kind.replace('_', ' '),
           `${prompt}, ${STYLE}`,
         ]),
-        ...writtenLoot(20).map(([label, prompt]): [string, string] => [label, `${prompt}, ${STYLE}`]),
+        ...PLANNED,
+        ...writtenLoot(20).map(([label, prompt]): [string, string] => [label, `${prompt}, pixel art`]),
         ...VARIETY.map(([label, prompt]): [string, string] => [
           label,
           /game item|portrait|skill/.test(prompt) ? prompt : `${prompt}, ${STYLE}`,

@@ -170,6 +170,39 @@ export const COLOURS = {
 export type Colour = keyof typeof COLOURS;
 export const COLOUR_NAMES = Object.keys(COLOURS) as Colour[];
 
+/** CIE L*a*b* of an sRGB colour (D65): a space where distance is close to how different colours look. */
+function labOf([r, g, b]: readonly [number, number, number]): [number, number, number] {
+  const lin = (c: number) => {
+    const x = c / 255;
+    return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  };
+  const [lr, lg, lb] = [lin(r), lin(g), lin(b)];
+  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  const x = f((lr * 0.4124 + lg * 0.3576 + lb * 0.1805) / 0.95047);
+  const y = f(lr * 0.2126 + lg * 0.7152 + lb * 0.0722);
+  const z = f((lr * 0.0193 + lg * 0.1192 + lb * 0.9505) / 1.08883);
+  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+}
+const COLOUR_LABS = COLOUR_NAMES.map((c) => [c, labOf(COLOURS[c].rgb)] as const);
+
+/**
+ * The colour family a pixel reads as: the nearest of `COLOURS` in L*a*b*, so a shaded red is still red
+ * and a grey is grey, not the nearest hue (what measures whether an icon carries a colour).
+ */
+export function colourOfPixel(rgb: readonly [number, number, number]): Colour {
+  const [l, a, b] = labOf(rgb);
+  let best: Colour = 'grey';
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const [colour, [cl, ca, cb]] of COLOUR_LABS) {
+    const d = (l - cl) ** 2 * 0.5 + (a - ca) ** 2 + (b - cb) ** 2;
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = colour;
+    }
+  }
+  return best;
+}
+
 /** Material words by the stuff they are: "oaken" and "yew" are both wood; "gilded" is gold. */
 export const MATERIAL_FAMILIES: Record<string, readonly string[]> = {
   iron: ['iron'],

@@ -1,3 +1,5 @@
+import { COLOURS, type Colour } from '@lootsmith/protocol';
+
 export type Rgb = readonly [number, number, number];
 
 export function hex(value: string): Rgb {
@@ -77,6 +79,9 @@ export function shadeRamp(base: Rgb, levels: number, hueShift: number, contrast 
   }
   return ramp;
 }
+
+/** The colour a colour family is painted in. */
+export const rgbOf = (colour: Colour): Rgb => COLOURS[colour].rgb;
 
 /** Named colours a prompt or a negative prompt may use, with the hue range each covers. */
 export const COLOUR_WORDS: Record<

@@ -1,9 +1,11 @@
+import type { ItemFeature } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
 import { orb, tome, totem } from './arcana.ts';
 import { armor, chainmail, cloak, robe, tunic } from './armour.ts';
 import { bandage, bomb, dust, essence, map } from './consumables.ts';
 import { elementEffects } from './effects.ts';
 import { emblem } from './emblem.ts';
+import { EXTENT_STEP, extentOf, featureParts } from './features.ts';
 import { flail, whip } from './flexible-weapons.ts';
 import { boots, sabatons } from './footwear.ts';
 import { bag, belt, chest, coin, food, hide, ingot, log, ore } from './goods.ts';
@@ -11,6 +13,7 @@ import { bracers, gauntlets, gloves } from './handwear.ts';
 import { circlet, crown, hat, helmet, hood, thorn_crown } from './headwear.ts';
 import { greaves, leggings, tassets } from './legwear.ts';
 import { chooseLook } from './look.ts';
+import { withMainColour } from './main-colour.ts';
 import type { ItemPainter } from './part.ts';
 import { halberd, scythe, trident } from './polearms.ts';
 import type { ItemKind, PromptReading } from './prompt.ts';
@@ -106,6 +109,15 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
 
 const FRAME = 0.46;
 
+/** Kinds that are a feature by themselves. */
+const KIND_FEATURE: Partial<Record<ItemKind, ItemFeature>> = {
+  horn: 'horns',
+  gem: 'gem',
+  crystal: 'gem',
+  feather: 'feathers',
+  bone: 'skull',
+};
+
 /** Turns and stretches a drawing a little: every name stands its item at its own angle and build. */
 function posed(parts: Part[], angle: number, stretch: number): Part[] {
   return parts.map((p) => {
@@ -119,25 +131,10 @@ function posed(parts: Part[], angle: number, stretch: number): Part[] {
 
 /** Centres a drawing and scales it down until it fits the icon with room for its outline. */
 function fitToFrame(parts: Part[]): Part[] {
-  const samples = 40;
-  const step = 1.4 / samples;
-  let minU = Number.POSITIVE_INFINITY;
-  let maxU = Number.NEGATIVE_INFINITY;
-  let minV = Number.POSITIVE_INFINITY;
-  let maxV = Number.NEGATIVE_INFINITY;
-  for (let j = 0; j < samples; j++) {
-    for (let i = 0; i < samples; i++) {
-      const u = (i + 0.5) * step - 0.7;
-      const v = (j + 0.5) * step - 0.7;
-      if (parts.some((p) => p.sdf(u, v) < 0)) {
-        minU = Math.min(minU, u);
-        maxU = Math.max(maxU, u);
-        minV = Math.min(minV, v);
-        maxV = Math.max(maxV, v);
-      }
-    }
-  }
-  if (minU > maxU) return parts;
+  const extent = extentOf(parts);
+  if (!extent) return parts;
+  const { minU, maxU, minV, maxV } = extent;
+  const step = EXTENT_STEP;
   const cu = (minU + maxU) / 2;
   const cv = (minV + maxV) / 2;
   const k = Math.max(1, (Math.max(maxU - minU, maxV - minV) / 2 + step / 2) / FRAME);
@@ -157,13 +154,19 @@ export function paintItem(reading: PromptReading, seeded: Rng): Scene {
   const rng = seeded.fork(`name:${reading.name}`);
   const look = chooseLook(kind, reading, rng.fork('look'));
   const drawing = ITEM_PAINTERS[kind](look, (name) => rng.fork(`${kind}:${name}`));
+  // A war horn is not drawn with horns on it, nor a gem with a gem: the kind is that feature already.
+  const shown = reading.features.filter((f) => KIND_FEATURE[kind] !== f);
+  const features = featureParts(shown, drawing.parts, look, (name) => rng.fork(name));
+  let drawn = [...features.behind, ...drawing.parts, ...features.front];
+  const [main] = reading.colours;
+  // The main colour covers a third of the item, or its gem when a gem carries it (a ruby ring).
+  if (main) {
+    const own = new Set(drawing.parts.map((p) => p.material));
+    drawn = withMainColour(drawn, main, reading.features.includes('gem') ? 0.2 : 0.35, own);
+  }
   const pose = rng.fork('pose');
   const parts = fitToFrame(
-    posed(
-      drawing.parts,
-      (drawing.diagonal ? -Math.PI / 4 : 0) + pose.range(-0.07, 0.07),
-      pose.range(0.93, 1.07),
-    ),
+    posed(drawn, (drawing.diagonal ? -Math.PI / 4 : 0) + pose.range(-0.07, 0.07), pose.range(0.93, 1.07)),
   );
   const effects = elementEffects(
     reading.element,
@@ -172,9 +175,10 @@ export function paintItem(reading: PromptReading, seeded: Rng): Scene {
     rng.fork('effects'),
     !reading.negative.effects,
   );
+  const glow = features.glow ?? effects.glow;
   return {
     parts: [...effects.behind, ...parts, ...effects.front],
-    extent: effects.glow ? 1.08 + reading.rarity * 0.01 : 1.04,
-    ...(effects.glow ? { glow: effects.glow } : {}),
+    extent: glow ? 1.08 + reading.rarity * 0.01 : 1.04,
+    ...(glow ? { glow } : {}),
   };
 }

@@ -1,5 +1,6 @@
+import type { Colour, ItemFeature } from '@lootsmith/protocol';
 import type { Rng } from '../random.ts';
-import { COLOUR_WORDS, hex, hslToRgb, mixRgb, type Rgb, rgbToHsl } from './colour.ts';
+import { hex, hslToRgb, mixRgb, type Rgb, rgbOf, rgbToHsl } from './colour.ts';
 import { MATERIALS } from './materials.ts';
 import { ELEMENT_PALETTES } from './palettes.ts';
 import type { Element, ItemKind, PromptReading } from './prompt.ts';
@@ -28,6 +29,7 @@ export interface ItemLook {
   element: Element;
   rarity: number;
   gems: boolean;
+  features: readonly ItemFeature[];
   words: Set<string>;
 }
 
@@ -65,6 +67,14 @@ const DEFAULT_METAL: Partial<Record<ItemKind, string>> = {
   horn: 'ivory',
   thorn_crown: 'wood',
 };
+/** Second colours that are metals: a gold accent is gold metal, not gold paint. */
+const ACCENT_METALS: Partial<Record<Colour, string>> = {
+  gold: 'gold',
+  silver: 'silver',
+  brown: 'bronze',
+  orange: 'copper',
+  grey: 'iron',
+};
 /** Kinds whose metal an element's palette may replace with its own material. */
 const SOFT_DEFAULT = new Set<ItemKind>(['ring', 'amulet', 'coin', 'gem', 'crystal', 'orb']);
 
@@ -74,11 +84,11 @@ function jitter(rgb: Rgb, rng: Rng, hue: number, light: number): Rgb {
   return hslToRgb(h + rng.range(-hue, hue), s * rng.range(0.85, 1.1), l + rng.range(-light, light));
 }
 
-function darker(material: Material, amount = 0.35): Material {
+export function darker(material: Material, amount = 0.35): Material {
   return { base: mixRgb(material.base, [20, 14, 36], amount), finish: material.finish };
 }
 
-function tinted(material: Material, tint: Rgb, amount: number): Material {
+export function tinted(material: Material, tint: Rgb, amount: number): Material {
   return { base: mixRgb(material.base, tint, amount), finish: material.finish };
 }
 
@@ -113,15 +123,17 @@ export function chooseLook(kind: ItemKind, reading: PromptReading, rng: Rng): It
       : accentChoice.chance(0.3)
         ? accentChoice.pick(['bronze', 'silver', 'gold', 'copper'])
         : (['bronze', 'iron', 'silver', 'gold', 'gold', 'gold'][rarity] as string);
-  const accent = MATERIALS[
+  let accent = MATERIALS[
     accentName === primaryName && accentName !== 'gold' ? 'gold' : accentName
   ] as Material;
 
-  const colourWord = reading.colours[0];
-  const colour = colourWord ? COLOUR_WORDS[colourWord]?.rgb : undefined;
+  const [main, second] = reading.colours;
+  const colour = main ? rgbOf(main) : undefined;
+  const gemmed = reading.features.includes('gem');
   const gemName = named.find((n) => n.material.finish === 'gem')?.name;
-  const gem: Material = colour
-    ? { base: colour, finish: 'gem' }
+  const gemColour = gemmed ? colour : second ? rgbOf(second) : colour;
+  const gem: Material = gemColour
+    ? { base: gemColour, finish: 'gem' }
     : gemName
       ? (MATERIALS[gemName] as Material)
       : palette
@@ -129,12 +141,13 @@ export function chooseLook(kind: ItemKind, reading: PromptReading, rng: Rng): It
         : (MATERIALS[rng.fork('gem').pick(GEMS)] as Material);
   const paintBase = colour ?? palette?.tint ?? hex(rng.fork('paint').pick(PAINTS));
   const paint: Material = { base: jitter(paintBase, rng.fork('paint-tone'), 10, 0.05), finish: 'cloth' };
-  // A second colour word (a game's palette: "in teal and orange") is the trim.
-  const second = reading.colours[1] ? COLOUR_WORDS[reading.colours[1]]?.rgb : undefined;
+  // The second colour (or a game's palette: "in teal and orange") is the trim, and a metal's accents.
   const trim: Material = {
-    base: second ?? (palette ? (palette.ramp[3] as Rgb) : hex(rng.fork('trim').pick(TRIMS))),
+    base: second ? rgbOf(second) : palette ? (palette.ramp[3] as Rgb) : hex(rng.fork('trim').pick(TRIMS)),
     finish: 'cloth',
   };
+  const accentMetal = second && ACCENT_METALS[second];
+  if (accentMetal) accent = MATERIALS[accentMetal] as Material;
   const light: Material = palette
     ? { base: palette.ramp[2] as Rgb, finish: 'glow', ramp: palette.ramp }
     : { base: mixRgb(paint.base, [255, 255, 255], 0.3), finish: 'glow' };
@@ -153,7 +166,8 @@ export function chooseLook(kind: ItemKind, reading: PromptReading, rng: Rng): It
     dark: { base: hex('#221a2a'), finish: 'matte' },
     element,
     rarity,
-    gems: !reading.negative.gems,
+    gems: reading.planned ? reading.features.includes('gem') : !reading.negative.gems,
+    features: reading.features,
     words: new Set(reading.words),
   };
 }

@@ -1,5 +1,5 @@
 import type { Rng } from '../random.ts';
-import { COLOUR_WORDS, hex, mixRgb, type Rgb } from './colour.ts';
+import { hex, mixRgb, type Rgb, rgbOf } from './colour.ts';
 import { ELEMENT_RAMPS, MATERIALS } from './materials.ts';
 import { part } from './part.ts';
 import type { PromptReading } from './prompt.ts';
@@ -29,7 +29,7 @@ export function paintPortrait(reading: PromptReading, rng: Rng): Scene {
   const colour = reading.colours[0];
   const clothing: Material = has(words, 'knight warrior paladin guard soldier')
     ? (MATERIALS.steel as Material)
-    : flat((colour && COLOUR_WORDS[colour]?.rgb) || rng.fork('cloth').pick(BACKDROPS), 'cloth');
+    : flat((colour && rgbOf(colour)) || rng.fork('cloth').pick(BACKDROPS), 'cloth');
   const eyeGlow = skeleton || element === 'shadow';
   const eye: Material = eyeGlow
     ? { base: [255, 80, 80], finish: 'glow', ramp: ELEMENT_RAMPS[element === 'none' ? 'fire' : element] }

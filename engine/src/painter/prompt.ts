@@ -1,5 +1,14 @@
+import {
+  type Colour,
+  colourOfWord,
+  type IconPlan,
+  type ItemFeature,
+  lookNamedIn,
+  materialFamily,
+  readIconPrompt,
+} from '@lootsmith/protocol';
 import { COLOUR_WORDS } from './colour.ts';
-import { declaredKind, type ItemKind, kindOf } from './kinds.ts';
+import { declaredKind, ITEM_KINDS, type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
 import type { Element } from './palettes.ts';
 import type { Style } from './scene.ts';
@@ -53,8 +62,13 @@ export interface PromptReading {
   words: string[];
   materials: string[];
   element: Element;
-  colours: string[];
+  /** The item's colour families, the main one first. */
+  colours: Colour[];
+  /** What is drawn on the item beyond its shape: a plan's features, or the ones a free prompt names. */
+  features: ItemFeature[];
   rarity: number;
+  /** Read from an item plan's prompt (`iconPrompt`): its fields, not its words, decide. */
+  planned: boolean;
   negative: NegativeReading;
 }
 
@@ -89,13 +103,17 @@ export function readNegative(text: string | undefined): NegativeReading & { word
   };
 }
 
-/** Reads what to draw from a prompt: "subject, tag, tag". The subject decides first; tags refine. */
+/**
+ * Reads what to draw from a prompt. An item plan's prompt is read field by field; any other is
+ * "subject, tag, tag", read word by word: the subject decides first, tags refine.
+ */
 export function readPrompt(prompt: string, negativePrompt?: string): PromptReading {
   const negative = readNegative(negativePrompt);
+  const plan = readIconPrompt(prompt);
+  if (plan) return readPlan(plan, negative);
   const lower = prompt.toLowerCase();
   const words = wordsOf(prompt);
   const [subjectText = ''] = lower.split(',');
-  const has = (w: string) => words.includes(w);
 
   let kind = declaredKind(lower) ?? kindOf(lower);
   if (!kind) kind = words.map((w) => TYPE_KINDS[w]).find((k) => k !== undefined);
@@ -104,6 +122,11 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   for (const w of words) {
     const name = MATERIAL_SYNONYMS[w] ?? (w in MATERIALS ? w : undefined);
     if (name && !negative.words.has(w) && !materials.includes(name)) materials.push(name);
+  }
+  const colours: Colour[] = [];
+  for (const w of words) {
+    const colour = colourOfWord(w);
+    if (colour && !negative.colours.includes(w) && !colours.includes(colour)) colours.push(colour);
   }
   const elementCounts = new Map<Exclude<Element, 'none'>, number>();
   for (const w of words) {
@@ -123,10 +146,6 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   let rarity = 1;
   for (const w of words) if (w in RARITY_WORDS) rarity = RARITY_WORDS[w] as number;
 
-  let style: Style['name'] = 'fantasy';
-  if (has('realistic') || has('photorealistic') || has('realism')) style = 'realistic';
-  if (has('cartoon') || has('toon') || has('cute') || has('chibi')) style = 'cartoon';
-
   let asset: AssetType = 'item';
   if (/\b(character\s+)?portrait\b/.test(lower)) asset = 'portrait';
   else if (/\b(skill|ability|spell|talent)\s+icon\b/.test(lower)) asset = 'skill';
@@ -137,13 +156,81 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   return {
     asset,
     name: subjectText.trim(),
-    style,
+    style: styleOf(words),
     kind,
     words,
     materials,
     element,
-    colours: words.filter((w) => w in COLOUR_WORDS && !negative.colours.includes(w)),
+    colours,
+    features: [...lookNamedIn(subjectText).features],
     rarity,
+    planned: false,
+    negative,
+  };
+}
+
+function styleOf(words: readonly string[]): Style['name'] {
+  const has = (list: string[]) => list.some((w) => words.includes(w));
+  if (has(['cartoon', 'toon', 'cute', 'chibi'])) return 'cartoon';
+  if (has(['realistic', 'photorealistic', 'realism'])) return 'realistic';
+  return 'fantasy';
+}
+
+/** A painter material for a plan's material: its own word, a word it ends with ("stormsteel"), its family. */
+function painterMaterial(material: string): string | undefined {
+  for (const w of wordsOf(material).reverse()) {
+    const name = MATERIAL_SYNONYMS[w] ?? (w in MATERIALS ? w : undefined);
+    if (name) return name;
+    const tail = Object.keys(MATERIALS).find((m) => m.length >= 3 && w.endsWith(m));
+    if (tail) return tail;
+  }
+  const family = materialFamily(material);
+  return FAMILY_MATERIALS[family] ?? (family in MATERIALS ? family : undefined);
+}
+const FAMILY_MATERIALS: Record<string, string> = {
+  adamant: 'adamantite',
+  brass: 'gold',
+  tin: 'iron',
+  platinum: 'silver',
+  titanium: 'steel',
+  scale: 'dragonscale',
+  clay: 'stone',
+};
+
+/** What to draw from an item plan: its noun or silhouette, materials, colours, features, element, rarity. */
+function readPlan(plan: IconPlan, negative: ReturnType<typeof readNegative>): PromptReading {
+  const { look } = plan;
+  const silhouette = (ITEM_KINDS as readonly string[]).includes(plan.silhouette ?? '')
+    ? (plan.silhouette as ItemKind)
+    : undefined;
+  const materialWords = look.materials.join(' ');
+  const kind =
+    silhouette ??
+    kindOf(`${look.noun}, ${materialWords} ${look.noun}`) ??
+    kindOf(plan.name.toLowerCase()) ??
+    wordsOf(look.noun)
+      .map((w) => TYPE_KINDS[w])
+      .find((k) => k !== undefined);
+  const materials = [
+    ...new Set(look.materials.map(painterMaterial).filter((m): m is string => m !== undefined)),
+  ];
+  const palette = (plan.palette ?? []).map(colourOfWord).filter((c): c is Colour => c !== undefined);
+  const colours = [...new Set([...look.colors, ...palette])].filter((c) => !negative.colours.includes(c));
+  const element = wordsOf(plan.element)
+    .map((w) => ELEMENT_WORDS[w])
+    .find((e) => e !== undefined && !negative.words.has(e));
+  return {
+    asset: 'item',
+    name: plan.name.toLowerCase(),
+    style: styleOf(wordsOf(plan.style ?? '')),
+    kind,
+    words: wordsOf(`${plan.name} ${materialWords} ${look.noun}`),
+    materials,
+    element: element ?? 'none',
+    colours,
+    features: look.features.filter((f) => !(f === 'gem' && negative.gems)),
+    rarity: RARITY_WORDS[plan.rarity.toLowerCase()] ?? 1,
+    planned: true,
     negative,
   };
 }

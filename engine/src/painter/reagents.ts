@@ -1,4 +1,5 @@
 import { mixRgb } from './colour.ts';
+import { skull } from './features.ts';
 import { MATERIALS } from './materials.ts';
 import { type ItemPainter, part } from './part.ts';
 import type { Material, Part } from './scene.ts';
@@ -131,18 +132,7 @@ export const cloth: ItemPainter = (look, rng) => {
 
 export const bone: ItemPainter = (look, rng) => {
   const material = look.metal.finish === 'matte' ? look.metal : (MATERIALS.bone as Material);
-  if (look.words.has('skull')) {
-    const r = rng('skull');
-    return {
-      parts: [
-        part(union(circle(0, 0.08, 0.32), box(0, -0.2, 0.18, 0.12, 0.06)), material, 0.2, { round: true }),
-        part(ellipse(-0.12, 0.02, 0.08, r.range(0.07, 0.1)), look.dark, 0.04),
-        part(ellipse(0.12, 0.02, 0.08, r.range(0.07, 0.1)), look.dark, 0.04),
-        part(polygon([-0.03, -0.1, 0.03, -0.1, 0, -0.04]), look.dark, 0.02),
-        part(box(0, -0.26, 0.12, 0.012), look.dark, 0.01, { lineless: true }),
-      ],
-    };
-  }
+  if (look.words.has('skull')) return { parts: skull(0, 0, 1, material, look.dark, rng('skull')) };
   const r = rng('bone');
   const length = r.range(0.36, 0.46);
   const knob = r.range(0.08, 0.1);

@@ -31,7 +31,9 @@ export const capsule =
     const pv = v - av;
     const du = bu - au;
     const dv = bv - av;
-    const t = Math.max(0, Math.min(1, (pu * du + pv * dv) / (du * du + dv * dv)));
+    const length2 = du * du + dv * dv;
+    // A segment of no length is a circle (and not a division by zero).
+    const t = length2 ? Math.max(0, Math.min(1, (pu * du + pv * dv) / length2)) : 0;
     return Math.hypot(pu - du * t, pv - dv * t) - (r1 + (r2 - r1) * t);
   };
 
@@ -51,7 +53,8 @@ export const polygon =
       const ev = vj - vi;
       const wu = u - ui;
       const wv = v - vi;
-      const t = Math.max(0, Math.min(1, (wu * eu + wv * ev) / (eu * eu + ev * ev)));
+      const e2 = eu * eu + ev * ev;
+      const t = e2 ? Math.max(0, Math.min(1, (wu * eu + wv * ev) / e2)) : 0;
       d = Math.min(d, Math.hypot(wu - eu * t, wv - ev * t));
       if (vi > v !== vj > v && u < (eu * (v - vi)) / ev + ui) inside = !inside;
     }

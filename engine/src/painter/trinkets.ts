@@ -31,7 +31,8 @@ export const ring_: ItemPainter = (look, rng) => {
     for (const s of [-1, 1])
       parts.push(part(capsule(0.04 * s, 0.1, 0.1 * s, 0.3, 0.02), look.accent, 0.02, { round: true }));
   if (look.gems) {
-    const size = r.range(0.08, 0.12);
+    // A plan's gem is what the ring is about (a ruby ring): a big stone.
+    const size = r.range(0.08, 0.12) * (look.features.includes('gem') ? 1.5 : 1);
     parts.push(
       part(setting === 1 ? box(0, 0.2, size, size * 0.8, 0.02) : circle(0, 0.24, size), look.gem, size),
     );
