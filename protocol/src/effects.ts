@@ -54,6 +54,7 @@ export const FANTASY_EFFECTS: readonly EffectLine[] = [
     name: 'Burn',
     text: 'Hits set the target burning for {damage} damage a second for {seconds} s',
     types: ['WEAPON', 'GLOVES'],
+    elements: ['fire'],
     params: {
       damage: { unit: 'damage', min: 1, max: 12, per_rarity: 1, per_level: 0.15 },
       seconds: { unit: 's', min: 2, max: 5, per_rarity: 0.5 },
@@ -64,6 +65,7 @@ export const FANTASY_EFFECTS: readonly EffectLine[] = [
     name: 'Frost Slow',
     text: 'Hits slow the target by {percent}% for {seconds} s',
     types: ['WEAPON', 'GLOVES'],
+    elements: ['frost'],
     params: {
       percent: { unit: '%', min: 10, max: 50, per_rarity: 6, per_level: 0.2 },
       seconds: { unit: 's', min: 1, max: 4, per_rarity: 0.5 },
