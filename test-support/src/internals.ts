@@ -5,6 +5,7 @@
 // (the server's registry of backends), this is the one place outside the packages that reaches into
 // their sources.
 export { loadKeysFile } from '../../engine/src/keys.ts';
+export { decodePng } from '../../engine/src/painter/png-decode.ts';
 export { readPrompt } from '../../engine/src/painter/prompt.ts';
 export { LootsmithClient } from '../../plugin/src/core/client.ts';
 export type { ActivityRecorder } from '../../server/src/admin/activity.ts';

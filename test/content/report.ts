@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '@lootsmith/engine';
 import {
+  colourOfWord,
   effectParamCeiling,
   effectText,
   FANTASY_EFFECTS,
@@ -18,10 +19,11 @@ import {
   unlimitedDrops,
   writeGameFile,
 } from '@lootsmith/test-support/game-file';
-import { agreementProblems, readPrompt } from '@lootsmith/test-support/internals';
+import { agreementProblems, decodePng, readPrompt } from '@lootsmith/test-support/internals';
 import { Ajv } from 'ajv';
 import { loadConfig, startServer } from 'lootsmith';
 import { CRAFTS, type Craft, SPACE_CRAFTS } from './crafts.ts';
+import { paintsColour } from './icon-colour.ts';
 import {
   contextWords,
   impossiblePhrases,
@@ -249,11 +251,18 @@ async function statGrid(server: Server, { game, rooms, theme, gridTypes }: GameC
 async function identicalIcons(server: Server, items: Item[]) {
   const byHash = new Map<string, { kind: string; names: Set<string> }>();
   let painted = 0;
+  // The look's main colour, measured on the icon's pixels.
+  const coloured = { asked: 0, painted: 0 };
   for (const item of items) {
     if (!item.icon) continue;
     const res = await call(server, 'GET', item.icon.url);
     if (res.status !== 200) continue;
     painted++;
+    const main = item.look?.colors[0];
+    if (main) {
+      coloured.asked++;
+      if (paintsColour(decodePng(res.body as Buffer), main)) coloured.painted++;
+    }
     const hash = createHash('sha256')
       .update(res.body as Buffer)
       .digest('hex');
@@ -264,7 +273,14 @@ async function identicalIcons(server: Server, items: Item[]) {
   }
   const clashes = [...byHash.values()].filter((e) => e.names.size > 1);
   const kinds = new Set([...byHash.values()].map((e) => e.kind));
-  return { painted, distinct: byHash.size, kinds: kinds.size, kindNames: [...kinds].sort(), clashes };
+  return {
+    painted,
+    distinct: byHash.size,
+    kinds: kinds.size,
+    kindNames: [...kinds].sort(),
+    clashes,
+    coloured,
+  };
 }
 
 interface HeldOut {
@@ -286,7 +302,8 @@ async function heldOutRequests(server: Server) {
   const { requests } = JSON.parse(
     readFileSync(new URL('./held-out-requests.json', import.meta.url), 'utf8'),
   ) as { requests: HeldOut[] };
-  const rows: Array<{ request: HeldOut; got: string; honoured: boolean; item?: Item }> = [];
+  const rows: Array<{ request: HeldOut; got: string; honoured: boolean; item?: Item; painted?: boolean }> =
+    [];
   for (const [i, r] of requests.entries()) {
     const player = `report-held-out-${i}`;
     await call(server, 'PATCH', `/api/v1/player/${player}`, { crafting_level: 5, level: 10 });
@@ -305,6 +322,13 @@ async function heldOutRequests(server: Server) {
     });
     const item = (res.body as { item?: Item }).item;
     const subtype = item?.subtype.toLowerCase() ?? '';
+    // The colour asked for, measured on the icon's pixels.
+    const family = r.expect.color ? colourOfWord(r.expect.color) : undefined;
+    let painted: boolean | undefined;
+    if (item?.icon && family) {
+      const png = await call(server, 'GET', item.icon.url);
+      painted = png.status === 200 && paintsColour(decodePng(png.body as Buffer), family);
+    }
     const honoured =
       item !== undefined &&
       item.type === r.expect.type &&
@@ -317,6 +341,7 @@ async function heldOutRequests(server: Server) {
         : `refused (${res.status})`,
       honoured,
       ...(item ? { item } : {}),
+      ...(painted === undefined ? {} : { painted }),
     });
   }
   return rows;
@@ -738,6 +763,10 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks }: Playe
       : []),
   ] as const;
   const disagreeing = agreement.reduce((a, [, d]) => a + d.disagree, 0);
+  // Colour asked (a player's, or the look's main colour on a drop) against colour painted.
+  const askedColours = heldOut?.filter((r) => r.painted !== undefined) ?? [];
+  const colourAsked = askedColours.length + icons.coloured.asked;
+  const colourPainted = askedColours.filter((r) => r.painted).length + icons.coloured.painted;
   const summary = {
     agreement: `${disagreeing} of ${agreement.reduce((a, [, d]) => a + d.items, 0)}`,
     valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
@@ -755,6 +784,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks }: Playe
     recurring: `${fmt(recurringCount / Math.max(1, bags.size))} per bag (${recurringCount} in ${bags.size} bags)`,
     impossible: `${impossible.length}`,
     heldOut: heldOut ? `${fmt(percent(honoured, heldOut.length))}% (${honoured}/${heldOut.length})` : '—',
+    colourPainted: `${fmt(percent(colourPainted, colourAsked))}% (${colourPainted}/${colourAsked})`,
   };
 
   const section = `## Loot through the server: ${game.name}
@@ -1042,6 +1072,12 @@ ${table(
     ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
     ['items whose parts disagree (drops, combines, create-item)', ...each('agreement'), '—', '0'],
+    [
+      "colour asked (create-item's, a drop look's main colour) painted on the icon's pixels",
+      ...each('colourPainted'),
+      '—',
+      '≥ 90%',
+    ],
     ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
   ],
 )}
