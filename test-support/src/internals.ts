@@ -14,6 +14,7 @@ export { loadGameDefinition } from '../../server/src/game/definition.ts';
 export { dropLimits } from '../../server/src/game/loot-authority.ts';
 export { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
 export { checkItem } from '../../server/src/game/rules.ts';
+export { gameLines } from '../../server/src/pipeline/prompts.ts';
 export { CONSOLE_DIR } from '../../server/src/routes/admin-console.ts';
 export { Secrets } from '../../server/src/secrets.ts';
 export type { ActivityRecorder } from '../../server/src/service/admin-activity.ts';

@@ -44,6 +44,7 @@ import {
   SYSTEM_PROMPTS,
   userMessage,
 } from './prompts.ts';
+import { runWishes, type WishRow, wishesSection, wishSummary } from './wishes.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/CONTENT.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -556,10 +557,11 @@ interface Played {
   chain: number[];
   grid: Awaited<ReturnType<typeof statGrid>>;
   heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
+  wishes: WishRow[];
 }
 
-/** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
-async function play(c: GameCase): Promise<Played> {
+/** A server of one game over its embedded engine, in a scratch folder, for `use`. */
+async function withServer<T>(c: GameCase, use: (server: Server) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-content-'));
   const server = await startServer(
     loadConfig({
@@ -573,6 +575,20 @@ async function play(c: GameCase): Promise<Played> {
     { listen: false },
   );
   try {
+    return await use(server);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Every wish of the game through create-item and combine (test/content/wishes.ts). */
+const playWishes = (server: Server, c: GameCase) =>
+  runWishes((method, url, payload) => call(server, method, url, payload), c.file, c.game);
+
+/** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
+async function play(c: GameCase): Promise<Played> {
+  return withServer(c, async (server) => {
     console.log(`${c.game.name}: dropping ${PLAYERS} bags of ${BAG} items through the server…`);
     const loot = await dropBags(server, c);
     console.log(`${c.game.name}: checking icons…`);
@@ -585,15 +601,13 @@ async function play(c: GameCase): Promise<Played> {
     const chain = await craftChain(server, 8, c);
     const grid = await statGrid(server, c);
     const heldOut = c.file === FANTASY_GAME ? await heldOutRequests(server) : undefined;
-    return { c, loot, icons, crafts, chain, grid, heldOut };
-  } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    const wishes = await playWishes(server, c);
+    return { c, loot, icons, crafts, chain, grid, heldOut, wishes };
+  });
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, heldOut, wishes }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -670,6 +684,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut }: Played) {
     recurring: `${fmt(recurringCount / Math.max(1, bags.size))} per bag (${recurringCount} in ${bags.size} bags)`,
     impossible: `${impossible.length}`,
     heldOut: heldOut ? `${fmt(percent(honoured, heldOut.length))}% (${honoured}/${heldOut.length})` : '—',
+    ...wishSummary(wishes),
   };
 
   const section = `## Loot through the server: ${game.name}
@@ -827,10 +842,19 @@ ${table(
 `
     : ''
 }`;
-  return { summary, section };
+  return { summary, section, wishes: { name: game.name, rows: wishes } };
+}
+
+/** `LOOTSMITH_REPORT_ONLY=wishes`: the wishes section alone, printed, for work on the writer's reading of wishes. */
+async function wishesOnly() {
+  const games = [];
+  for (const c of GAMES)
+    games.push({ name: c.game.name, rows: await withServer(c, (server) => playWishes(server, c)) });
+  console.log(wishesSection(games));
 }
 
 async function main() {
+  if (process.env.LOOTSMITH_REPORT_ONLY === 'wishes') return wishesOnly();
   const started = Date.now();
   const games: Array<ReturnType<typeof measure>> = [];
   for (const c of GAMES) games.push(measure(await play(c)));
@@ -937,12 +961,16 @@ ${table(
     ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
     ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
+    ['wishes made into non-nouns (create-item and combine)', ...each('nonNouns'), '—', '0'],
+    ['wishes whose purpose create-item followed', ...each('followed'), '—', '≥ 90%'],
+    ['wishes whose purpose combine followed (when it made one)', ...each('combine'), '—', '≥ 90%'],
   ],
 )}
 
 Sentences are those of descriptions, lore and other prose fields. Effect lines (the catalogue's text with an item's numbers) are counted apart: in the unseen-prompt bags, ${effectRepeats.filter((r) => r.length).length} of ${effectRepeats.length} repeat one word for word (two items with the same effect at the same strength). The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
 
 ${games.map((g) => g.section).join('\n')}
+${wishesSection(games.map((g) => g.wishes))}
 ## Unseen prompts by form
 
 ${table(['context form', 'requests', 'schema-valid %', 'context words %'], forms)}

@@ -28,9 +28,14 @@ function lean(effect: EffectLine, element: string, vocab: Vocabulary): number {
   return words.some((w) => w.length > 2 && text.includes(w)) ? 4 : 1;
 }
 
+/** Whether an effect is one of an element's ("burn" is fire's): its element's words in its id, name or text. */
+export const effectLeansTo = (effect: EffectLine, element: string, vocab: Vocabulary) =>
+  lean(effect, element, vocab) > 1;
+
 /**
- * Effects of the game's catalogue for one item: only those its type may carry, those of its element
- * first, each number between its least value and the ceiling of the item's rarity and level.
+ * Effects of the game's catalogue for one item: only those its type may carry, those the player
+ * asked for (`wanted`, ids) first, then those of its element, each number between its least value
+ * and the ceiling of the item's rarity and level.
  */
 export function effectsFor(
   vocab: Vocabulary,
@@ -40,9 +45,10 @@ export function effectsFor(
   level: number,
   count: number,
   rng: Rng,
+  wanted: readonly string[] = [],
 ): ItemEffect[] {
   const pool = vocab.effects.filter((e) => e.types?.includes(type));
-  const chosen: EffectLine[] = [];
+  const chosen: EffectLine[] = wanted.flatMap((id) => pool.filter((e) => e.id === id)).slice(0, count);
   while (chosen.length < count && chosen.length < pool.length) {
     const left = pool.filter((e) => !chosen.includes(e));
     const weights = left.map((e) => lean(e, element, vocab));
