@@ -963,6 +963,7 @@ ${table(
     ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
     ['wishes made into non-nouns (create-item and combine)', ...each('nonNouns'), '—', '0'],
     ['wishes whose purpose create-item followed', ...each('followed'), '—', '≥ 90%'],
+    ['held-out wishes whose purpose create-item followed', ...each('heldOutFollowed'), '—', '≥ 90%'],
     ['wishes whose purpose combine followed (when it made one)', ...each('combine'), '—', '≥ 90%'],
   ],
 )}

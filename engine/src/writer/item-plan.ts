@@ -229,7 +229,7 @@ export function planItem(
   const requested = cues.request ? askedNoun(cues.request, vocab, cue.type) : undefined;
   // What the player's words ask for where the request leaves it open: the type, stat and effects.
   const words = cues.request ?? cues.combine?.intent;
-  const wish = words ? readWish(words, vocab, options.types) : undefined;
+  const wish = words ? readWish(words, vocab, cue.type ? [cue.type] : options.types) : undefined;
   const subtypeWord =
     cue.subtype?.toLowerCase() ??
     requested ??

@@ -287,7 +287,8 @@ const MEANINGS: Record<string, readonly string[]> = {
   burn: ['burn', 'fire', 'flame', 'ignite', 'scorch', 'heat', 'melt', 'blaze', 'roast', 'fry'],
   shock: ['shock', 'zap', 'arc', 'spark', 'lightning', 'electric', 'electrocute', 'discharge', 'static'],
   drain: ['drain', 'steal', 'siphon', 'leech', 'suck', 'absorb', 'vampire'],
-  hurt: ['hurt', 'harm', 'pain', 'thorn', 'spike', 'punish', 'reflect'],
+  // Not "hurt": a player who is hurt asks to heal; thorns are "whoever hits me".
+  thorn: ['thorn', 'spike', 'barb', 'punish', 'reflect', 'retaliate'],
   shield: ['shield', 'barrier', 'shielding'],
   poison: ['poison', 'venom', 'toxic', 'toxin'],
 };
@@ -308,6 +309,8 @@ const meaningsOf = (text: string) =>
       text
         .toLowerCase()
         .replace(/\{[^}]*\}/g, ' ')
+        // Being struck is one meaning, whoever says it: "whoever hits me", "enemies that hit you".
+        .replace(/\b(?:hits?|attacks?|strikes?|hurts?)\s+(?:me|you)\b/g, ' struckme ')
         .match(/[a-z]+/g) ?? []
     )
       // Adverbs say how, not what: "slowly heals" asks for healing.
@@ -317,10 +320,20 @@ const meaningsOf = (text: string) =>
       .map((w) => MEANING_OF.get(w) ?? w),
   );
 
+/** How players say they want to be kept from harm, healed, or to hit harder. */
+const PROTECT =
+  /\b(?:protect\w*|defen[cs]\w*|block\w*|guard\w*|safe\w*|tank\w*|surviv\w*|dying|die|alive|unkillable|invulnerable|invincible|tough\w*|punishment|cover|hits? me|hit by|getting (?:hit|smashed|hurt)|get hit|take (?:more )?(?:hits|damage)|off me|away from me|armou?r)\b/;
+const HEAL =
+  /\b(?:heal\w*|cure\w*|mend\w*|patch\w* (?:me|myself|up)|fix (?:me|myself)|restor\w*|recover\w*|health back|(?:got|am|im|been|getting) hurt|wounds?|potion)\b/;
+const STRIKE =
+  /\b(?:hit|harder|strike|strikes|stab\w*|slash\w*|cut|cuts|cutting|kill\w*|slay\w*|fight\w*|smash\w*|crush\w*|bash\w*|chop\w*|cleave|pierce|attack\w*|punch\w*|shoot\w*|hunt\w*|damage|stronger)\b/;
+/** Words of carrying: what follows them is what goes in, not the thing wished for ("put my potions"). */
+const CARRY = /\b(?:carry|carrying|hold|store|storage|stash|stow|put|keep my (?:stuff|loot|things))\b/;
+
 /** What a wish is for, each with its cue and the types that serve it. */
 const PURPOSES: Array<[RegExp, (t: TypeInfo, vocab: Vocabulary) => boolean]> = [
   [
-    /\b(?:protect\w*|defen[cs]\w*|block\w*|guard\w*|safe\w*|tank\w*|surviv\w*|dying|die|alive|hits? me|hit by|getting (?:hit|smashed|hurt)|get hit|armou?r)\b/,
+    PROTECT,
     (t, vocab) =>
       !t.consumable &&
       !t.stackable &&
@@ -328,19 +341,13 @@ const PURPOSES: Array<[RegExp, (t: TypeInfo, vocab: Vocabulary) => boolean]> = [
       t.slot !== undefined &&
       t.stats.slice(0, 2).some((s) => PROTECTIVE.test(`${s} ${vocab.stat(s)?.name ?? ''}`)),
   ],
+  [HEAL, (t) => t.consumable],
   [
-    /\b(?:heal\w*|cure\w*|mend\w*|patch\w* (?:me|myself|up)|restor\w*|recover\w*|potion)\b/,
-    (t) => t.consumable,
-  ],
-  [
-    /\b(?:hit|harder|strike|strikes|stab\w*|slash\w*|cut|cuts|cutting|kill\w*|slay\w*|fight\w*|smash\w*|attack\w*|punch\w*|shoot\w*|hunt\w*|damage)\b/,
+    STRIKE,
     (t, vocab) =>
       t.strikes || t.stats.slice(0, 1).some((s) => OFFENSIVE.test(`${s} ${vocab.stat(s)?.name ?? ''}`)),
   ],
-  [
-    /\b(?:carry|carrying|hold|store|storage|keep my (?:stuff|loot|things))\b/,
-    (t) => /contain|bag|pack|pouch|sack|satchel|storage|box/.test(typeWords(t)),
-  ],
+  [CARRY, (t) => /contain|bag|pack|pouch|sack|satchel|storage|box/.test(typeWords(t))],
 ];
 const PROTECTIVE = /defen[cs]e|armou?r|shield|protect|guard|block|absorb|resist/;
 const OFFENSIVE = /attack|damage|cutting|power|strength|might/;
@@ -349,7 +356,7 @@ const OFFENSIVE = /attack|damage|cutting|power|strength|might/;
 const BODY: Array<[RegExp, RegExp]> = [
   [/\b(?:eyes?|sight|vision|see)\b/, /ocular|lens|\beyes?\b|visor|goggle/],
   [/\b(?:brain|mind|nerves?|reflex\w*)\b/, /neural|cortex|brain|reflex/],
-  [/\b(?:head|skull|face|hair)\b/, /helm|hat|head|hood|crown|cap\b|mask|circlet/],
+  [/\b(?:head|noggin|skull|face|hair)\b/, /helm|hat|head|hood|crown|cap\b|mask|circlet/],
   [/\b(?:feet|foot|toes)\b/, /boot|shoe|feet|foot|sandal|sabaton/],
   [/\b(?:hands?|fists?|fingers|knuckles)\b/, /glove|gauntlet|mitten|fist/],
   [/\b(?:legs?|knees?|thighs?|shins?)\b/, /\blegs?\b|greave|trouser|pants|legging|chausses/],
@@ -360,15 +367,14 @@ const typeWords = (t: TypeInfo) => `${t.id} ${t.name} ${t.slot ?? ''} ${t.subtyp
 
 /** Words for kinds of stat, when a game's own stat names are not what a player types. */
 const STAT_WORDS: Array<[RegExp, RegExp]> = [
-  [
-    /\b(?:hit|harder|strike|stab|kill|punch|damage|smash|stronger|strength)\b/,
-    /attack|damage|cutting|power|strength/,
-  ],
-  [/\b(?:heal\w*|patch\w*|cure|alive|dying|health|hp|life)\b/, /health|hull|hp|vitality|life/],
-  [/\b(?:protect\w*|defen[cs]\w*|block|tank\w*|armou?r)\b/, /defen[cs]e|armou?r|shielding|protection/],
+  [STRIKE, /attack|damage|cutting|power|strength/],
+  [HEAL, /health|hull|hp|vitality|life/],
+  [/\b(?:alive|dying|health|hp|life)\b/, /health|hull|hp|vitality|life/],
+  [PROTECT, /defen[cs]e|armou?r|shielding|protection/],
   [/\b(?:fast|faster|quick\w*|run|running|speed|move|moving|swift)\b/, /speed|thrust|agility|haste/],
   [/\b(?:spells?|magic|arcane|casting)\b/, /magic|spell|mana/],
   [/\b(?:luck\w*|lucky|fortune)\b/, /luck|fortune/],
+  [/\b(?:see|sight|scan\w*|range|further|farther|detect\w*|spot)\b/, /scan|range|sight|perception|vision/],
 ];
 
 /**
@@ -436,7 +442,10 @@ export function readWish(
   const allowed = (types?.length ? types : vocab.types.map((t) => t.id))
     .map((id) => vocab.type(id))
     .filter((t): t is TypeInfo => t !== undefined);
-  const nouns = nounsIn(text, vocab).filter((n) => isThing(n, vocab));
+  // What follows a word of carrying is what goes in: "a place to put my potions" asks for no potion.
+  const carried = CARRY.exec(lower);
+  const named = carried ? text.slice(0, carried.index + carried[0].length) : text;
+  const nouns = nounsIn(named, vocab).filter((n) => isThing(n, vocab));
   // A noun of a type that can be made here, a finished thing before a material ("a bone axe" is an axe).
   const fits = (n: string) => typesOf(n, vocab).some((t) => allowed.some((a) => a.id === t));
   const noun =
