@@ -44,7 +44,7 @@ import {
   SYSTEM_PROMPTS,
   userMessage,
 } from './prompts.ts';
-import { runWishes, type WishRow, wishesSection, wishSummary } from './wishes.ts';
+import { type FormRequest, runWishes, type WishRow, wishesSection, wishSummary } from './wishes.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/CONTENT.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -268,13 +268,7 @@ async function identicalIcons(server: Server, items: Item[]) {
   return { painted, distinct: byHash.size, kinds: kinds.size, kindNames: [...kinds].sort(), clashes };
 }
 
-interface HeldOut {
-  station: string;
-  materials: Array<{ id: string; quantity: number }>;
-  type: string;
-  description: string;
-  focus_attributes: string[];
-  visual_preferences: Record<string, string>;
+interface HeldOut extends FormRequest {
   expect: { type: string; subtype: string; color: string | null };
 }
 

@@ -5,9 +5,8 @@ import { gameLines } from '@lootsmith/test-support/internals';
 import { percent } from './measure.ts';
 
 /** A wish of `wishes.json`: what a player typed into create-item's form, and what they meant. */
-export interface Wish {
-  /** The shipped game's file name, without `.json`. */
-  game: string;
+/** A create-item form as a player sends it: station, materials, and the item parameters' fields. */
+export interface FormRequest {
   station: string;
   materials: Array<{ id: string; quantity: number }>;
   /** The form's type: the station's first, as the demo's dropdown shows it, unless the player chose. */
@@ -15,6 +14,11 @@ export interface Wish {
   description: string;
   focus_attributes: string[];
   visual_preferences: Record<string, string>;
+}
+
+export interface Wish extends FormRequest {
+  /** The shipped game's file name, without `.json`. */
+  game: string;
   expect: {
     open?: boolean;
     type?: string[];
