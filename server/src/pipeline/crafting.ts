@@ -422,7 +422,7 @@ const statName = (game: GameDefinition, id: string) => game.stats.find((s) => s.
  * colour setting, the stat their words lean to over a focus that disagrees ("a healing potion" with
  * Attack left on heals).
  */
-export function followWish(
+function followWish(
   game: GameDefinition,
   st: Station,
   given: ItemParameters,
