@@ -46,6 +46,7 @@ import {
   SYSTEM_PROMPTS,
   userMessage,
 } from './prompts.ts';
+import { type FormRequest, runWishes, type WishRow, wishesSection, wishSummary } from './wishes.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/CONTENT.md', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -283,13 +284,7 @@ async function identicalIcons(server: Server, items: Item[]) {
   };
 }
 
-interface HeldOut {
-  station: string;
-  materials: Array<{ id: string; quantity: number }>;
-  type: string;
-  description: string;
-  focus_attributes: string[];
-  visual_preferences: Record<string, string>;
+interface HeldOut extends FormRequest {
   expect: { type: string; subtype: string; color: string | null };
 }
 
@@ -586,6 +581,7 @@ interface Played {
   heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
   /** Answers the server sent back to the model with its problems, by route. */
   reasks: Record<'drops' | 'crafts' | 'created', number>;
+  wishes: WishRow[];
 }
 
 /** Answers the server has re-asked a model for so far (its problems listed): from /metrics. */
@@ -621,8 +617,8 @@ function disagreements(game: GameDefinition, items: Item[], origin: 'dropped' | 
   return { items: items.length, disagree, byRule, examples };
 }
 
-/** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
-async function play(c: GameCase): Promise<Played> {
+/** A server of one game over its embedded engine, in a scratch folder, for `use`. */
+async function withServer<T>(c: GameCase, use: (server: Server) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-content-'));
   const server = await startServer(
     loadConfig({
@@ -636,6 +632,20 @@ async function play(c: GameCase): Promise<Played> {
     { listen: false },
   );
   try {
+    return await use(server);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Every wish of the game through create-item and combine (test/content/wishes.ts). */
+const playWishes = (server: Server, c: GameCase) =>
+  runWishes((method, url, payload) => call(server, method, url, payload), c.file, c.game);
+
+/** One game played through the real server and its embedded engine: bags, icons, crafts, chain, grid. */
+async function play(c: GameCase): Promise<Played> {
+  return withServer(c, async (server) => {
     console.log(`${c.game.name}: dropping ${PLAYERS} bags of ${BAG} items through the server…`);
     const before = await reasked(server);
     const loot = await dropBags(server, c);
@@ -657,15 +667,13 @@ async function play(c: GameCase): Promise<Played> {
       crafts: afterCrafts - afterDrops,
       created: (await reasked(server)) - beforeCreated,
     };
-    return { c, loot, icons, crafts, chain, grid, heldOut, reasks };
-  } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    const wishes = await playWishes(server, c);
+    return { c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes };
+  });
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -785,6 +793,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks }: Playe
     impossible: `${impossible.length}`,
     heldOut: heldOut ? `${fmt(percent(honoured, heldOut.length))}% (${honoured}/${heldOut.length})` : '—',
     colourPainted: `${fmt(percent(colourPainted, colourAsked))}% (${colourPainted}/${colourAsked})`,
+    ...wishSummary(wishes),
   };
 
   const section = `## Loot through the server: ${game.name}
@@ -962,10 +971,19 @@ ${table(
 `
     : ''
 }`;
-  return { summary, section };
+  return { summary, section, wishes: { name: game.name, rows: wishes } };
+}
+
+/** `LOOTSMITH_REPORT_ONLY=wishes`: the wishes section alone, printed, for work on the writer's reading of wishes. */
+async function wishesOnly() {
+  const games = [];
+  for (const c of GAMES)
+    games.push({ name: c.game.name, rows: await withServer(c, (server) => playWishes(server, c)) });
+  console.log(wishesSection(games));
 }
 
 async function main() {
+  if (process.env.LOOTSMITH_REPORT_ONLY === 'wishes') return wishesOnly();
   const started = Date.now();
   const games: Array<ReturnType<typeof measure>> = [];
   for (const c of GAMES) games.push(measure(await play(c)));
@@ -1079,12 +1097,17 @@ ${table(
       '≥ 90%',
     ],
     ['held-out create-item requests honoured (type, subtype, colour)', ...each('heldOut'), '—', '≥ 90%'],
+    ['wishes made into non-nouns (create-item and combine)', ...each('nonNouns'), '—', '0'],
+    ['wishes whose purpose create-item followed', ...each('followed'), '—', '≥ 90%'],
+    ['held-out wishes whose purpose create-item followed', ...each('heldOutFollowed'), '—', '≥ 90%'],
+    ['wishes whose purpose combine followed (when it made one)', ...each('combine'), '—', '≥ 90%'],
   ],
 )}
 
 Sentences are those of descriptions, lore and other prose fields. Effect lines (the catalogue's text with an item's numbers) are counted apart: in the unseen-prompt bags, ${effectRepeats.filter((r) => r.length).length} of ${effectRepeats.length} repeat one word for word (two items with the same effect at the same strength). The painter's contact sheet with every kind is \`docs/icons-sheet.png\` (\`npm run icons:sheet\`).
 
 ${games.map((g) => g.section).join('\n')}
+${wishesSection(games.map((g) => g.wishes))}
 ## Unseen prompts by form
 
 ${table(['context form', 'requests', 'schema-valid %', 'context words %'], forms)}

@@ -6,6 +6,7 @@ import { effectsFor, lean } from './effects.ts';
 import { agree, capitalise, isPlural, listOf, nameWithArticle, titleCase, withArticle } from './grammar.ts';
 import { type ItemPlan, type PlanOptions, planItem } from './item-plan.ts';
 import { SUBTYPE_TYPES } from './lexicon.ts';
+import { isThing, readWish } from './requests.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 export interface Verdict {
@@ -322,7 +323,9 @@ function possible(bench: Pick<Bench, 'vocab'>, parts: Part[], types: readonly st
   const { vocab } = bench;
   const have = new Set(parts.map((p) => p.stuff).filter(Boolean) as Stuff[]);
   const out: string[] = [];
+  // Only things of the game's types: a salvage game's fabricator makes no swords.
   const fits = (subtype: string) =>
+    vocab.typeOfSubtype(subtype) !== undefined &&
     types.includes(typeOf(vocab, subtype)) &&
     needsOf(vocab, subtype).some((n) => have.has(n)) &&
     !out.includes(subtype);
@@ -406,6 +409,8 @@ interface Bench {
   generic?: string;
   /** The subtype the intent names ("a heavy axe"). */
   named?: string;
+  /** The stat the intent leans to ("i want to run faster" → speed). */
+  stat?: string;
 }
 
 /** A check of the bench: a refusal with advice, or nothing when the check passes. */
@@ -433,10 +438,15 @@ function readBench(combine: CombineCue, vocab: Vocabulary): Bench {
   const purpose = /^(?:(?:a|an|some)\s+)?(?:something|anything|thing|item|gear|tool)\b|^(?:to|for)\s/.test(
     intent.trim(),
   );
+  // A wish names what it is for where it names no thing ("i want to protect myself" → a shield).
+  const wish = readWish(intent, vocab, types);
   const generic =
     genericType(vocab, words) ??
-    (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined);
-  const named = subtypeIn(intent, vocab);
+    (purpose ? words.map((w) => PURPOSE_TYPES[w]).find((t) => t && types.includes(t)) : undefined) ??
+    (wish.noun ? undefined : wish.type);
+  // Only a thing of the game's own types: "shields" names no tool of a salvage game.
+  const found = subtypeIn(intent, vocab);
+  const named = found && isThing(found, vocab) ? found : (wish.thing ?? undefined);
   return {
     vocab,
     combine,
@@ -448,9 +458,10 @@ function readBench(combine: CombineCue, vocab: Vocabulary): Bench {
     ...(finished[0]?.finished ? { base: finished[0].finished } : {}),
     intent,
     words,
-    purpose,
+    purpose: purpose || (wish.purposeful && !wish.noun),
     ...(generic ? { generic } : {}),
     ...(named ? { named } : {}),
+    ...(wish.stat ? { stat: wish.stat } : {}),
   };
 }
 
@@ -553,11 +564,15 @@ const madeOfWhatWentIn: Check = (bench) => {
   );
 };
 
-/** The last word of the intent's thing, before what it is for or made of: "a clockwork gadget for my belt" → gadget. */
-function headNoun(intent: string): string | undefined {
+/**
+ * The last word of the intent's thing, before what it is for or made of, when it is a thing: "a
+ * clockwork gadget for my belt" → gadget; "whatever you think is best" names none (never "think").
+ */
+function headNoun(intent: string, vocab: Vocabulary): string | undefined {
   const thing = intent.split(/\b(?:for|to|with|that|which|made|from|out|of)\b/)[0] ?? '';
   const words = (thing.match(/[a-z]+/g) ?? []).filter((w) => !PLAIN_WORDS.has(w) && w.length > 2);
-  return words.at(-1);
+  const head = words.at(-1);
+  return head && isThing(head, vocab) ? head : undefined;
 }
 
 /** What is made: a subtype and its type. */
@@ -577,7 +592,7 @@ function chooseSubtype(bench: Bench): Made | Verdict {
   if (named) return made(named);
   const toolPick = TOOL_MAKES.find(([pattern]) => pattern.test(combine.tool?.toLowerCase() ?? ''))?.[1] ?? [];
   const options = possible(bench, parts, generic ? [generic] : types);
-  const head = vocab.known && !bench.purpose ? headNoun(bench.intent) : undefined;
+  const head = vocab.known && !bench.purpose ? headNoun(bench.intent, vocab) : undefined;
   if (head && !generic && parts.some((p) => p.stuff)) {
     // A thing of the game's world the writer has no word for: made by the first type that fits.
     const type = types.find((t) => options.some((o) => typeOf(vocab, o) === t)) ?? types[0];
@@ -784,7 +799,10 @@ function craft(bench: Bench, { subtype, type }: Made, cues: Cues, rng: Rng, opti
   const material = main?.material ?? 'iron';
   const adjective = words.find((w) => QUALITY_NAMES[w]);
   const keep = upgradeKeeps(bench, added ?? 'none', options, rng.fork('upgrade'));
-  const item = planItem({ ...combine.result, type, subtype }, { ...cues, element, themeOnly: false }, rng, {
+  // A new thing leans where the words ask; an improved piece keeps its nature (a bomb still bursts).
+  const focus = combine.result.focus ?? (bench.base ? undefined : bench.stat);
+  const result = { ...combine.result, type, subtype, ...(focus ? { focus } : {}) };
+  const item = planItem(result, { ...cues, element, themeOnly: false }, rng, {
     ...options,
     ...(keep ? { keep } : {}),
     material,

@@ -28,9 +28,14 @@ export function lean(effect: EffectLine, element: string, vocab: Vocabulary): nu
   return words.some((w) => w.length > 2 && text.includes(w)) ? 4 : 1;
 }
 
+/** Whether an effect is one of an element's ("burn" is fire's): its element's words in its id, name or text. */
+export const effectLeansTo = (effect: EffectLine, element: string, vocab: Vocabulary) =>
+  lean(effect, element, vocab) > 1;
+
 /**
- * Effects of the game's catalogue for one item: only those its type may carry, those of its element
- * first, each number between its least value and the ceiling of the item's rarity and level.
+ * Effects of the game's catalogue for one item: only those its type may carry, those the player
+ * asked for (`wanted`, ids) first, then those of its element, each number between its least value
+ * and the ceiling of the item's rarity and level.
  */
 export function effectsFor(
   vocab: Vocabulary,
@@ -40,6 +45,7 @@ export function effectsFor(
   level: number,
   count: number,
   rng: Rng,
+  wanted: readonly string[] = [],
 ): ItemEffect[] {
   // No effect whose element cancels out the item's, or another effect's (fire and frost do not mix).
   const elementsOf = (e: EffectLine) => effectElements(e, vocab.elements);
@@ -50,7 +56,13 @@ export function effectsFor(
   const pool = vocab.effects.filter(
     (e) => e.types?.includes(type) && (element === 'none' || fits(e, [element])),
   );
+  // What the player asked for first, while it fits.
   const chosen: EffectLine[] = [];
+  for (const id of wanted ?? []) {
+    const asked = pool.find((e) => e.id === id);
+    if (asked && !chosen.includes(asked) && chosen.length < count && fits(asked, chosen.flatMap(elementsOf)))
+      chosen.push(asked);
+  }
   for (;;) {
     if (chosen.length >= count) break;
     const taken = chosen.flatMap(elementsOf);

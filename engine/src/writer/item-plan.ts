@@ -14,7 +14,7 @@ import { effectsFor } from './effects.ts';
 import { describeItem, type ItemFacts, loreFor, originClause } from './item-text.ts';
 import { ELEMENT_MATERIALS, METALS_BY_TIER } from './lexicon.ts';
 import { itemName } from './names.ts';
-import { askedColour, askedNoun, typeOfNoun } from './requests.ts';
+import { askedColour, askedNoun, namedMaterial, readWish, typeOfNoun } from './requests.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** Everything the writer knows about one item before it meets a schema. */
@@ -291,11 +291,18 @@ export function planItem(
   const { vocab } = cues;
   // The thing the player's own words name, if an item of the type asked for may be it.
   const requested = cues.request ? askedNoun(cues.request, vocab, cue.type) : undefined;
-  const subtypeWord = cue.subtype?.toLowerCase() ?? requested;
+  // What the player's words ask for where the request leaves it open: the type, stat and effects.
+  const words = cues.request ?? cues.combine?.intent;
+  const wish = words ? readWish(words, vocab, cue.type ? [cue.type] : options.types) : undefined;
+  const subtypeWord =
+    cue.subtype?.toLowerCase() ??
+    requested ??
+    (!cue.type || cue.type === wish?.type ? wish?.thing : undefined);
   const type =
     cue.type ??
     vocab.typeOfSubtype(subtypeWord)?.id ??
     (requested ? typeOfNoun(requested, vocab) : undefined) ??
+    wish?.type ??
     rng.fork('type').pick(options.types?.length ? options.types : vocab.types.map((t) => t.id));
   // A subtype this answer has not made yet, so the items of one drop differ in what they are.
   const subtype =
@@ -306,14 +313,15 @@ export function planItem(
   const budget = cue.budget ?? defaultBudget(level, rarity);
   const temperature = cues.temperature ?? 0.8;
   const element = options.element ?? elementFor(cues, rarity, rng.fork('element'));
-  const forgedFrom = cues.materials?.find((i) => i.element === 'none' && i.material)?.material;
+  const forgedFrom =
+    namedMaterial(words, cues.materials) ??
+    cues.materials?.find((i) => i.element === 'none' && i.material)?.material;
   const material =
     options.material ??
     forgedFrom ??
     pickMaterial(vocab, type, subtype, element, rarity, rng.fork('material'));
   // The colour the player asked for, on what they make (a drop asks for none).
-  const color =
-    cues.obtained === 'dropped' ? undefined : askedColour(cues.request ?? cues.combine?.intent, cues.look);
+  const color = cues.obtained === 'dropped' ? undefined : askedColour(words, cues.look);
   const asked = color ? colourOfWord(color) : undefined;
   const look: ItemLook = {
     noun: subtype,
@@ -347,7 +355,8 @@ export function planItem(
     vocab,
     type,
     subtype,
-    cue.focus,
+    // A forged item leans where the words ask; a combined piece keeps its nature (a bomb bursts).
+    cue.focus ?? (cues.request ? wish?.stat : undefined),
     element,
     rarity,
     budget,
@@ -356,8 +365,22 @@ export function planItem(
     rng.fork('stats'),
     0.1 + 0.2 * Math.min(2, temperature),
   );
-  const effectCount = Math.min(options.maxEffects ?? 4, [0, rng.int(0, 1), 1, 2, 3, 4][rarity] ?? 4);
-  const drawn = effectsFor(vocab, type, element, rarity, level, effectCount, rng.fork('effects'));
+  const rolled = [0, rng.int(0, 1), 1, 2, 3, 4][rarity] ?? 4;
+  // An effect the player asked for is made when the item's rarity allows any.
+  const effectCount = Math.min(
+    options.maxEffects ?? 4,
+    wish?.effects.length && rarity ? Math.max(1, rolled) : rolled,
+  );
+  const drawn = effectsFor(
+    vocab,
+    type,
+    element,
+    rarity,
+    level,
+    effectCount,
+    rng.fork('effects'),
+    wish?.effects,
+  );
   const { stats, effects } = options.keep
     ? options.keep({ stats: allotted, effects: drawn }, { type, rarity, level, budget })
     : { stats: allotted, effects: drawn };

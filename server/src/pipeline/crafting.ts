@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readWishFor, type Wish } from '@lootsmith/engine/requests';
 import {
   type CombineRequest,
   type CombineVerdict,
@@ -32,7 +33,7 @@ import { refuse } from '../refusal.ts';
 import type { Stack } from '../store/store.ts';
 import { askJson } from './ask-json.ts';
 import { type LootDeps, newItemId } from './loot.ts';
-import { combineIngredientLine, ingredientLine, stationLine, systemPrompt } from './prompts.ts';
+import { combineIngredientLine, gameLines, ingredientLine, stationLine, systemPrompt } from './prompts.ts';
 import { newTrace, provenanceRows } from './provenance.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
@@ -376,13 +377,15 @@ export async function planCreateItem(
 ): Promise<{ item: Item; stacks: Stack[]; notes: string[] }> {
   const st = station(deps, body.crafting_station);
   if (!st) throw refuse('unknown_station', 'crafting_station is required');
-  const params = body.item_parameters;
-  knownType(deps.game, params.type, 'item_parameters.type');
-  if (!st.types.includes(params.type))
+  knownType(deps.game, body.item_parameters.type, 'item_parameters.type');
+  if (!st.types.includes(body.item_parameters.type))
     throw refuse(
       'invalid_request',
-      `The ${st.name} cannot make ${params.type}; it makes ${st.types.join(', ')}`,
+      `The ${st.name} cannot make ${body.item_parameters.type}; it makes ${st.types.join(', ')}`,
     );
+  // The player's words beat the form's defaults: what they ask for is what the model is asked.
+  const wished = followWish(deps.game, st, body.item_parameters);
+  const params = wished.params;
   const stacks = mergeStacks(body.materials);
   const ingredients = await ingredientsOf(deps, stacks);
   const level = craftingLevel(deps.game, crafter.xp);
@@ -440,8 +443,8 @@ export async function planCreateItem(
       )) ?? [],
   });
   const written = settleItem(deps.game, batch.items[0] as (typeof batch.items)[number], 'made');
-  // A colour the player chose is the item's, whatever the model wrote.
-  const chosen = chosenColour(params.visual_preferences);
+  // A colour the player named or chose is the item's, whatever the model wrote, and its look's.
+  const chosen = wished.wish.colour ?? chosenColour(params.visual_preferences);
   const family = chosen ? colourOfWord(chosen) : undefined;
   const look =
     written.look && family
@@ -452,9 +455,85 @@ export async function planCreateItem(
   const icon = await deps.icons.ensure(deps.icons.promptFor(generated), playerId, signal);
   const item = { ...generated, id: newItemId(), icon, created_at: new Date().toISOString() };
   deps.activity?.record(provenanceRows(deps.game, [item], { source: 'create_item', playerId, trace }));
-  return { item, stacks, notes: requestNotes(deps.game, body, item, ingredients) };
+  const notes = [...wished.notes, ...requestNotes(deps.game, body, item, ingredients)];
+  return { item, stacks, notes: [...notes, ...effectNotes(deps.game, wished.wish, item)] };
 }
 
+type ItemParameters = CreateItemRequest['item_parameters'];
+
+const typeName = (game: GameDefinition, id: string) =>
+  (game.item_types.find((t) => t.id === id)?.name ?? id.toLowerCase()).replaceAll('_', ' ');
+const statName = (game: GameDefinition, id: string) => game.stats.find((s) => s.id === id)?.name ?? id;
+
+/**
+ * A create-item's parameters with the player's words put above the form's defaults, and a note for
+ * each default they overrode: the type their words ask for when the station makes it (a thing they
+ * name, else what it is for: "i want to protect myself" is no weapon), the colour they name over the
+ * colour setting, the stat their words lean to over a focus that disagrees ("a healing potion" with
+ * Attack left on heals).
+ */
+function followWish(
+  game: GameDefinition,
+  st: Station,
+  given: ItemParameters,
+): { params: ItemParameters; wish: Wish; notes: string[] } {
+  const wish = readWishFor(given.description, gameLines(game), st.types, given.type);
+  const notes: string[] = [];
+  let type = given.type;
+  if (wish.type && wish.type !== given.type) {
+    type = wish.type;
+    notes.push(
+      `Made ${article(typeName(game, type))}, not ${article(typeName(game, given.type))}: that is what your words ask for.`,
+    );
+  } else if (wish.noun && !wish.type)
+    notes.push(
+      `The ${st.name} cannot make ${article(wish.noun)} (it makes ${st.types.map((t) => typeName(game, t)).join(', ')}), so this is ${article(typeName(game, type))}.`,
+    );
+  let focus = given.focus_attributes;
+  if (
+    wish.stat &&
+    carries(game, type, wish.stat) &&
+    !focusStats(game, focus.join(', ')).some((f) => wish.stats?.includes(f))
+  ) {
+    if (focus.length)
+      notes.push(
+        `Leans to ${statName(game, wish.stat)}, as your words ask, not to ${focus.join(', ')} as the focus says.`,
+      );
+    focus = [wish.stat, ...focus].slice(0, 4);
+  }
+  let look = given.visual_preferences;
+  const key = 'colour' in look ? 'colour' : 'color';
+  const setting = chosenColour(look);
+  if (wish.colour && setting && setting !== wish.colour) {
+    look = { ...look, [key]: wish.colour };
+    notes.push(`Coloured ${wish.colour} as your words say, not ${setting} as the colour setting says.`);
+  }
+  return { params: { ...given, type, focus_attributes: focus, visual_preferences: look }, wish, notes };
+}
+
+/** "a shield", "an amulet"; "boots" and "body armour" take none. */
+const article = (noun: string) =>
+  /[^s]s$|armou?r$|gear$/i.test(noun) ? noun : `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** An effect the words surely asked for that the item does not carry, with why. */
+function effectNotes(game: GameDefinition, wish: Wish, item: Item): string[] {
+  const wanted = [...wish.effects, ...(wish.sure ? [wish.sure] : [])];
+  if (!wish.sure || wanted.some((id) => item.effects.some((e) => e.id === id))) return [];
+  const asked = game.effects.find((e) => e.id === wish.sure);
+  if (!asked) return [];
+  const name = asked.name ?? asked.id;
+  const kind = article(typeName(game, item.type));
+  if (!asked.types.includes(item.type))
+    return [
+      `No ${name}: ${kind} cannot carry it (${asked.types.map((t) => typeName(game, t)).join(', ')} can).`,
+    ];
+  const others = item.effects.map((e) => game.effects.find((x) => x.id === e.id)?.name ?? e.id);
+  return [
+    others.length
+      ? `No ${name}: the item came with ${others.join(', ')} instead.`
+      : `No ${name}: ${kind} of this rarity carries no effect.`,
+  ];
+}
 /** The colour a player chose in their visual preferences (`color` or `colour`), if a word. */
 function chosenColour(prefs: CreateItemRequest['item_parameters']['visual_preferences']): string | undefined {
   const value = prefs.color ?? prefs.colour;
