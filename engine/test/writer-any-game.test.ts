@@ -196,6 +196,64 @@ describe('the writer for a game of its own', () => {
     );
   });
 
+  it('draws a yes/no field of the game’s own as its plan does, not always yes', () => {
+    const fields = [
+      ...(GAME.fields ?? []),
+      { id: 'sealed', type: 'boolean' as const, description: 'Holds vacuum', types: ['SUIT'] },
+    ];
+    const game: GameLines = { ...GAME, fields };
+    const own = itemSchemasFor({
+      item_types: game.types ?? [],
+      rarities: (game.rarities ?? []).map((id) => ({ id })),
+      elements: game.elements ?? [],
+      stats: game.stats ?? [],
+      effects: game.effects ?? [],
+      item_fields: fields.map((f) => ({ ...f, description: f.description ?? f.id, types: f.types ?? [] })),
+      max_item_level: 60,
+    });
+    const system = `You are the item designer of "Salvage Run".\n${QUOTED_TEXT_RULE}\n${formatPrompt({ game })}`;
+    const sealed = Array.from({ length: 40 }, (_, seed) => {
+      const { content } = writeCompletion({
+        messages: [
+          { role: 'system', content: system },
+          {
+            role: 'user',
+            content: formatPrompt({ count: 1, items: [{ type: 'SUIT', rarity: 'REFIT', level: 9 }] }),
+          },
+        ],
+        response_format: { type: 'json_schema', json_schema: { schema: jsonSchemaOf(own.batch) } },
+        seed,
+      });
+      return own.batch.parse(JSON.parse(content)).items[0]?.sealed;
+    });
+    expect(sealed.filter((v) => v === true).length).toBeGreaterThan(5);
+    expect(sealed.filter((v) => v === false).length).toBeGreaterThan(5);
+  });
+
+  it('writes no phrase of the writer’s own fantasy world: no hoard, no lair, no owner with a fantasy name', () => {
+    const schema = jsonSchemaOf(schemas.batch);
+    const text = Array.from({ length: 60 }, (_, seed) =>
+      JSON.stringify(
+        answer(
+          {
+            count: 2,
+            context: { enemy: 'Netrunner', location: 'Reactor Deck' },
+            items: [
+              { type: 'TOOL', rarity: 'ARTIFACT', level: 20 },
+              { type: 'IMPLANT', rarity: 'REFIT', level: 9 },
+            ],
+          },
+          schema,
+          seed,
+        ),
+      ),
+    ).join(' ');
+    expect(text).not.toMatch(/hoard|\blair\b|warlord|hermit|knight|pirate|temple|noble|smith/i);
+    // The only owners a name may have are the context's: "Netrunner's Plasma Cutter".
+    const owners = new Set([...text.matchAll(/"name":"([A-Z][a-z]+)'s /g)].map((m) => m[1]));
+    expect([...owners].filter((o) => o !== 'Netrunner')).toEqual([]);
+  });
+
   it('names items from the game’s words and its subtypes', () => {
     const schema = jsonSchemaOf(schemas.batch);
     const names = Array.from({ length: 40 }, (_, seed) => {
