@@ -317,13 +317,7 @@ async function heldOutRequests(server: Server) {
     });
     const item = (res.body as { item?: Item }).item;
     const subtype = item?.subtype.toLowerCase() ?? '';
-    // The colour asked for, measured on the icon's pixels.
-    const family = r.expect.color ? colourOfWord(r.expect.color) : undefined;
-    let painted: boolean | undefined;
-    if (item?.icon && family) {
-      const png = await call(server, 'GET', item.icon.url);
-      painted = png.status === 200 && paintsColour(decodePng(png.body as Buffer), family);
-    }
+
     const honoured =
       item !== undefined &&
       item.type === r.expect.type &&
@@ -336,7 +330,6 @@ async function heldOutRequests(server: Server) {
         : `refused (${res.status})`,
       honoured,
       ...(item ? { item } : {}),
-      ...(painted === undefined ? {} : { painted }),
     });
   }
   return rows;
@@ -582,6 +575,21 @@ interface Played {
   /** Answers the server sent back to the model with its problems, by route. */
   reasks: Record<'drops' | 'crafts' | 'created', number>;
   wishes: WishRow[];
+  /** Colours players asked for (create-item, wishes), against those painted. */
+  asked: { asked: number; painted: number };
+}
+
+/** Of the items a player asked a colour of, how many show it on their icon's pixels. */
+async function askedColoursPainted(server: Server, items: Item[]) {
+  const out = { asked: 0, painted: 0 };
+  for (const item of items) {
+    const family = item.color ? colourOfWord(item.color) : undefined;
+    if (!family || !item.icon) continue;
+    out.asked++;
+    const png = await call(server, 'GET', item.icon.url);
+    if (png.status === 200 && paintsColour(decodePng(png.body as Buffer), family)) out.painted++;
+  }
+  return out;
 }
 
 /** Answers the server has re-asked a model for so far (its problems listed): from /metrics. */
@@ -668,12 +676,16 @@ async function play(c: GameCase): Promise<Played> {
       created: (await reasked(server)) - beforeCreated,
     };
     const wishes = await playWishes(server, c);
-    return { c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes };
+    const asked = await askedColoursPainted(server, [
+      ...(heldOut ?? []).flatMap((r) => r.item ?? []),
+      ...wishes.flatMap((w) => w.item ?? []),
+    ]);
+    return { c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes, asked };
   });
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes, asked }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -772,9 +784,8 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes 
   ] as const;
   const disagreeing = agreement.reduce((a, [, d]) => a + d.disagree, 0);
   // Colour asked (a player's, or the look's main colour on a drop) against colour painted.
-  const askedColours = heldOut?.filter((r) => r.painted !== undefined) ?? [];
-  const colourAsked = askedColours.length + icons.coloured.asked;
-  const colourPainted = askedColours.filter((r) => r.painted).length + icons.coloured.painted;
+  const colourAsked = asked.asked + icons.coloured.asked;
+  const colourPainted = asked.painted + icons.coloured.painted;
   const summary = {
     agreement: `${disagreeing} of ${agreement.reduce((a, [, d]) => a + d.items, 0)}`,
     valid: `${fmt(percent(items.length, items.length + loot.failed * 2))}% (${loot.failed} drops failed)`,
@@ -792,7 +803,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes 
     recurring: `${fmt(recurringCount / Math.max(1, bags.size))} per bag (${recurringCount} in ${bags.size} bags)`,
     impossible: `${impossible.length}`,
     heldOut: heldOut ? `${fmt(percent(honoured, heldOut.length))}% (${honoured}/${heldOut.length})` : '—',
-    colourPainted: `${fmt(percent(colourPainted, colourAsked))}% (${colourPainted}/${colourAsked})`,
+    colourPainted: `${fmt(percent(colourPainted, colourAsked))}% (${colourPainted}/${colourAsked}; players' own ${asked.painted}/${asked.asked})`,
     ...wishSummary(wishes),
   };
 
@@ -1091,7 +1102,7 @@ ${table(
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
     ['items whose parts disagree (drops, combines, create-item)', ...each('agreement'), '—', '0'],
     [
-      "colour asked (create-item's, a drop look's main colour) painted on the icon's pixels",
+      "colour asked (a player's in create-item and wishes; a drop look's main colour) painted on the icon's pixels",
       ...each('colourPainted'),
       '—',
       '≥ 90%',
