@@ -420,6 +420,15 @@ async function play(
   return drops;
 }
 
+/** The buckets that missed, with how many items each, from the draws counter. */
+function missedIn(metrics: string): string {
+  const missed = metrics
+    .split('\n')
+    .filter((l) => l.startsWith('lootsmith_pool_draws_total{') && l.includes('outcome="miss"'))
+    .map((l) => `${/bucket="([^"]*)"/.exec(l)?.[1]} ${l.split(' ').at(-1)}`);
+  return missed.length ? ` (${missed.join(', ')})` : '';
+}
+
 /** The figures of a session: latency, generations per item served (warming included), hits and warming. */
 function sessionRows(label: string, drops: SessionDrop[], after: string, how: string): BenchRow[] {
   const times = drops.map((d) => d.ms);
@@ -451,7 +460,7 @@ function sessionRows(label: string, drops: SessionDrop[], after: string, how: st
       '%',
       '',
       true,
-      `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them another band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand`,
+      `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them another band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand${missedIn(after)}`,
     ),
     row(
       'items warmed ahead of any draw',
@@ -550,6 +559,13 @@ export async function benchPoolStranger(): Promise<BenchRow[]> {
     const after = await settledMetrics(run.server);
     const top = Math.max(...drops.map((d) => d.level));
     const how = `a fresh game (SQLite, child process, LOOTSMITH_POOLS=1, LOOTSMITH_POOL_BUDGET_PER_HOUR=${SESSION.budgetPerHour} (its player share a tenth), other limits default), its /v1 service the engine behind a pace of chat 2 s and images 1.5 s; ${SESSION.players} heroes load their inventories, ${STRANGER.idleS} s idle, then ${drops.length} kills, a hero's turn every ${SESSION.killEveryMs} ms in rotation, each hero from level 1 taking the demo's non-boss enemies in turn whatever their tier (${enemies.map((e) => `${e.id} in ${e.room}`).join(', ')}; the rooms are where loot_pools.rooms of server/game/fantasy-rpg.json puts them; an enemy whose tier's drop limit is used up this minute is passed over), the demo's XP per kill and items per enemy, levels 1 to ${top}; every drop, from the plugin core's generateItems call to items in hand`;
+    if (process.env.LOOTSMITH_BENCH_VERBOSE)
+      console.log(
+        after
+          .split('\n')
+          .filter((l) => /^lootsmith_pool_(spent_items_total|draws_total|items)\{/.test(l))
+          .join('\n'),
+      );
     return sessionRows('stranger', drops, after, how);
   } finally {
     await run.close();
@@ -568,6 +584,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(only === undefined || only === 'session' ? await benchPoolSession() : []),
     ...(only === undefined || only === 'stranger' ? await benchPoolStranger() : []),
   ];
-  for (const r of rows) console.log(`${r.ok ? 'ok ' : 'MISS'} ${r.name}: ${r.value} ${r.unit} ${r.goal}`);
+  for (const r of rows)
+    console.log(
+      `${r.ok ? 'ok ' : 'MISS'} ${r.name}: ${r.value} ${r.unit} ${r.goal}${process.env.LOOTSMITH_BENCH_VERBOSE ? `\n    ${r.how}` : ''}`,
+    );
   process.exit(0);
 }

@@ -11,6 +11,8 @@ const REPEAT_MS = 10_000;
 const MAX_REMEMBERED = 5_000;
 /** How many levels ahead of a player its next band (and the tiers it meets) are warmed. */
 const LOOKAHEAD = 2;
+/** How many steps from the first room a new player's reach is warmed at start-up. */
+const REACH = 2;
 /** A player counts as playing this long after its last drop. */
 const LIVE_MS = 60_000;
 /** Drops closer together than this count as this far apart (a burst of kills is not a pace). */
@@ -67,7 +69,8 @@ export class Forecast {
   /**
    * The buckets a fresh game's players ask for first: the enemies of the first room (where players
    * start), or without a map every tier-1 enemy, for player levels 1–3, any item type; and `next`,
-   * those of the rooms next to the first that a level-1 player meets.
+   * those of every room a new player can walk to within `REACH` steps of the first, whatever their
+   * tier: a stranger's play fights what it finds, not what `tier_levels` expects at its level.
    */
   startBuckets(): { first: Bucket[]; next: Bucket[] } {
     const start = this.game.loot_pools.rooms[0];
@@ -79,10 +82,12 @@ export class Forecast {
       };
     const first = room.enemies.map((e) => this.bucket(e, 1, '*', room.name));
     const keys = new Set(first.map((b) => b.key));
-    const next = [...room.neighbours]
-      .flatMap((r) =>
-        r.enemies.filter((e) => this.metAt(e, 1) === 1).map((e) => this.bucket(e, 1, '*', r.name)),
-      )
+    const reached = new Set([room]);
+    for (let step = 0; step < REACH; step++)
+      for (const r of [...reached]) for (const n of r.neighbours) reached.add(n);
+    reached.delete(room);
+    const next = [...reached]
+      .flatMap((r) => r.enemies.map((e) => this.bucket(e, 1, '*', r.name)))
       .filter((b) => !keys.has(b.key) && keys.add(b.key));
     return { first, next };
   }
