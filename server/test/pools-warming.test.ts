@@ -258,6 +258,15 @@ describe('players about to meet a tier', () => {
     for (const at of [0, 2_000, 4_000]) paced.saw('i', 4, 'The Crossroads', at);
     expect(paced.arriving(bucket('cultist', 5), 4_000, 4)).toBe(2);
   });
+
+  it('are not counted once they have looted it: a player who has is in a bucket’s rate already', () => {
+    const forecast = new Forecast(game);
+    forecast.saw('a', 4, 'Ember Shrine', 0);
+    forecast.saw('b', 4, 'Ember Shrine', 0, 'cultist');
+    forecast.saw('b', 4, 'Ember Shrine', 1_000, 'fire_imp');
+    expect(forecast.arriving(bucket('cultist', 5), 1_000, 0)).toBe(1);
+    expect(forecast.arriving(bucket('fire_imp', 5), 1_000, 0)).toBe(1);
+  });
 });
 
 describe('near misses', () => {

@@ -186,7 +186,7 @@ export class LootPools implements LootSupply {
       const entry = drawn.get(bucket.key) ?? { bucket, n: 0 };
       drawn.set(bucket.key, { bucket, n: entry.n + 1 });
     }
-    this.forecast.saw(playerId, site.playerLevel, plan.place, now);
+    this.forecast.saw(playerId, site.playerLevel, plan.place, now, site.enemy?.id);
     // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call): a
     // bucket drawn from, and the warming ahead it leads to (each bucket looked at once in 10 s at
     // most), are paid from the share of the hourly budget of the player whose draw asked for them,
