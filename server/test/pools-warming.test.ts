@@ -8,7 +8,7 @@ import { signPlayerToken } from '../src/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { loadGameDefinition } from '../src/game/definition.ts';
 import { dropLimits, type GameEnemy } from '../src/game/loot-authority.ts';
-import { checkItem, statBudget } from '../src/game/rules.ts';
+import { checkItem, rarityIds, rarityWeights, statBudget } from '../src/game/rules.ts';
 import { poolsAdvice } from '../src/pools/advice.ts';
 import { bucketOf } from '../src/pools/buckets.ts';
 import { Forecast } from '../src/pools/forecast.ts';
@@ -19,6 +19,7 @@ import type { SqliteStore } from '../src/store/sqlite.ts';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const player = () => `p-${randomUUID().slice(0, 8)}`;
 const HALL = "Crafters' Hall";
+const GAME = loadGameDefinition();
 /**
  * Pools on. Refills run behind the answers and the tests wait for them: a busy CI machine must not
  * turn a slow fake generation into a failed refill (the harness's upstream timeout is 1 s).
@@ -100,8 +101,25 @@ describe('warming ahead', () => {
       ).toBe(h.pooled(bucket).length);
     }
     for (const bucket of next) expect(h.pooled(bucket)).toHaveLength(3);
+    // Two steps from the hall, the Bone Gallery and the Ember Shrine: a new player can walk there at
+    // level 1 whatever tier_levels expects, so their enemies' level 1–3 buckets hold one of each
+    // rarity a drop there can roll (issue 36: a stranger's play).
+    const reach = ['skeleton', 'fire_imp', 'cultist'].map((id) => {
+      const bucket = `${id}/1-3/*/*`;
+      const tier = GAME.enemies.find((e) => e.id === id)?.tier ?? 1;
+      const weights = rarityWeights(GAME, tier, 1);
+      const rollable = rarityIds(GAME).filter((_, i) => (weights[i] ?? 0) > 0);
+      expect(
+        h
+          .pooled(bucket)
+          .map((r) => r.rarity)
+          .sort(),
+      ).toEqual(rollable.sort());
+      return bucket;
+    });
+    expect(h.pooled('frost_giant/1-3/*/*')).toHaveLength(0);
     expect(metricSum(metrics, 'lootsmith_pool_warmed_items_total')).toBe(
-      [...first, ...next].reduce((n, b) => n + h.pooled(b).length, 0),
+      [...first, ...next, ...reach].reduce((n, b) => n + h.pooled(b).length, 0),
     );
     // The same player loading its inventory again is no new demand.
     const calls = { ...s.t.fake.calls };
@@ -239,6 +257,15 @@ describe('players about to meet a tier', () => {
     const paced = new Forecast(game);
     for (const at of [0, 2_000, 4_000]) paced.saw('i', 4, 'The Crossroads', at);
     expect(paced.arriving(bucket('cultist', 5), 4_000, 4)).toBe(2);
+  });
+
+  it('are not counted once they have looted it: a player who has is in a bucket’s rate already', () => {
+    const forecast = new Forecast(game);
+    forecast.saw('a', 4, 'Ember Shrine', 0);
+    forecast.saw('b', 4, 'Ember Shrine', 0, 'cultist');
+    forecast.saw('b', 4, 'Ember Shrine', 1_000, 'fire_imp');
+    expect(forecast.arriving(bucket('cultist', 5), 1_000, 0)).toBe(1);
+    expect(forecast.arriving(bucket('fire_imp', 5), 1_000, 0)).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Item } from '@lootsmith/protocol';
+import type { GameDefinition, Item } from '@lootsmith/protocol';
 import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
 import {
   dropLimits,
@@ -320,21 +320,13 @@ interface SessionDrop {
   level: number;
 }
 
-/**
- * One play session against a fresh pools-on server: `SESSION.players` heroes load their inventories
- * (as the demo does at start), stay idle, then kill the demo's non-boss enemies in the rooms of the
- * game's map their level reaches; each kill gives the demo's XP and the drop asks at the level
- * reached. Against the paced stand-in: chat 2 s and images 1.5 s, or images one at a time at 2 s.
- */
-async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
-  const game = loadGameDefinition();
-  const pace =
-    backend === 'hosted'
-      ? { chatMs: 2_000, imageMs: 1_500 }
-      : { chatMs: 2_000, imageMs: 2_000, oneImageAtATime: true };
+type Hero = { id: string; client: LootsmithClient; xp: number; kills: Map<number, number[]> };
+
+/** A fresh pools-on server over a paced stand-in, its heroes logged in (inventories loaded) and idle. */
+async function pooledGame(pace: Parameters<typeof startPacedUpstream>[0], env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'lootsmith-bench-session-'));
   const upstream = await startPacedUpstream(pace);
-  const env: Record<string, string> = {
+  const server = await startServerProcess({
     LOOTSMITH_UPSTREAM_URL: upstream.url,
     LOOTSMITH_UPSTREAM_KEY: upstream.key,
     LOOTSMITH_PLAYER_SECRET: PLAYER_SECRET,
@@ -342,141 +334,241 @@ async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
     LOOTSMITH_DATA_DIR: dir,
     LOOTSMITH_POOLS: '1',
     LOOTSMITH_POOL_BUDGET_PER_HOUR: String(SESSION.budgetPerHour),
-    ...(backend === 'one GPU' ? { LOOTSMITH_IMAGE_CONCURRENCY: '1' } : {}),
+    ...env,
+  });
+  const heroes: Hero[] = Array.from({ length: SESSION.players }, (_, i) => {
+    const id = `session-hero-${i}`;
+    const client = new LootsmithClient({
+      baseUrl: server.url,
+      playerId: id,
+      cache: false,
+      getToken: () => signPlayerToken(PLAYER_SECRET, id, 3600),
+    });
+    return { id, client, xp: 0, kills: new Map<number, number[]>() };
+  });
+  return {
+    server,
+    heroes,
+    /** Every hero loads its inventory (as the demo does at start), then the game stays idle. */
+    async logIn(idleS: number) {
+      await Promise.all(heroes.map((h) => h.client.inventory()));
+      await new Promise((r) => setTimeout(r, idleS * 1000));
+    },
+    async close() {
+      await server.stop();
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
-  const server = await startServerProcess(env);
+}
+
+const tierOf = (game: GameDefinition, id: string) => game.enemies.find((e) => e.id === id)?.tier ?? 1;
+
+/** Whether the hero may still loot an enemy of this tier this minute (the game's drop limits per tier). */
+const lootable = (game: GameDefinition, hero: Hero, tier: number, now: number) =>
+  (hero.kills.get(tier) ?? []).filter((t) => now - t < 61_000).length <
+  dropLimits(game, tier).drops_per_minute - 1;
+
+/**
+ * Kills, one every `SESSION.killEveryMs` over the heroes in rotation, `turns` of them; `fight` picks
+ * the hero's enemy and room (none: the hero waits for one to respawn). Each kill gives the demo's XP,
+ * and the drop asks at the level reached.
+ */
+async function play(
+  game: GameDefinition,
+  heroes: Hero[],
+  turns: number,
+  fight: (hero: Hero, now: number, turn: number) => { room: string; enemy: string } | undefined,
+): Promise<SessionDrop[]> {
+  const drops: SessionDrop[] = [];
+  const running: Promise<void>[] = [];
+  const began = performance.now();
+  for (let k = 0; k < turns; k++) {
+    const wait = began + k * SESSION.killEveryMs - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const hero = heroes[k % heroes.length] as Hero;
+    const now = performance.now();
+    const chosen = fight(hero, now, Math.floor(k / heroes.length));
+    if (!chosen) continue;
+    const { room, enemy } = chosen;
+    const tier = tierOf(game, enemy);
+    hero.kills.set(tier, [...(hero.kills.get(tier) ?? []), now]);
+    const kind = DEMO_KILLS[enemy] as { xp: number; loot: number };
+    hero.xp += kind.xp;
+    const level = 1 + Math.floor(hero.xp / SESSION.xpPerLevel);
+    running.push(
+      (async () => {
+        const started = performance.now();
+        const items = await hero.client.generateItems({
+          enemy,
+          location: room,
+          theme: 'dark fantasy dungeon',
+          playerLevel: level,
+          count: kind.loot,
+        });
+        drops.push({
+          ms: performance.now() - started,
+          generated: items.filter((i) => i.id.startsWith('itm_')).length,
+          level,
+        });
+      })(),
+    );
+  }
+  const outcomes = await Promise.allSettled(running);
+  const failed = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+  if (failed.length) throw new Error(`${failed.length} drops failed: ${String(failed[0]?.reason)}`);
+  return drops;
+}
+
+/** The buckets that missed, with how many items each, from the draws counter. */
+function missedIn(metrics: string): string {
+  const missed = metrics
+    .split('\n')
+    .filter((l) => l.startsWith('lootsmith_pool_draws_total{') && l.includes('outcome="miss"'))
+    .map((l) => `${/bucket="([^"]*)"/.exec(l)?.[1]} ${l.split(' ').at(-1)}`);
+  return missed.length ? ` (${missed.join(', ')})` : '';
+}
+
+/** The figures of a session: latency, generations per item served (warming included), hits and warming. */
+function sessionRows(label: string, drops: SessionDrop[], after: string, how: string): BenchRow[] {
+  const times = drops.map((d) => d.ms);
+  const p50 = ms(percentile(times, 50));
+  const p95 = ms(percentile(times, 95));
+  const served = drops.reduce((n, d) => n + d.generated, 0);
+  const spent = sum(after, 'lootsmith_pool_spent_items_total');
+  const misses = sum(after, 'lootsmith_pool_draws_total', 'outcome="miss"');
+  const hits = sum(after, 'lootsmith_pool_draws_total', 'outcome="hit"');
+  const scaled = sum(after, 'lootsmith_pool_scaled_items_total');
+  const warmed = (reason: string) => sum(after, 'lootsmith_pool_warmed_items_total', `reason="${reason}"`);
+  const perItem = (spent + misses) / served;
+  const row = (name: string, value: number, unit: string, goal: string, ok: boolean, text: string) =>
+    ({ name: `${label}: ${name}`, value, unit, goal, ok, how: text }) satisfies BenchRow;
+  return [
+    row('drop to items in hand, p50', p50, 'ms', '≤ 50 ms', p50 <= 50, how),
+    row('drop to items in hand, p95', p95, 'ms', '≤ 250 ms', p95 <= 250, how),
+    row(
+      'generations per item served',
+      round2(perItem),
+      'generations',
+      '≤ 1.5',
+      perItem <= 1.5,
+      `every generation of the session, start-up and predicted warming and the items still pooled at the end included (${spent} started by the pools, lootsmith_pool_spent_items_total, plus ${misses} generated on demand) ÷ ${served} generated items served`,
+    ),
+    row(
+      'pool hit rate',
+      round1((100 * hits) / Math.max(1, hits + misses)),
+      '%',
+      '',
+      true,
+      `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them another band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand${missedIn(after)}`,
+    ),
+    row(
+      'items warmed ahead of any draw',
+      warmed('predicted') + warmed('start-up'),
+      'items',
+      '',
+      true,
+      `lootsmith_pool_warmed_items_total: ${warmed('start-up')} at start-up, ${warmed('predicted')} predicted (next level band, neighbouring rooms, next tier), ${warmed('seen')} refills of buckets drawn from`,
+    ),
+  ];
+}
+
+/**
+ * One play session against a fresh pools-on server: `SESSION.players` heroes load their inventories
+ * (as the demo does at start), stay idle, then kill the demo's non-boss enemies in the rooms of the
+ * game's map their level reaches. Against the paced stand-in: chat 2 s and images 1.5 s, or images
+ * one at a time at 2 s.
+ */
+async function session(backend: 'hosted' | 'one GPU'): Promise<BenchRow[]> {
+  const game = loadGameDefinition();
+  const pace =
+    backend === 'hosted'
+      ? { chatMs: 2_000, imageMs: 1_500 }
+      : { chatMs: 2_000, imageMs: 2_000, oneImageAtATime: true };
+  const run = await pooledGame(pace, backend === 'one GPU' ? { LOOTSMITH_IMAGE_CONCURRENCY: '1' } : {});
   try {
     const random = seededRandom(`bench-session-${backend}`);
     const tierFrom = (tier: number) => game.loot_pools.tier_levels?.[tier - 1] ?? 1;
-    const heroes = Array.from({ length: SESSION.players }, (_, i) => {
-      const id = `session-hero-${i}`;
-      const client = new LootsmithClient({
-        baseUrl: server.url,
-        playerId: id,
-        cache: false,
-        getToken: () => signPlayerToken(PLAYER_SECRET, id, 3600),
-      });
-      return { id, client, xp: 0, kills: new Map<number, number[]>() };
-    });
-    await Promise.all(heroes.map((h) => h.client.inventory()));
-    await new Promise((r) => setTimeout(r, SESSION.idleS * 1000));
+    await run.logIn(SESSION.idleS);
 
     /**
      * Where a hero fights: mostly the newest room its level reaches, else any it reaches, among the
      * enemies it may still loot this minute (the game's drop limits per tier, as monsters respawn).
      */
-    const fight = (hero: (typeof heroes)[number], now: number) => {
+    const fight = (hero: Hero, now: number) => {
       const level = 1 + Math.floor(hero.xp / SESSION.xpPerLevel);
-      const open = (tier: number) =>
-        (hero.kills.get(tier) ?? []).filter((t) => now - t < 61_000).length <
-        dropLimits(game, tier).drops_per_minute - 1;
       const rooms = game.loot_pools.rooms
         .map((r) => ({
           name: r.name,
           enemies: r.enemies.filter(
-            (id) => id in DEMO_KILLS && tierFrom(tierOf(id)) <= level && open(tierOf(id)),
+            (id) =>
+              id in DEMO_KILLS &&
+              tierFrom(tierOf(game, id)) <= level &&
+              lootable(game, hero, tierOf(game, id), now),
           ),
         }))
         .filter((r) => r.enemies.length);
       if (!rooms.length) return undefined;
-      const newest = rooms.reduce((a, b) =>
-        Math.max(...b.enemies.map(tierOf)) > Math.max(...a.enemies.map(tierOf)) ? b : a,
-      );
+      const top = (r: (typeof rooms)[number]) => Math.max(...r.enemies.map((id) => tierOf(game, id)));
+      const newest = rooms.reduce((a, b) => (top(b) > top(a) ? b : a));
       const room = random.next() < 0.6 ? newest : (rooms[Math.floor(random.next() * rooms.length)] ?? newest);
       const enemy = room.enemies[Math.floor(random.next() * room.enemies.length)] as string;
       return { room: room.name, enemy };
     };
-    const tierOf = (id: string) => game.enemies.find((e) => e.id === id)?.tier ?? 1;
-
-    const drops: SessionDrop[] = [];
-    const running: Promise<void>[] = [];
-    const began = performance.now();
-    for (let k = 0; k < (SESSION.fightS * 1000) / SESSION.killEveryMs; k++) {
-      const wait = began + k * SESSION.killEveryMs - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const hero = heroes[k % heroes.length] as (typeof heroes)[number];
-      const now = performance.now();
-      const chosen = fight(hero, now);
-      // Every enemy it may loot is down: the hero waits for one to respawn.
-      if (!chosen) continue;
-      const { room, enemy } = chosen;
-      hero.kills.set(tierOf(enemy), [...(hero.kills.get(tierOf(enemy)) ?? []), now]);
-      const kind = DEMO_KILLS[enemy] as { xp: number; loot: number };
-      hero.xp += kind.xp;
-      const level = 1 + Math.floor(hero.xp / SESSION.xpPerLevel);
-      running.push(
-        (async () => {
-          const started = performance.now();
-          const items = await hero.client.generateItems({
-            enemy,
-            location: room,
-            theme: 'dark fantasy dungeon',
-            playerLevel: level,
-            count: kind.loot,
-          });
-          drops.push({
-            ms: performance.now() - started,
-            generated: items.filter((i) => i.id.startsWith('itm_')).length,
-            level,
-          });
-        })(),
-      );
-    }
-    const outcomes = await Promise.allSettled(running);
-    const failed = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
-    if (failed.length) throw new Error(`${failed.length} drops failed: ${String(failed[0]?.reason)}`);
-    const after = await settledMetrics(server);
-
-    const times = drops.map((d) => d.ms);
-    const p50 = ms(percentile(times, 50));
-    const p95 = ms(percentile(times, 95));
-    const served = drops.reduce((n, d) => n + d.generated, 0);
-    const spent = sum(after, 'lootsmith_pool_spent_items_total');
-    const misses = sum(after, 'lootsmith_pool_draws_total', 'outcome="miss"');
-    const hits = sum(after, 'lootsmith_pool_draws_total', 'outcome="hit"');
-    const scaled = sum(after, 'lootsmith_pool_scaled_items_total');
-    const warmed = (reason: string) => sum(after, 'lootsmith_pool_warmed_items_total', `reason="${reason}"`);
-    const perItem = (spent + misses) / served;
+    const drops = await play(game, run.heroes, (SESSION.fightS * 1000) / SESSION.killEveryMs, fight);
+    const after = await settledMetrics(run.server);
     const top = Math.max(...drops.map((d) => d.level));
     const paceText =
       backend === 'hosted'
         ? 'chat 2 s and images 1.5 s'
         : 'chat 2 s and images 2 s painted one at a time (a single GPU; LOOTSMITH_IMAGE_CONCURRENCY=1)';
     const how = `a fresh game (SQLite, child process, LOOTSMITH_POOLS=1, LOOTSMITH_POOL_BUDGET_PER_HOUR=${SESSION.budgetPerHour} (its player share a tenth), other limits default), its /v1 service the engine behind a pace of ${paceText}; ${SESSION.players} heroes load their inventories as the demo does, ${SESSION.idleS} s idle, then ${SESSION.fightS} s of kills (${drops.length}), a hero's turn every ${SESSION.killEveryMs} ms in rotation, of the demo's non-boss enemies in the map's rooms their level reaches (a turn passes when the game's drop limits per tier leave the hero nothing to loot, as when monsters respawn) (loot_pools.rooms, tier_levels of server/game/fantasy-rpg.json), the demo's XP per kill and items per enemy, levels 1 to ${top}; every drop after the idle minute, from the plugin core's generateItems call to items in hand`;
-    const row = (name: string, value: number, unit: string, goal: string, ok: boolean, text: string) =>
-      ({ name: `${backend}: ${name}`, value, unit, goal, ok, how: text }) satisfies BenchRow;
-    return [
-      row('drop to items in hand, p50', p50, 'ms', '≤ 50 ms', p50 <= 50, how),
-      row('drop to items in hand, p95', p95, 'ms', '≤ 250 ms', p95 <= 250, how),
-      row(
-        'generations per item served',
-        round2(perItem),
-        'generations',
-        '≤ 1.5',
-        perItem <= 1.5,
-        `every generation of the session, start-up and predicted warming and the items still pooled at the end included (${spent} started by the pools, lootsmith_pool_spent_items_total, plus ${misses} generated on demand) ÷ ${served} generated items served`,
-      ),
-      row(
-        'pool hit rate',
-        round1((100 * hits) / Math.max(1, hits + misses)),
-        '%',
-        '',
-        true,
-        `lootsmith_pool_draws_total: ${hits} items from a pool (${scaled} of them another band's, scaled: lootsmith_pool_scaled_items_total), ${misses} generated on demand`,
-      ),
-      row(
-        'items warmed ahead of any draw',
-        warmed('predicted') + warmed('start-up'),
-        'items',
-        '',
-        true,
-        `lootsmith_pool_warmed_items_total: ${warmed('start-up')} at start-up (the enemies of the first room and the rooms next to it), ${warmed('predicted')} predicted (next level band, neighbouring rooms, next tier), ${warmed('seen')} refills of buckets drawn from`,
-      ),
-    ];
+    return sessionRows(backend, drops, after, how);
   } finally {
-    await server.stop();
-    await upstream.close();
-    rmSync(dir, { recursive: true, force: true });
+    await run.close();
+  }
+}
+
+/** A stranger's play (issue 36): every drop of each hero, and the idle warm-up (LOOTSMITH_BENCH_IDLE_S shortens it). */
+const STRANGER = { drops: 30, idleS: Number(process.env.LOOTSMITH_BENCH_IDLE_S ?? 60) };
+
+/**
+ * Not the demo's route: five heroes log in together, stay idle a minute, then from level 1 fight
+ * every non-boss enemy of the default game in turn, whatever its tier, each in the room the game
+ * file puts it (the first room that lists it), 30 drops each, a hero's turn every 400 ms. An enemy
+ * whose tier the game's drop limits close this minute is passed over for the next one.
+ */
+export async function benchPoolStranger(): Promise<BenchRow[]> {
+  const game = loadGameDefinition();
+  const run = await pooledGame(PACE, {});
+  try {
+    const enemies = Object.keys(DEMO_KILLS).map((id) => ({
+      id,
+      room: game.loot_pools.rooms.find((r) => r.enemies.includes(id))?.name as string,
+    }));
+    await run.logIn(STRANGER.idleS);
+    const fight = (hero: Hero, now: number, turn: number) => {
+      const first = run.heroes.indexOf(hero) + turn;
+      for (let n = 0; n < enemies.length; n++) {
+        const e = enemies[(first + n) % enemies.length] as (typeof enemies)[number];
+        if (lootable(game, hero, tierOf(game, e.id), now)) return { room: e.room, enemy: e.id };
+      }
+      return undefined;
+    };
+    const drops = await play(game, run.heroes, STRANGER.drops * run.heroes.length, fight);
+    const after = await settledMetrics(run.server);
+    const top = Math.max(...drops.map((d) => d.level));
+    const how = `a fresh game (SQLite, child process, LOOTSMITH_POOLS=1, LOOTSMITH_POOL_BUDGET_PER_HOUR=${SESSION.budgetPerHour} (its player share a tenth), other limits default), its /v1 service the engine behind a pace of chat 2 s and images 1.5 s; ${SESSION.players} heroes load their inventories, ${STRANGER.idleS} s idle, then ${drops.length} kills, a hero's turn every ${SESSION.killEveryMs} ms in rotation, each hero from level 1 taking the demo's non-boss enemies in turn whatever their tier (${enemies.map((e) => `${e.id} in ${e.room}`).join(', ')}; the rooms are where loot_pools.rooms of server/game/fantasy-rpg.json puts them; an enemy whose tier's drop limit is used up this minute is passed over), the demo's XP per kill and items per enemy, levels 1 to ${top}; every drop, from the plugin core's generateItems call to items in hand`;
+    if (process.env.LOOTSMITH_BENCH_VERBOSE)
+      console.log(
+        after
+          .split('\n')
+          .filter((l) => /^lootsmith_pool_(spent_items_total|draws_total|items)\{/.test(l))
+          .join('\n'),
+      );
+    return sessionRows('stranger', drops, after, how);
+  } finally {
+    await run.close();
   }
 }
 
@@ -488,9 +580,13 @@ export async function benchPoolSession(): Promise<BenchRow[]> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv[2];
   const rows = [
-    ...(only !== 'session' ? await benchPools() : []),
-    ...(only !== 'stream' ? await benchPoolSession() : []),
+    ...(only === undefined || only === 'stream' ? await benchPools() : []),
+    ...(only === undefined || only === 'session' ? await benchPoolSession() : []),
+    ...(only === undefined || only === 'stranger' ? await benchPoolStranger() : []),
   ];
-  for (const r of rows) console.log(`${r.ok ? 'ok ' : 'MISS'} ${r.name}: ${r.value} ${r.unit} ${r.goal}`);
+  for (const r of rows)
+    console.log(
+      `${r.ok ? 'ok ' : 'MISS'} ${r.name}: ${r.value} ${r.unit} ${r.goal}${process.env.LOOTSMITH_BENCH_VERBOSE ? `\n    ${r.how}` : ''}`,
+    );
   process.exit(0);
 }

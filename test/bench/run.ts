@@ -96,6 +96,15 @@ const SECTIONS: Section[] = [
       "Goals from the warming issue: a fresh game, five heroes logging in, an idle minute, then kills as their levels rise through the rooms of the game's map, against the paced stand-in (chat 2 s, images 1.5 s) and against a one-at-a-time image backend (2 s an image): drop to items in hand p50 ≤ 50 ms and p95 ≤ 250 ms over every drop after the first minute, and at most 1.5 generations per item served, warming ahead included. Pools keep their guarantees (tests: server/test/pools*.test.ts).",
   },
   {
+    title: "Loot pools: a stranger's play",
+    file: './pools.ts',
+    alone: true,
+    run: 'benchPoolStranger',
+    args: 'stranger',
+    about:
+      "Goals from issue 36 (item 7): not the demo's route but a stranger's. Five heroes log in together, an idle minute, then each, from level 1, fights every non-boss enemy of the default game in turn whatever its tier (30 drops each, a hero's turn every 400 ms, each drop's location the room the game file puts the enemy in), against the paced stand-in (chat 2 s, images 1.5 s): drop to items in hand p50 ≤ 50 ms and p95 ≤ 250 ms over every drop, and at most 1.5 generations per item served, warming included. `LOOTSMITH_BENCH_IDLE_S` shortens the idle minute while developing.",
+  },
+  {
     title: 'A one-at-a-time image backend',
     file: './backends.ts',
     alone: true,

@@ -21,6 +21,7 @@ import { CombinePlanner } from '../pipeline/crafting.ts';
 import { generateLoot, type LootDeps } from '../pipeline/loot.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { lootPlan } from './drop-plan.ts';
 
 /** The client id of the playground's model calls: no player's. */
 export const PLAYGROUND_CLIENT = 'lootsmith-console';
@@ -111,18 +112,18 @@ export class Playground {
     const enemy = knownEnemy(game, req.enemy);
     const tier = enemy?.tier ?? 1;
     const playerLevel = clampLevel(game, req.player_level);
-    const loot = await generateLoot(this.loot(game, materials), {
-      body: {
-        client_id: PLAYGROUND_CLIENT,
-        generation_context: {
-          enemy: req.enemy,
-          location: req.location || undefined,
-          player_level: playerLevel,
-        },
-        items: Array.from({ length: req.count }, () => (req.type ? { type: req.type } : {})),
+    const body = {
+      client_id: PLAYGROUND_CLIENT,
+      generation_context: {
+        enemy: req.enemy,
+        location: req.location || undefined,
+        player_level: playerLevel,
       },
-      site: { enemy, tier, playerLevel, limits: dropLimits(game, tier) },
-      trusted: false,
+      items: Array.from({ length: req.count }, () => (req.type ? { type: req.type } : {})),
+    };
+    const site = { enemy, tier, playerLevel, limits: dropLimits(game, tier) };
+    const loot = await generateLoot(this.loot(game, materials), {
+      plan: lootPlan(game, body, site, false),
       takenNames: [],
       signal,
     });

@@ -1,4 +1,4 @@
-import type { DropLimits, GameDefinition, GenerateItemsRequest } from '@lootsmith/protocol';
+import type { DropLimits, GameDefinition } from '@lootsmith/protocol';
 import type { VerifiedDropGrant } from '../drop-grants.ts';
 import { refuse } from '../refusal.ts';
 import type { PlayerRecord } from '../store/store.ts';
@@ -62,6 +62,15 @@ export function servedLevel(
   return { level, record: level };
 }
 
+/** What a drop request claims: for whom, against which enemy, at which level, how many items. */
+export interface DropClaim {
+  playerId: string;
+  /** The enemy as the request names it. */
+  enemy?: string;
+  playerLevel?: number;
+  items: number;
+}
+
 export interface DropCaller {
   /** The server credential: the game server itself, believed as it asks. */
   trusted: boolean;
@@ -80,36 +89,35 @@ const mismatch = (what: string) =>
 export function planDrop(
   game: GameDefinition,
   player: PlayerRecord,
-  body: GenerateItemsRequest,
+  claim: DropClaim,
   { trusted, grant }: DropCaller,
 ): DropPlan {
-  const ctx = body.generation_context ?? {};
-  if (grant && grant.playerId !== body.client_id)
+  if (grant && grant.playerId !== claim.playerId)
     throw refuse('grant_invalid', 'This drop grant belongs to another player');
   if (!grant && !trusted && game.loot_authority.mode === 'grant')
     throw refuse(
       'grant_required',
       'This game hands out loot only with a drop grant from its game server (body.grant)',
     );
-  const asked = findEnemy(game, ctx.enemy);
+  const asked = findEnemy(game, claim.enemy);
   const enemy = grant ? findEnemy(game, grant.enemy) : asked;
-  if (grant && ctx.enemy && asked?.id !== enemy?.id) throw mismatch('enemy');
-  if (grant && ctx.player_level !== undefined && ctx.player_level !== grant.level) throw mismatch('level');
+  if (grant && claim.enemy && asked?.id !== enemy?.id) throw mismatch('enemy');
+  if (grant && claim.playerLevel !== undefined && claim.playerLevel !== grant.level) throw mismatch('level');
   // The game server may name enemies the definition lacks (tier 1); a player may not.
-  const named = grant ? grant.enemy : ctx.enemy;
+  const named = grant ? grant.enemy : claim.enemy;
   if (!trusted && named && !enemy) throw unknownEnemy(game, named);
   const tier = enemy?.tier ?? 1;
   const limits = dropLimits(game, tier);
-  if (!trusted && body.items.length > limits.max_items)
+  if (!trusted && claim.items > limits.max_items)
     throw refuse(
       'too_many_items',
-      `A tier ${tier} drop has at most ${limits.max_items} item${limits.max_items > 1 ? 's' : ''}, not ${body.items.length}`,
+      `A tier ${tier} drop has at most ${limits.max_items} item${limits.max_items > 1 ? 's' : ''}, not ${claim.items}`,
     );
   const level: { level: number; record?: number } =
     trusted && !grant
-      ? { level: ctx.player_level ?? 1 }
+      ? { level: claim.playerLevel ?? 1 }
       : grant
         ? { level: grant.level }
-        : servedLevel(game, player, ctx.player_level);
+        : servedLevel(game, player, claim.playerLevel);
   return { enemy, tier, limits, playerLevel: clampLevel(game, level.level), recordLevel: level.record };
 }

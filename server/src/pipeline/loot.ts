@@ -3,20 +3,20 @@ import {
   type DropContext,
   formatPrompt,
   type GameDefinition,
-  type GenerateItemsRequest,
   type Item,
   type ItemIcon,
   NO_ELEMENT,
 } from '@lootsmith/protocol';
 import { type ContentGuard, itemTexts } from '../content/guard.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
-import type { DropSite, GameEnemy } from '../game/loot-authority.ts';
+import type { GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
 import { checkItem, dropLevels, rollRarity, settleItem, statBudget } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { askJson } from './ask-json.ts';
+import type { LootPlan } from './loot-plan.ts';
 import { type ItemSpec, systemPrompt } from './prompts.ts';
 import { type ActivitySink, newTrace, provenanceRows } from './provenance.ts';
 
@@ -54,17 +54,14 @@ export interface PoolDraw {
 
 /** A source of ready items (the loot pools): asked before the model, for every spec it can serve. */
 export interface LootSupply {
-  take(site: DropSite, specs: ItemSpec[], request: LootRequest): Promise<PoolDraw>;
+  take(plan: LootPlan, specs: ItemSpec[], takenNames: string[]): Promise<PoolDraw>;
   /** A live player showed up (it loaded its inventory): what a fresh game starts with is made ready. */
   arrived(playerId: string): void;
 }
 
 export interface LootRequest {
-  body: GenerateItemsRequest;
-  /** The drop's enemy, tier and level as `planDrop` settled them. */
-  site: DropSite;
-  /** Only the server credential may choose rarities; players get rolled ones. */
-  trusted: boolean;
+  /** The drop, as the service translated it at the door. */
+  plan: LootPlan;
   /** Names the player already owns, for `ensure_uniqueness`. */
   takenNames: string[];
   seed?: string;
@@ -101,8 +98,8 @@ export interface WriteRequest {
   clientId: string;
   specs: ItemSpec[];
   context: DropContext;
-  constraints?: GenerateItemsRequest['constraints'];
-  /** Names the items must not take when `constraints.ensure_uniqueness` is set. */
+  constraints?: LootPlan['constraints'];
+  /** Names the items must not take when `constraints.ensureUniqueness` is set. */
   takenNames: string[];
   /** Seeds the model's answer. */
   random: Random;
@@ -130,14 +127,14 @@ export async function writeItems(
 ): Promise<{ items: Item[]; pendingIcons: string[] }> {
   const { game } = deps;
   const { specs } = req;
-  const constraints = req.constraints ?? {};
+  const constraints: Partial<LootPlan['constraints']> = req.constraints ?? {};
   const taken = new Set(req.takenNames.map((n) => n.toLowerCase()));
   const user = formatPrompt({
     count: specs.length,
     context: req.context,
     items: specs,
-    namingStyle: constraints.naming_style,
-    powerBudget: constraints.power_budget,
+    namingStyle: constraints.namingStyle,
+    powerBudget: constraints.powerBudget,
   });
 
   const trace = newTrace();
@@ -166,7 +163,7 @@ export async function writeItems(
         const spec = specs[i];
         if (spec) problems.push(...checkItem(game, item, spec).map((p) => `items.${i}: ${p}`));
         const key = item.name.toLowerCase();
-        if (constraints.ensure_uniqueness && (taken.has(key) || seen.has(key)))
+        if (constraints.ensureUniqueness && (taken.has(key) || seen.has(key)))
           problems.push(`items.${i}: the name "${item.name}" is already taken; choose another`);
         seen.add(key);
       });
@@ -212,32 +209,6 @@ export async function writeItems(
   return { items, pendingIcons };
 }
 
-/** The free text of a drop request, by field: what a player wrote, to be screened and never copied. */
-export function dropTexts(body: GenerateItemsRequest): Array<[string, string | undefined]> {
-  const ctx = body.generation_context ?? {};
-  return [
-    ['generation_context.location', ctx.location],
-    ['generation_context.theme', ctx.theme],
-    ['generation_context.enemy', ctx.enemy],
-    ['constraints.naming_style', body.constraints?.naming_style],
-    ['constraints.power_budget', body.constraints?.power_budget],
-    ...body.items.flatMap(
-      (item, i): Array<[string, string | undefined]> => [
-        [`items.${i}.subtype`, item.subtype],
-        [`items.${i}.focus`, item.focus],
-      ],
-    ),
-  ];
-}
-
-const playerWords = (body: GenerateItemsRequest) =>
-  dropTexts(body).flatMap(([, text]) => (text ? [text] : []));
-/** A level claim the loot authority capped, in words for the item's provenance. */
-const claimClamp = (claimed: number | undefined, served: number) =>
-  claimed !== undefined && claimed !== served
-    ? [`player_level ${claimed} was served at ${served} (loot_authority)`]
-    : [];
-
 /** Ids of these items' icons not painted yet; each starts painting in the background. */
 async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
   const icons = [...new Set(items.flatMap((i) => (i.icon ? [i.icon.prompt] : [])))];
@@ -251,11 +222,11 @@ async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): 
  */
 export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Loot> {
   const { game } = deps;
-  const ctx = req.body.generation_context ?? {};
+  const { plan } = req;
   const random = seededRandom(req.seed ?? randomUUID());
-  const { enemy, tier, playerLevel } = req.site;
-  let specs: ItemSpec[] = req.body.items.map((wanted) => {
-    const rarity = req.trusted && wanted.rarity ? wanted.rarity : rollRarity(game, tier, playerLevel, random);
+  const { tier, playerLevel } = plan.site;
+  let specs: ItemSpec[] = plan.wants.map((wanted) => {
+    const rarity = wanted.rarity ?? rollRarity(game, tier, playerLevel, random);
     const type =
       wanted.type ?? (game.loot_types[Math.floor(random.next() * game.loot_types.length)] as string);
     const [lowest, highest] = dropLevels(game, playerLevel, tier);
@@ -277,22 +248,20 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
       .map((t) => t.id),
   );
   const wantsMaterial = (s: ItemSpec) => stacked.has(s.type) && !s.subtype && !s.focus;
-  // A player's theme does not steer material odds: only the enemy's element (or the game server's theme).
-  const element = enemy?.element ?? (req.trusted ? ctx.theme : undefined);
-  const materials = specs.filter(wantsMaterial).map((s) => rollMaterial(deps, s.type, element, random));
+  const materials = specs
+    .filter(wantsMaterial)
+    .map((s) => rollMaterial(deps, s.type, plan.materialElement, random));
   specs = specs.filter((s) => !wantsMaterial(s));
   // A material's icon is painted when first asked for: not before the drop answers either.
-  const pendingMaterials = deps.iconsAfterItem
-    ? await unpaintedIcons(deps, materials, req.body.client_id)
-    : [];
+  const pendingMaterials = deps.iconsAfterItem ? await unpaintedIcons(deps, materials, plan.playerId) : [];
   const nothing = async () => {};
   if (!specs.length)
     return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
 
-  const draw = await req.supply?.take(req.site, specs, req);
+  const draw = await req.supply?.take(plan, specs, req.takenNames);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
   // A pooled item's icon may still wait in the pools' backlog: it starts painting now, for this player.
-  const pendingPooled = deps.iconsAfterItem ? await unpaintedIcons(deps, pooled, req.body.client_id) : [];
+  const pendingPooled = deps.iconsAfterItem ? await unpaintedIcons(deps, pooled, plan.playerId) : [];
   const missing = specs.filter((_, i) => !draw?.items[i]);
   if (draw) {
     deps.activity?.count('pool_draw', 'hit', pooled.length);
@@ -302,23 +271,18 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   if (missing.length) {
     try {
       written = await writeItems(deps, {
-        clientId: req.body.client_id,
+        clientId: plan.playerId,
         specs: missing,
-        context: {
-          location: ctx.location,
-          ...(enemy ? enemyContext(enemy) : { enemy: ctx.enemy }),
-          theme: ctx.theme ?? enemy?.element,
-          playerLevel,
-        },
-        constraints: req.body.constraints,
+        context: plan.context,
+        constraints: plan.constraints,
         takenNames: [...req.takenNames, ...pooled.map((i) => i.name)],
         random,
         icons: deps.iconsAfterItem ? 'behind' : 'paint',
         kind: 'loot',
-        playerWords: playerWords(req.body),
+        playerWords: plan.playerWords.map(([, text]) => text),
         signal: req.signal,
-        enemyId: enemy?.id,
-        clamps: claimClamp(ctx.player_level, playerLevel),
+        enemyId: plan.site.enemy?.id,
+        clamps: plan.clamps,
       });
     } catch (err) {
       await draw?.giveBack();

@@ -11,6 +11,8 @@ const REPEAT_MS = 10_000;
 const MAX_REMEMBERED = 5_000;
 /** How many levels ahead of a player its next band (and the tiers it meets) are warmed. */
 const LOOKAHEAD = 2;
+/** How many steps from the first room a new player's reach is warmed at start-up. */
+const REACH = 2;
 /** A player counts as playing this long after its last drop. */
 const LIVE_MS = 60_000;
 /** Drops closer together than this count as this far apart (a burst of kills is not a pace). */
@@ -33,8 +35,11 @@ interface Room {
 export class Forecast {
   private readonly rooms = new Map<string, Room>();
   private readonly asked = new Map<string, number>();
-  /** Each live player's level and room at its last drop, the longest idle first. */
-  private readonly players = new Map<string, { level: number; room?: Room; at: number; every?: number }>();
+  /** Each live player's level and room at its last drop, and the enemies it has looted; the longest idle first. */
+  private readonly players = new Map<
+    string,
+    { level: number; room?: Room; at: number; every?: number; met: Set<string> }
+  >();
   /** Per enemy that lives somewhere on the map: the rooms at most two steps from where it lives. */
   private readonly near = new Map<string, Set<Room>>();
 
@@ -67,7 +72,8 @@ export class Forecast {
   /**
    * The buckets a fresh game's players ask for first: the enemies of the first room (where players
    * start), or without a map every tier-1 enemy, for player levels 1–3, any item type; and `next`,
-   * those of the rooms next to the first that a level-1 player meets.
+   * those of every room a new player can walk to within `REACH` steps of the first, whatever their
+   * tier: a stranger's play fights what it finds, not what `tier_levels` expects at its level.
    */
   startBuckets(): { first: Bucket[]; next: Bucket[] } {
     const start = this.game.loot_pools.rooms[0];
@@ -79,10 +85,12 @@ export class Forecast {
       };
     const first = room.enemies.map((e) => this.bucket(e, 1, '*', room.name));
     const keys = new Set(first.map((b) => b.key));
-    const next = [...room.neighbours]
-      .flatMap((r) =>
-        r.enemies.filter((e) => this.metAt(e, 1) === 1).map((e) => this.bucket(e, 1, '*', r.name)),
-      )
+    const reached = new Set([room]);
+    for (let step = 0; step < REACH; step++)
+      for (const r of [...reached]) for (const n of r.neighbours) reached.add(n);
+    reached.delete(room);
+    const next = [...reached]
+      .flatMap((r) => r.enemies.map((e) => this.bucket(e, 1, '*', r.name)))
       .filter((b) => !keys.has(b.key) && keys.add(b.key));
     return { first, next };
   }
@@ -111,14 +119,16 @@ export class Forecast {
     return [...out.values()].filter((b) => this.fresh(b.key, now));
   }
 
-  /** Notes where a player is, its level and room at a drop, and how often it drops. */
-  saw(player: string, level: number, location: string | undefined, now: number) {
+  /** Notes where a player is, its level and room at a drop, how often it drops, and the enemy it looted. */
+  saw(player: string, level: number, location: string | undefined, now: number, enemy?: string) {
     const last = this.players.get(player);
     const gap = last && now - last.at <= LIVE_MS ? Math.max(MIN_GAP_MS, now - last.at) : undefined;
     const every =
       gap === undefined || last?.every === undefined ? (gap ?? last?.every) : 0.7 * last.every + 0.3 * gap;
+    const met = last?.met ?? new Set<string>();
+    if (enemy !== undefined) met.add(enemy);
     this.players.delete(player);
-    this.players.set(player, { level, room: this.roomOf(location), at: now, every });
+    this.players.set(player, { level, room: this.roomOf(location), at: now, every, met });
     if (this.players.size > MAX_PLAYERS) this.players.delete(this.players.keys().next().value as string);
   }
 
@@ -132,9 +142,10 @@ export class Forecast {
 
   /**
    * Live players meeting the bucket's enemy for the first time: its tier is met (`tier_levels`) in
-   * the bucket's band, and they are up to `LOOKAHEAD` levels short of it or already in that band,
-   * at most two rooms from where it lives (anywhere, without a map): the drops they make in
-   * `seconds` at their own pace (at least one each). No band below holds anything for them, and
+   * the bucket's band, they are up to `LOOKAHEAD` levels short of it or already in that band, at
+   * most two rooms from where it lives (anywhere, without a map), and have not looted it yet (one
+   * who has shows in a rate already): the drops they make in `seconds` at their own pace (at least
+   * one each). No band below holds anything for them, and
    * while they arrive no rate shows their demand yet.
    */
   arriving(bucket: Bucket, now: number, seconds: number): number {
@@ -146,7 +157,12 @@ export class Forecast {
     const near = this.near.get(enemy.id);
     let n = 0;
     for (const p of this.live(now))
-      if (p.level >= meets - LOOKAHEAD && p.level < band + BAND && (!near || !p.room || near.has(p.room)))
+      if (
+        p.level >= meets - LOOKAHEAD &&
+        p.level < band + BAND &&
+        !p.met.has(enemy.id) &&
+        (!near || !p.room || near.has(p.room))
+      )
         n += p.every ? Math.max(1, (seconds * 1000) / p.every) : 1;
     return n;
   }

@@ -2,9 +2,9 @@ import type { GameDefinition, Item } from '@lootsmith/protocol';
 import type { Registry } from 'prom-client';
 import type { PoolSettings } from '../config.ts';
 import { gameKey } from '../game/definition.ts';
-import type { DropSite } from '../game/loot-authority.ts';
 import { checkItem } from '../game/rules.ts';
-import type { LootDeps, LootRequest, LootSupply, PoolDraw } from '../pipeline/loot.ts';
+import type { LootDeps, LootSupply, PoolDraw } from '../pipeline/loot.ts';
+import type { LootPlan } from '../pipeline/loot-plan.ts';
 import type { ItemSpec } from '../pipeline/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
@@ -93,20 +93,18 @@ export class LootPools implements LootSupply {
     });
   }
 
-  /** The bucket a spec is served from, or undefined when the request asks for what a pool cannot know. */
-  private bucketFor(site: DropSite, spec: ItemSpec, req: LootRequest): Bucket | undefined {
-    const ctx = req.body.generation_context ?? {};
-    const c = req.body.constraints ?? {};
-    // Free text that steers the writing (a name the game lacks, a style, a subtype) needs the model.
-    if (c.naming_style || c.power_budget || spec.subtype || spec.focus) return undefined;
-    if (ctx.enemy && !site.enemy) return undefined;
+  /** The bucket a spec is served from, or undefined when the drop asks for what a pool cannot know. */
+  private bucketFor(plan: LootPlan, spec: ItemSpec): Bucket | undefined {
+    // Free text that steers the writing (a subtype, a focus, or the plan's own) needs the model.
+    if (!plan.poolable || spec.subtype || spec.focus) return undefined;
     const type = spec.typeChosen ? spec.type : '*';
-    return bucketOf(this.definition, site, type, namedLocation(this.definition, ctx.location));
+    return bucketOf(this.definition, plan.site, type, namedLocation(this.definition, plan.place));
   }
 
-  async take(site: DropSite, specs: ItemSpec[], req: LootRequest): Promise<PoolDraw> {
+  async take(plan: LootPlan, specs: ItemSpec[], takenNames: string[]): Promise<PoolDraw> {
     const game = this.definition;
-    const buckets = specs.map((spec) => this.bucketFor(site, spec, req));
+    const { site, playerId } = plan;
+    const buckets = specs.map((spec) => this.bucketFor(plan, spec));
     const [minLevel, maxLevel] = levelWindow(game, site);
     const asked = specs.flatMap((spec, i) => {
       const bucket = buckets[i];
@@ -114,8 +112,8 @@ export class LootPools implements LootSupply {
     });
     const items: Array<Item | undefined> = specs.map(() => undefined);
     if (!asked.length) return { items, giveBack: async () => {} };
-    this.arrived(req.body.client_id);
-    const exclude = req.body.constraints?.ensure_uniqueness ? req.takenNames.map((n) => n.toLowerCase()) : [];
+    this.arrived(playerId);
+    const exclude = plan.constraints.ensureUniqueness ? takenNames.map((n) => n.toLowerCase()) : [];
     const claimed = await this.deps.store.claimPoolItems(
       this.game,
       asked.map(({ spec, bucket }) => ({ bucket: bucket.key, rarity: spec.rarity, minLevel, maxLevel })),
@@ -188,8 +186,7 @@ export class LootPools implements LootSupply {
       const entry = drawn.get(bucket.key) ?? { bucket, n: 0 };
       drawn.set(bucket.key, { bucket, n: entry.n + 1 });
     }
-    const location = req.body.generation_context?.location;
-    this.forecast.saw(req.body.client_id, site.playerLevel, location, now);
+    this.forecast.saw(playerId, site.playerLevel, plan.place, now, site.enemy?.id);
     // The refill is the pools' spending, not this drop's (nothing it sends is the drop's call): a
     // bucket drawn from, and the warming ahead it leads to (each bucket looked at once in 10 s at
     // most), are paid from the share of the hourly budget of the player whose draw asked for them,
@@ -197,11 +194,11 @@ export class LootPools implements LootSupply {
     untracked(() => {
       for (const { bucket, n } of drawn.values()) {
         this.rates.note(bucket.key, now, n);
-        this.refiller.want(bucket, 'seen', req.body.client_id);
+        this.refiller.want(bucket, 'seen', playerId);
       }
       for (const { bucket } of drawn.values())
-        for (const next of this.forecast.predict(bucket, location, now))
-          this.refiller.want(next, 'predicted', req.body.client_id);
+        for (const next of this.forecast.predict(bucket, plan.place, now))
+          this.refiller.want(next, 'predicted', playerId);
     });
     return {
       items,

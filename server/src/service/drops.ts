@@ -9,9 +9,10 @@ import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { knownRarity, knownType } from '../game/rules.ts';
 import { mergeStacks } from '../pipeline/crafting.ts';
-import { dropTexts, generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
 import { refuse } from '../refusal.ts';
 import type { CoreDeps } from './deps.ts';
+import { lootPlan } from './drop-plan.ts';
 import type { PlayerService } from './players.ts';
 import { reserve, withReservation } from './reservations.ts';
 
@@ -46,39 +47,40 @@ export class DropService {
     });
     const player = await this.players.forCaller(principal, body.client_id);
     const grant = body.grant === undefined ? undefined : this.grants.check(body.grant);
-    const plan = planDrop(this.deps.game, player, body, { trusted, grant });
+    const ctx = body.generation_context ?? {};
+    const site = planDrop(
+      this.deps.game,
+      player,
+      { playerId: body.client_id, enemy: ctx.enemy, playerLevel: ctx.player_level, items: body.items.length },
+      { trusted, grant },
+    );
+    // The request becomes one plan here: nothing below reads the body.
+    const plan = lootPlan(this.deps.game, body, site, trusted);
     const windows = trusted
       ? []
       : [
-          { key: `drop:m:${plan.tier}:${player.id}`, windowMs: 60_000, max: plan.limits.drops_per_minute },
-          { key: `drop:h:${plan.tier}:${player.id}`, windowMs: 3_600_000, max: plan.limits.drops_per_hour },
+          { key: `drop:m:${site.tier}:${player.id}`, windowMs: 60_000, max: site.limits.drops_per_minute },
+          { key: `drop:h:${site.tier}:${player.id}`, windowMs: 3_600_000, max: site.limits.drops_per_hour },
         ];
     // Every item of a drop counts, materials too, though they need no model call.
-    const release = await reserve(this.deps.store, player.id, 'items', body.items.length, {
+    const release = await reserve(this.deps.store, player.id, 'items', plan.wants.length, {
       windows,
       grant: grant && { id: grant.id, playerId: player.id, expiresAt: grant.expiresAt },
       budgets: this.deps.budgets,
       issuedAt: issuedAt(principal),
     });
-    const loot = await withReservation(release, async () => {
+    const dropped = await withReservation(release, async () => {
       // Screened once the limits let the drop through (a moderation call costs); a refusal is given back.
-      if (!trusted) await this.deps.content?.screenPlayer(player.id, dropTexts(body));
-      const takenNames = body.constraints?.ensure_uniqueness
+      if (!trusted) await this.deps.content?.screenPlayer(player.id, plan.playerWords);
+      const takenNames = plan.constraints.ensureUniqueness
         ? await this.deps.store.playerItemNames(player.id)
         : [];
-      const loot = await generateLoot(this.loot, {
-        body,
-        site: plan,
-        trusted,
-        takenNames,
-        signal,
-        supply: this.deps.pools,
-      });
-      await this.grant(player.id, loot, plan.recordLevel);
-      return loot;
+      const dropped = await generateLoot(this.loot, { plan, takenNames, signal, supply: this.deps.pools });
+      await this.grant(player.id, dropped, site.recordLevel);
+      return dropped;
     });
-    const pending = new Set(loot.pendingIcons);
-    const items = [...loot.items, ...loot.materials].map((i) =>
+    const pending = new Set(dropped.pendingIcons);
+    const items = [...dropped.items, ...dropped.materials].map((i) =>
       i.icon && pending.has(i.icon.id) ? { ...i, icon: { ...i.icon, status: 'pending' as const } } : i,
     );
     return { items };
