@@ -19,9 +19,9 @@ import { clampLevel, knownType, rarityIds, rarityWeights } from '../game/rules.t
 import type { IconService } from '../icons.ts';
 import { CombinePlanner } from '../pipeline/crafting.ts';
 import { generateLoot, type LootDeps } from '../pipeline/loot.ts';
+import { lootPlan } from '../service/drop-plan.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { lootPlan } from './drop-plan.ts';
 
 /** The client id of the playground's model calls: no player's. */
 export const PLAYGROUND_CLIENT = 'lootsmith-console';
