@@ -108,19 +108,22 @@ const GAME: GameLines = {
     lore: ["{it} still {hums} with a dead ship's power", '{its} serial number has been filed away'],
   },
 };
-const schemas = itemSchemasFor({
-  item_types: GAME.types ?? [],
-  rarities: (GAME.rarities ?? []).map((id) => ({ id })),
-  elements: GAME.elements ?? [],
-  stats: GAME.stats ?? [],
-  effects: GAME.effects ?? [],
-  item_fields: (GAME.fields ?? []).map((f) => ({
-    ...f,
-    description: f.description ?? f.id,
-    types: f.types ?? [],
-  })),
-  max_item_level: 60,
-});
+/** The item schemas of a game described by its lines. */
+const schemasOf = (game: GameLines) =>
+  itemSchemasFor({
+    item_types: game.types ?? [],
+    rarities: (game.rarities ?? []).map((id) => ({ id })),
+    elements: game.elements ?? [],
+    stats: game.stats ?? [],
+    effects: game.effects ?? [],
+    item_fields: (game.fields ?? []).map((f) => ({
+      ...f,
+      description: f.description ?? f.id,
+      types: f.types ?? [],
+    })),
+    max_item_level: 60,
+  });
+const schemas = schemasOf(GAME);
 const SYSTEM = `You are the item designer of "Salvage Run".\n${QUOTED_TEXT_RULE}\n${formatPrompt({ game: GAME })}`;
 
 function answer(prompt: ItemPrompt, schema: Record<string, unknown>, seed: number): unknown {
@@ -202,15 +205,7 @@ describe('the writer for a game of its own', () => {
       { id: 'sealed', type: 'boolean' as const, description: 'Holds vacuum', types: ['SUIT'] },
     ];
     const game: GameLines = { ...GAME, fields };
-    const own = itemSchemasFor({
-      item_types: game.types ?? [],
-      rarities: (game.rarities ?? []).map((id) => ({ id })),
-      elements: game.elements ?? [],
-      stats: game.stats ?? [],
-      effects: game.effects ?? [],
-      item_fields: fields.map((f) => ({ ...f, description: f.description ?? f.id, types: f.types ?? [] })),
-      max_item_level: 60,
-    });
+    const own = schemasOf(game);
     const system = `You are the item designer of "Salvage Run".\n${QUOTED_TEXT_RULE}\n${formatPrompt({ game })}`;
     const sealed = Array.from({ length: 40 }, (_, seed) => {
       const { content } = writeCompletion({
