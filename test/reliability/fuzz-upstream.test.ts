@@ -66,6 +66,15 @@ function hostileItem(good: Record<string, unknown>, auth: string) {
       fc.array(fc.record({ id: text, params: fc.dictionary(text, hostileNumber) }), { maxLength: 6 }),
     ),
     value: field(good.value, hostileNumber),
+    look: field(
+      good.look,
+      fc.record({
+        noun: text,
+        materials: fc.array(text, { maxLength: 4 }),
+        colors: fc.array(fc.constantFrom('red', 'mauve', 'RED', ''), { maxLength: 4 }),
+        features: fc.array(fc.constantFrom('gem', 'laser', 'horns'), { maxLength: 5 }),
+      }),
+    ),
     debug_headers: fc.option(fc.constant({ authorization: auth }), { nil: undefined }),
   });
 }
