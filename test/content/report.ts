@@ -573,7 +573,7 @@ interface Played {
   grid: Awaited<ReturnType<typeof statGrid>>;
   heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
   /** Answers the server sent back to the model with its problems, by route. */
-  reasks: Record<'drops' | 'crafts' | 'created', number>;
+  reasks: Record<'drops' | 'crafts' | 'created' | 'wishes', number>;
   wishes: WishRow[];
   /** Colours players asked for (create-item, wishes), against those painted. */
   asked: { asked: number; painted: number };
@@ -670,12 +670,15 @@ async function play(c: GameCase): Promise<Played> {
     const grid = await statGrid(server, c);
     const beforeCreated = await reasked(server);
     const heldOut = c.file === FANTASY_GAME ? await heldOutRequests(server) : undefined;
-    const reasks = {
+    const reasks: Played['reasks'] = {
+      wishes: 0,
       drops: afterDrops - before,
       crafts: afterCrafts - afterDrops,
       created: (await reasked(server)) - beforeCreated,
     };
+    const beforeWishes = await reasked(server);
     const wishes = await playWishes(server, c);
+    reasks.wishes = (await reasked(server)) - beforeWishes;
     const asked = await askedColoursPainted(server, [
       ...(heldOut ?? []).flatMap((r) => r.item ?? []),
       ...wishes.flatMap((w) => w.item ?? []),
@@ -766,6 +769,16 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes,
       ),
       reasks.crafts,
       0,
+    ],
+    [
+      'wishes (create-item and combine)',
+      disagreements(
+        game,
+        wishes.flatMap((w) => w.item ?? []),
+        'made',
+      ),
+      reasks.wishes,
+      wishes.filter((w) => w.status >= 500).length,
     ],
     ...(heldOut
       ? [
@@ -1100,7 +1113,7 @@ ${table(
     ["drops above the player's level plus drop_level_over", ...each('cap'), '—', '0'],
     ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],
-    ['items whose parts disagree (drops, combines, create-item)', ...each('agreement'), '—', '0'],
+    ['items whose parts disagree (drops, combines, create-item, wishes)', ...each('agreement'), '—', '0'],
     [
       "colour asked (a player's in create-item and wishes; a drop look's main colour) painted on the icon's pixels",
       ...each('colourPainted'),
