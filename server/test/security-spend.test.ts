@@ -71,8 +71,10 @@ afterEach(() => {
 });
 
 describe('spend that reached a backend counts', () => {
-  it('frost giant drops abandoned after 300 ms: 3 a minute reach the model, then 429', async () => {
-    t.fake.chatDelayMs = 1_500;
+  it('frost giant drops abandoned after a second: 3 a minute reach the model, then 429', async () => {
+    // The model takes 3 s, so a player who hangs up after 1 s never sees an answer; a refusal has
+    // that second to come back (a loaded CI machine once took more than 300 ms over one).
+    t.fake.chatDelayMs = 3_000;
     const chats = t.fake.calls.chat;
     const giant = {
       client_id: 'ada',
@@ -80,8 +82,8 @@ describe('spend that reached a backend counts', () => {
       items: [{ type: 'WEAPON' }],
     };
     const outcomes = [];
-    for (let i = 0; i < 10; i++) outcomes.push(await hangUp('/v1/generate/items', 'ada', giant));
-    await pause(1_600);
+    for (let i = 0; i < 10; i++) outcomes.push(await hangUp('/v1/generate/items', 'ada', giant, 1_000));
+    await pause(3_100);
     expect(outcomes.slice(0, 3)).toEqual(['gone', 'gone', 'gone']);
     expect(outcomes.slice(3)).toEqual(Array(7).fill(429));
     expect(t.fake.calls.chat - chats).toBe(3);
