@@ -3,11 +3,12 @@
 //
 // The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
 // suites (one file at a time, each with its Chromium) in one; the unit suites, then the reliability
-// and browser-plugin suites (one file at a time) in the other. The heap suites (memory, soak) run
-// last, on their own, with nothing else running while they measure. `--also-on-node=22` (as `.ci/run`
-// asks) then runs the unit suites and the consumer test again, side by side, on that other tested Node
-// (scripts/node.sh), over the same node_modules. Other arguments go to every Vitest run (a file filter,
-// `-t`); with `--project`, one Vitest run of what they name.
+// and browser-plugin suites (one file at a time) in the other. `--also-on-node=22` (as `.ci/run`
+// asks) adds, at the end of each lane, a run on that other tested Node (scripts/node.sh), over the
+// same node_modules: the consumer test after the browser suites, the unit suites after the rest.
+// The heap suites (memory, soak) run last, on their own, with nothing else running while they
+// measure. Other arguments go to every Vitest run (a file filter, `-t`); with `--project`, one
+// Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -16,14 +17,15 @@ import { ensureChromium } from '@lootsmith/test-support/find-chromium';
 const ALSO_ON = '--also-on-node=';
 const otherNode = process.argv.find((a) => a.startsWith(ALSO_ON))?.slice(ALSO_ON.length);
 const args = process.argv.slice(2).filter((a) => !a.startsWith(ALSO_ON));
+/** A stage's lanes run side by side; a lane's Vitest runs, one after another. */
 const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
-  ? [[{ name: 'vitest', projects: [] }]]
+  ? [[[{ name: 'vitest', projects: [] }]]]
   : [
       [
-        { name: 'browser', projects: ['browser'] },
-        { name: 'unit+reliability', projects: ['unit', 'reliability', 'browser-plugin'] },
+        [{ name: 'browser', projects: ['browser'] }],
+        [{ name: 'unit+reliability', projects: ['unit', 'reliability', 'browser-plugin'] }],
       ],
-      [{ name: 'heap', projects: ['heap'] }],
+      [[{ name: 'heap', projects: ['heap'] }]],
     ];
 if (otherNode) {
   const dir = spawnSync('bash', ['scripts/node.sh', otherNode, '--dir'], { encoding: 'utf8' });
@@ -35,10 +37,14 @@ if (otherNode) {
   // Its bin first on PATH: npx, Vitest and what the tests start run on it; anything npm compiles, for it.
   const node = dir.stdout.trim();
   const env = { ...process.env, PATH: `${node}/bin:${process.env.PATH}`, npm_config_nodedir: node };
-  STAGES.push([
-    { name: `unit on node ${otherNode}`, projects: ['unit'], env },
-    { name: `consumer on node ${otherNode}`, projects: ['browser'], files: ['test/consumer/'], env },
-  ]);
+  const [browser, unit = browser] = STAGES[0];
+  browser.push({
+    name: `consumer on node ${otherNode}`,
+    projects: ['browser'],
+    files: ['test/consumer/'],
+    env,
+  });
+  unit.push({ name: `unit on node ${otherNode}`, projects: ['unit'], env });
 }
 
 ensureChromium();
@@ -49,37 +55,44 @@ if (spawnSync('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) {
 mkdirSync('test-results', { recursive: true });
 const report = 'test-results/vitest.json';
 
-/** One Vitest run, its lines prefixed with its lane when lanes run side by side; resolves with its exit status. */
-function runLane(lane, prefix) {
-  const json = `test-results/vitest-${lane.name.replace(/\W/g, '-')}.json`;
+/** One Vitest run, its lines prefixed with its name when lanes run side by side; resolves with its exit status. */
+function runVitest(run, prefix) {
+  const json = `test-results/vitest-${run.name.replace(/\W/g, '-')}.json`;
   rmSync(json, { force: true });
   const child = spawn(
     'npx',
     [
       'vitest',
       'run',
-      ...lane.projects.map((p) => `--project=${p}`),
-      ...(lane.files ?? []),
+      ...run.projects.map((p) => `--project=${p}`),
+      ...(run.files ?? []),
       ...args,
       '--passWithNoTests',
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${json}`,
     ],
-    { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: lane.env ?? process.env },
+    { stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: run.env ?? process.env },
   );
   if (prefix)
     for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on('line', (line) => console.log(`${lane.name} | ${line}`));
+      createInterface({ input: stream }).on('line', (line) => console.log(`${run.name} | ${line}`));
   return new Promise((resolve) => {
     child.on('error', () => resolve({ json, status: 1 }));
     child.on('close', (code) => resolve({ json, status: code ?? 1 }));
   });
 }
 
+/** A lane's runs, one after another; resolves with their results. */
+async function runInTurn(lane, prefix) {
+  const results = [];
+  for (const run of lane) results.push(await runVitest(run, prefix));
+  return results;
+}
+
 const runs = [];
 for (const stage of STAGES)
-  runs.push(...(await Promise.all(stage.map((lane) => runLane(lane, stage.length > 1)))));
+  runs.push(...(await Promise.all(stage.map((lane) => runInTurn(lane, stage.length > 1)))).flat());
 
 // One report of every run, in the shape of one Vitest run's (test-results/vitest.json).
 const merged = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] };

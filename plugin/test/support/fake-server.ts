@@ -71,7 +71,7 @@ export async function startFakeServer() {
   const held: Array<() => void> = [];
   const tokens = new Set<string>();
   let counter = 0;
-  let staticFiles: Record<string, { type: string; body: Buffer | string }> = {};
+  let staticFiles: Record<string, { type: string; body: Buffer | string; cache?: boolean }> = {};
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, {
@@ -197,7 +197,10 @@ export async function startFakeServer() {
       }
       const file = staticFiles[path === '/' ? '/index.html' : path];
       if (req.method === 'GET' && file) {
-        res.writeHead(200, { 'content-type': file.type });
+        res.writeHead(200, {
+          'content-type': file.type,
+          ...(file.cache ? { 'cache-control': 'max-age=3600' } : {}),
+        });
         return res.end(file.body);
       }
       const text = Buffer.concat(chunks).toString('utf8');
