@@ -439,6 +439,62 @@ const StationFile = z.strictObject({
   tools: z.array(z.string().trim().min(1).max(64)).default([]).describe('Tools a request may name at it'),
 });
 
+/** A colour as a game file writes it: `#rrggbb`, read in lower case. */
+const HexColour = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')
+  .transform((s) => s.toLowerCase());
+
+/** The game's own art for its icons: what every backend is told, and what is enforced on every icon. */
+export const ArtFile = z.strictObject({
+  palette: z
+    .array(HexColour)
+    .min(2)
+    .max(64)
+    .optional()
+    .describe(
+      "The game's palette (2–64 colours, #rrggbb): every opaque pixel of every icon is one of them; default: any colour",
+    ),
+  pixel_size: z
+    .int()
+    .min(16)
+    .max(64)
+    .nullable()
+    .default(null)
+    .describe(
+      'Icons are drawn on an N×N pixel grid and scaled up to icon_size by nearest neighbour (each cell one colour, alpha hard); null: smooth art',
+    ),
+  outline: HexColour.nullable()
+    .default(null)
+    .describe('A one-cell outline in this colour around every icon’s subject; null: none'),
+  style: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Style words every backend is told ("16-bit pixel art, top lit, bold shapes"); default: icon_style',
+    ),
+  avoid: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Words every backend is told to avoid ("photorealistic, gradients, text"): a negative prompt where the backend takes one',
+    ),
+  references: z
+    .array(z.string().trim().min(1).max(300))
+    .max(8)
+    .default([])
+    .describe(
+      "Up to 8 PNG, JPEG or WebP files of the game's own icons, paths relative to the game file: given to backends that take reference images",
+    ),
+});
+
 /** What a developer writes: everything a small game need not decide has a default. */
 export const GameFile = z
   .strictObject({
@@ -473,6 +529,9 @@ export const GameFile = z
       .describe(
         'Side in pixels of the square PNG every icon is made into, whatever a backend paints (128 covers a 64 px slot at 2×)',
       ),
+    art: ArtFile.prefault({}).describe(
+      "Icons in the game's own art: its palette, pixel grid, outline, style words and reference icons (docs/GAME-FILE.md); without it, each backend's own look",
+    ),
     currency: z
       .string()
       .trim()
@@ -701,6 +760,7 @@ export type LootAuthority = GameDefinition['loot_authority'];
 export type CraftingRules = GameDefinition['crafting'];
 export type ImageForward = GameDefinition['image_forward'];
 export type ContentFilter = GameDefinition['content_filter'];
+export type IconArt = GameDefinition['art'];
 
 /** Bounds z.int() writes for every integer; a reader of the schema learns nothing from them. */
 const SAFE = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);

@@ -393,6 +393,8 @@ export interface IconPlan {
   palette?: readonly string[] | undefined;
   /** The player's own word for a colour of the look ("crimson" for red), which the prompt says instead. */
   colorWord?: string | undefined;
+  /** The game's art (`art` of its game file): its pixel grid, its palette as colours, its outline. */
+  art?: { pixel_size: number | null; palette?: readonly string[] | undefined; outline: string | null };
 }
 
 const and = (list: readonly string[]) => list.join(' and ');
@@ -417,10 +419,25 @@ export function iconPrompt(plan: IconPlan): string {
     ...(plan.element === NO_ELEMENT ? [] : [`${plan.element} element`]),
     plan.rarity.toLowerCase(),
     ...(plan.silhouette ? [`${plan.silhouette.replaceAll('_', ' ')} icon`] : []),
+    ...artTags(plan.art),
     ...(plan.style ? [plan.style] : []),
     ...(plan.palette?.length ? [`in ${and(plan.palette)}`] : []),
   ].join(', ');
 }
+
+/** The art's tags: "32×32 pixel grid", "palette #1a1c2c #5d275d …", "outline #000000". */
+function artTags(art: IconPlan['art']): string[] {
+  if (!art) return [];
+  return [
+    ...(art.pixel_size ? [`${art.pixel_size}×${art.pixel_size} pixel grid`] : []),
+    ...(art.palette?.length ? [`palette ${art.palette.join(' ')}`] : []),
+    ...(art.outline ? [`outline ${art.outline}`] : []),
+  ];
+}
+
+const GRID_TAG = /^(\d{2})×\1 pixel grid$/;
+const PALETTE_TAG = /^palette((?: #[0-9a-f]{6})+)$/;
+const OUTLINE_TAG = /^outline (#[0-9a-f]{6})$/;
 
 /**
  * The plan an icon prompt of `iconPrompt` was made from, or undefined for any other prompt (a
@@ -443,9 +460,17 @@ export function readIconPrompt(prompt: string): IconPlan | undefined {
     } else if (tag.startsWith('with ')) look.features = split(tag.slice(5)) as ItemFeature[];
     else if (tag.endsWith(' element')) plan.element = tag.slice(0, -8);
     else if (tag.endsWith(' icon')) plan.silhouette = tag.slice(0, -5).replaceAll(' ', '_');
+    else if (GRID_TAG.test(tag)) artOf(plan).pixel_size = Number(tag.slice(0, 2));
+    else if (PALETTE_TAG.test(tag)) artOf(plan).palette = tag.slice(8).split(' ');
+    else if (OUTLINE_TAG.test(tag)) artOf(plan).outline = tag.slice(8);
     else if (tag.startsWith('in ') && i === rest.length - 1) plan.palette = split(tag.slice(3));
     else if (!plan.rarity) plan.rarity = tag;
     else plan.style = plan.style ? `${plan.style}, ${tag}` : tag;
   }
   return plan;
+}
+
+function artOf(plan: IconPlan): NonNullable<IconPlan['art']> {
+  plan.art ??= { pixel_size: null, outline: null };
+  return plan.art;
 }

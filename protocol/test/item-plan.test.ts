@@ -27,6 +27,23 @@ describe('the icon prompt: made from the item plan, read back exactly', () => {
       silhouette: 'emblem',
       style: 'flat vector, thick outline',
     },
+    {
+      // A game's art: its grid, palette colours and outline, with style words after them.
+      name: 'Mk II Smartgun',
+      look: { noun: 'smartgun', materials: ['steel'], colors: ['black'], features: [] },
+      element: 'none',
+      rarity: 'rare',
+      silhouette: 'gun',
+      art: { pixel_size: 32, palette: ['#1a1c2c', '#5d275d', '#ffcd75'], outline: '#1a1c2c' },
+      style: '16-bit pixel art',
+    },
+    {
+      name: 'Carrot Seeds',
+      look: { noun: 'seeds', materials: ['seed'], colors: ['orange'], features: [] },
+      element: 'none',
+      rarity: 'common',
+      art: { pixel_size: null, palette: ['#000000', '#ffffff'], outline: null },
+    },
   ];
 
   it('round-trips every field of the plan', () => {

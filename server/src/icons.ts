@@ -60,7 +60,7 @@ export class IconService {
     private readonly afterItem = false,
   ) {}
 
-  /** The icon prompt of an item: its plan (`iconPrompt`), in the game's silhouette, style and palette. */
+  /** The icon prompt of an item: its plan (`iconPrompt`), in the game’s silhouette, style, palette and art. */
   promptFor(
     item: Pick<
       GeneratedItem,
@@ -73,8 +73,9 @@ export class IconService {
       element: item.element,
       rarity: item.rarity,
       silhouette: this.game.item_types.find((t) => t.id === item.type)?.icon,
-      style: this.game.icon_style,
+      style: this.game.art.style ?? this.game.icon_style,
       palette: this.game.icon_palette,
+      art: this.game.art,
       colorWord: item.color ?? undefined,
     });
   }

@@ -1,6 +1,7 @@
 import {
   type ChatCompletionRequest,
   ChatCompletionResponse,
+  type IconArt,
   type ImageGenerationRequest,
   type ImageGenerationResponse,
 } from '@lootsmith/protocol';
@@ -11,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
 import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
-import type { ChatBackend, ImageAsk, ImageBackend, Painted } from './backends/types.ts';
+import type { ChatBackend, ImageAsk, ImageBackend, Painted, ReferenceImage } from './backends/types.ts';
 import { type Attempt, AttemptFailed, deadlineExceeded, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
 import { LeftQueue, type Priority, WorkQueue } from './queue.ts';
@@ -58,12 +59,15 @@ export interface CallOptions {
   priority?: Priority;
 }
 
-/** An icon to paint: the prompt, a seed from the item, and the game's icon size. */
+/** An icon to paint: the prompt, a seed from the item, the game's icon size and its art. */
 export interface IconAsk {
   client_id: string;
   prompt: string;
   size: number;
   seed: number;
+  /** The game's `art`: its avoid words and references go to the backend; palette, grid and outline are enforced on the answer. */
+  art?: IconArt;
+  references?: readonly ReferenceImage[];
 }
 
 export interface OpenOptions {

@@ -16,6 +16,18 @@ export interface ImageAsk {
   model?: string;
   /** A game icon: models that paint scenes are asked for one object on a plain background. */
   icon?: boolean;
+  /** The game's `art.avoid` words: the negative prompt where the API takes one, else said in the prompt. */
+  avoid?: string;
+  /** The game's `art.references`, read at start-up: given to APIs that take reference images. */
+  references?: readonly ReferenceImage[];
+}
+
+/** One of a game's own icons (`art.references`), as read from its file. */
+export interface ReferenceImage {
+  /** The file name, for multipart uploads and logs (never the full path). */
+  name: string;
+  type: 'image/png' | 'image/jpeg' | 'image/webp';
+  bytes: Buffer;
 }
 
 /** An image as a backend sent it: its bytes, and its base64 text when it came as one. */
