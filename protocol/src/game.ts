@@ -439,12 +439,8 @@ const StationFile = z.strictObject({
   tools: z.array(z.string().trim().min(1).max(64)).default([]).describe('Tools a request may name at it'),
 });
 
-/** A colour as a game file writes it: `#rrggbb`, read in lower case. */
-const HexColour = z
-  .string()
-  .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')
-  .transform((s) => s.toLowerCase());
+/** A colour as a game file writes it: `#rrggbb` (either case; what reads it reads it in lower case). */
+const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
 
 /** The game's own art for its icons: what every backend is told, and what is enforced on every icon. */
 export const ArtFile = z.strictObject({

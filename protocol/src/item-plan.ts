@@ -430,8 +430,8 @@ function artTags(art: IconPlan['art']): string[] {
   if (!art) return [];
   return [
     ...(art.pixel_size ? [`${art.pixel_size}×${art.pixel_size} pixel grid`] : []),
-    ...(art.palette?.length ? [`palette ${art.palette.join(' ')}`] : []),
-    ...(art.outline ? [`outline ${art.outline}`] : []),
+    ...(art.palette?.length ? [`palette ${art.palette.join(' ').toLowerCase()}`] : []),
+    ...(art.outline ? [`outline ${art.outline.toLowerCase()}`] : []),
   ];
 }
 
