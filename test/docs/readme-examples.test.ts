@@ -141,10 +141,11 @@ const PLANS: Record<string, Array<{ find: string; plan: Plan }>> = {
     {
       find: 'const worn = equippedIngredients(e);',
       plan: inScene({
-        // A weapon the player crafted above, worn.
+        // A weapon the player crafted above, worn (a COMMON one: a dropped UNCOMMON weapon would ask a
+        // crafting level the new player lacks, improved never coming out less rare).
         given: 'axe',
         setup: `const { items } = await this.lootsmith.inventory.list();
-        const axe = items.find(({ item }) => item.type === 'WEAPON')?.item;
+        const axe = items.find(({ item }) => item.type === 'WEAPON' && item.rarity === 'COMMON')?.item;
         await this.lootsmith.equipment.equip(axe);
         return { axe };`,
         result:
