@@ -61,7 +61,7 @@ export default defineConfig({
         extends: true,
         test: {
           // The plugin in Chromium against a fake server, on each Phaser: `npm test` runs it in the other
-          // lane from the browser project's, after the reliability suites.
+          // lane from the browser project's, after the unit suites.
           name: 'browser-plugin',
           include: ['{plugin,demo-game}/test/browser/**/*.test.ts'],
           environment: 'node',

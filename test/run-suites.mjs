@@ -1,13 +1,13 @@
 // `npm test`: builds what the browser suites load, runs every Vitest project, and ends with one
 // plain line totalling them all.
 //
-// The projects run in two lanes at once, so a machine of two cores is busy with both: the browser
-// suites (one file at a time, each with its Chromium) in one; the unit suites, then the reliability
-// and browser-plugin suites (one file at a time) in the other. `--also-on-node=22` (as `.ci/run`
-// asks) adds, at the end of each lane, a run on that other tested Node (scripts/node.sh), over the
-// same node_modules: the consumer test after the browser suites, the unit suites after the rest.
-// The heap suites (memory, soak) run last, on their own, with nothing else running while they
-// measure. Other arguments go to every Vitest run (a file filter, `-t`); with `--project`, one
+// The projects run in two lanes at once, so a machine of two cores is busy with both, and the lanes
+// take about as long: the browser suites (one file at a time, each with its Chromium), then the
+// reliability suites, in one; the unit suites, then the browser-plugin suite, in the other.
+// `--also-on-node=22` (as `.ci/run` asks) adds, at the end of each lane, a run on that other tested
+// Node (scripts/node.sh), over the same node_modules: the consumer test in the first, the unit suites
+// in the second. The heap suites (memory, soak) run last, on their own, with nothing else running
+// while they measure. Other arguments go to every Vitest run (a file filter, `-t`); with `--project`, one
 // Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,8 +22,8 @@ const STAGES = args.some((a) => a === '--project' || a.startsWith('--project='))
   ? [[[{ name: 'vitest', projects: [] }]]]
   : [
       [
-        [{ name: 'browser', projects: ['browser'] }],
-        [{ name: 'unit+reliability', projects: ['unit', 'reliability', 'browser-plugin'] }],
+        [{ name: 'browser+reliability', projects: ['browser', 'reliability'] }],
+        [{ name: 'unit+browser-plugin', projects: ['unit', 'browser-plugin'] }],
       ],
       [[{ name: 'heap', projects: ['heap'] }]],
     ];
