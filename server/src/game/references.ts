@@ -19,18 +19,16 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
  * problem named `art.references[i]` with what to do, and the game file does not start.
  */
 export async function loadArtReferences(file: string, game: GameDefinition): Promise<ReferenceImage[]> {
-  const problems: GameProblem[] = [];
-  const loaded = await Promise.all(
-    game.art.references.map(async (path, i) => {
-      const read = await readReference(resolve(dirname(file), path));
-      if (typeof read === 'string')
-        problems.push({ path: `art.references[${i}]`, message: `"${path}" ${read}` });
-      else return { name: basename(path), ...read };
-      return undefined;
-    }),
+  const { references } = game.art;
+  const read = await Promise.all(references.map((path) => readReference(resolve(dirname(file), path))));
+  const problems: GameProblem[] = read.flatMap((r, i) =>
+    typeof r === 'string' ? [{ path: `art.references[${i}]`, message: `"${references[i]}" ${r}` }] : [],
   );
   if (problems.length) throw new GameFileError(file, problems);
-  return loaded.filter((r): r is ReferenceImage => r !== undefined);
+  return read.map((r, i) => ({
+    name: basename(references[i] as string),
+    ...(r as Omit<ReferenceImage, 'name'>),
+  }));
 }
 
 /** The reference's type and bytes, or what is wrong with it and what to do (never its bytes). */
