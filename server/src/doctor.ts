@@ -65,6 +65,7 @@ export async function runDoctor(config: Config, say: (line: string) => void): Pr
           prompt: `${game.materials[0]?.name}, ${game.icon_style}`,
           size: game.icon_size,
           seed: 1,
+          art: game.art,
         });
         return { verdict: 'ok', what: `painted a test icon: ${game.icon_size}² PNG of ${png.length} bytes` };
       });

@@ -4,6 +4,7 @@ import {
   colourOfWord,
   type GameDefinition,
   type GeneratedItem,
+  type IconArt,
   type ItemIcon,
   type ItemLook,
   iconPrompt,
@@ -12,6 +13,7 @@ import {
 import type { Coordination } from './coordination/coordination.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
+import type { ReferenceImage } from './upstream/backends/types.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { Priority } from './upstream/queue.ts';
 
@@ -32,6 +34,17 @@ export function lookOf(
   };
 }
 
+/**
+ * The part of an icon's id that the prompt does not carry: the art's avoid words and the digest of
+ * each reference's bytes; empty when the game has neither (ids stay as they were before `art`).
+ */
+function artKey(art: IconArt, references: readonly ReferenceImage[]): string {
+  if (!art.avoid && !references.length) return '';
+  const hash = createHash('sha256').update(`avoid:${art.avoid ?? ''}`);
+  for (const r of references) hash.update(`\0${createHash('sha256').update(r.bytes).digest('hex')}`);
+  return `:${hash.digest('hex')}`;
+}
+
 /** After a background paint fails, the icon URL waits this long before starting another. */
 const RETRY_PAINT_MS = 2_000;
 
@@ -50,6 +63,9 @@ export class IconService {
   /** Moving average of background paints, for the wait the icon URL suggests. */
   private paintMs = 0;
 
+  /** What the prompt does not say but the icon depends on (avoid words, references), for its id; empty without. */
+  private readonly artKey: string;
+
   constructor(
     private readonly store: Pick<Store, 'icon' | 'putIcon'>,
     private readonly coordination: Coordination,
@@ -58,7 +74,11 @@ export class IconService {
     private readonly metrics?: Metrics,
     /** The icon URL answers 202 while a paint runs, rather than painting while the request waits. */
     private readonly afterItem = false,
-  ) {}
+    /** The game's `art.references`, read at start-up (`loadArtReferences`). */
+    private readonly references: readonly ReferenceImage[] = [],
+  ) {
+    this.artKey = artKey(game.art, references);
+  }
 
   /** The icon prompt of an item: its plan (`iconPrompt`), in the game’s silhouette, style, palette and art. */
   promptFor(
@@ -80,9 +100,16 @@ export class IconService {
     });
   }
 
-  /** The icon reference of a prompt, painted lazily when first fetched. */
+  /**
+   * The icon reference of a prompt, painted lazily when first fetched. Its id hashes all the icon
+   * depends on: the icon size, the prompt (which says the art's grid, palette and outline) and the art's
+   * avoid words and references, so an icon painted under other art is never served for this one.
+   */
   describe(prompt: string): ItemIcon {
-    const id = createHash('sha256').update(`${this.game.icon_size}:${prompt}`).digest('hex').slice(0, 32);
+    const id = createHash('sha256')
+      .update(`${this.game.icon_size}:${prompt}${this.artKey}`)
+      .digest('hex')
+      .slice(0, 32);
     return { id, url: `/api/v1/icons/${id}.png`, prompt };
   }
 
@@ -207,7 +234,14 @@ export class IconService {
         }
         const seed = createHash('sha256').update(prompt).digest().readUInt32BE(0);
         const png = await this.upstream.icon(
-          { client_id: clientId, prompt, size: this.game.icon_size, seed },
+          {
+            client_id: clientId,
+            prompt,
+            size: this.game.icon_size,
+            seed,
+            art: this.game.art,
+            references: this.references,
+          },
           shared,
           { priority },
         );

@@ -8,7 +8,8 @@ import { ContentGuard } from './content/guard.ts';
 import type { Coordination } from './coordination/coordination.ts';
 import { LocalCoordination } from './coordination/local.ts';
 import { RedisCoordination } from './coordination/redis.ts';
-import { loadGameDefinition } from './game/definition.ts';
+import { DEFAULT_GAME_FILE, loadGameDefinition } from './game/definition.ts';
+import { loadArtReferences } from './game/references.ts';
 import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -59,6 +60,8 @@ export const serverSecrets = (config: Config, engineKey?: string) =>
  */
 export async function startServices(config: Config, options: { store?: Store } = {}): Promise<Services> {
   const game = loadGameDefinition(config.gameFile);
+  // The game's reference icons, read once: a bad one stops start-up as a bad game file does.
+  const references = await loadArtReferences(config.gameFile ?? DEFAULT_GAME_FILE, game);
   const store = options.store ?? (await openStore(config));
   const coordination: Coordination = config.redisUrl
     ? new RedisCoordination(config.redisUrl, config.redisPrefix)
@@ -89,7 +92,15 @@ export async function startServices(config: Config, options: { store?: Store } =
     log,
     observe: (call) => activity.upstreamCall(call),
   });
-  const icons = new IconService(store, coordination, upstream, game, metrics, config.iconsAfterItem);
+  const icons = new IconService(
+    store,
+    coordination,
+    upstream,
+    game,
+    metrics,
+    config.iconsAfterItem,
+    references,
+  );
   const moderator = moderation.open(config);
   const content = new ContentGuard({
     store,
@@ -101,7 +112,8 @@ export async function startServices(config: Config, options: { store?: Store } =
   const loot = { game, upstream, icons, metrics, textModel: config.textModel, activity, content };
   // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
   const refillIcons =
-    config.pools && new IconService(store, coordination, upstream.at('refill'), game, metrics);
+    config.pools &&
+    new IconService(store, coordination, upstream.at('refill'), game, metrics, false, references);
   const pools =
     config.pools &&
     refillIcons &&

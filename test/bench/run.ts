@@ -71,6 +71,14 @@ const SECTIONS: Section[] = [
       'From the security issue (24): what screening a generated item’s texts costs before it is stored (profanity and slurs through `obscenity` with its look-alike, leetspeak and repeat transformers, letters spaced apart joined again, the game’s allow and deny lists, web addresses). A model takes seconds per item; the filter must stay well under a millisecond.',
   },
   {
+    title: 'Icon normalisation',
+    file: './icons.ts',
+    alone: true,
+    run: 'benchIconNormalise',
+    about:
+      "Goal from the art issue (38): icon normalisation stays ≤ 30 ms for a 1024² image, with and without a game's `art`. Every icon a painting backend answers passes through it (decode, clear the flat background, trim, fit, and with art the pixel grid, the nearest palette colour, hard alpha and the outline, then a PNG of exact colours).",
+  },
+  {
     title: 'Plugin',
     file: './plugin-size.ts',
     alone: true,

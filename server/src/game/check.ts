@@ -191,6 +191,12 @@ export function checkGame(game: GameDefinition): GameProblem[] {
   perRarity('crafting.xp_factor_by_rarity', game.crafting.xp_factor_by_rarity, false);
   known('crafting.max_rarity', game.crafting.max_rarity, rarities, 'rarity', 'rarities');
   checkPoolMap(game, problem);
+  const grid = game.art.pixel_size;
+  if (grid !== null && grid > game.icon_size)
+    problem(
+      'art.pixel_size',
+      `a ${grid}×${grid} grid does not fit an icon_size of ${game.icon_size}: choose a pixel_size of at most ${game.icon_size}, or a larger icon_size (a multiple of pixel_size draws every cell the same size)`,
+    );
   return problems;
 }
 
@@ -245,5 +251,19 @@ export function summarise(game: GameDefinition): string {
     `  ${count(game.item_fields.length, 'item field')}${list(game.item_fields.map((f) => f.id))}`,
     `  ${count(game.effects.length, 'effect')}${list(game.effects.map((e) => e.id))}`,
     `  ${count(game.enemies.length, 'enemy', 'enemies')} in ${count(game.tiers, 'tier')}, ${count(game.materials.length, 'material')}, ${count(game.stations.length, 'station')}${list(game.stations.map((s) => s.id))}`,
+    `  icons ${game.icon_size}² px: ${artSummary(game.art)}`,
   ].join('\n');
+}
+
+/** "32×32 grid, 24 colours, outline #0b0a10, 2 references", or what a game without art gets. */
+function artSummary(art: GameDefinition['art']): string {
+  const said = [
+    ...(art.pixel_size ? [`${art.pixel_size}×${art.pixel_size} grid`] : []),
+    ...(art.palette ? [`${art.palette.length} colours`] : []),
+    ...(art.outline ? [`outline ${art.outline}`] : []),
+    ...(art.references.length
+      ? [`${art.references.length} reference${art.references.length === 1 ? '' : 's'}`]
+      : []),
+  ];
+  return said.length ? said.join(', ') : "each backend's own look";
 }

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { type GameDefinition, NO_ELEMENT } from '@lootsmith/protocol';
 import { summarise } from './check.ts';
 import { DEFAULT_GAME_FILE, GameFileError, loadGameDefinition, parseGameFile } from './definition.ts';
+import { loadArtReferences } from './references.ts';
 
 /** The JSON Schema of game files, shipped beside the example games. */
 const SCHEMA_FILE = fileURLToPath(new URL('../../game/game-file.schema.json', import.meta.url));
@@ -26,10 +27,12 @@ const err = (text: string) => process.stderr.write(`${text}\n`);
 const gameFileOf = (named: string | undefined) =>
   resolve(named ?? process.env.LOOTSMITH_GAME_FILE ?? DEFAULT_GAME_FILE);
 
-/** A problem list when the file cannot be run, else its summary. */
-function check(file: string): number {
+/** A problem list when the file cannot be run (its reference icons read as at start-up), else its summary. */
+async function check(file: string): Promise<number> {
   try {
-    out(`${file}: ok\n${summarise(loadGameDefinition(file))}`);
+    const game = loadGameDefinition(file);
+    await loadArtReferences(file, game);
+    out(`${file}: ok\n${summarise(game)}`);
     return 0;
   } catch (e) {
     if (!(e instanceof GameFileError)) throw e;
@@ -212,7 +215,7 @@ function types(args: string[]): number {
 export async function runGameCommand(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   try {
-    if (command === 'check') return check(gameFileOf(rest[0]));
+    if (command === 'check') return await check(gameFileOf(rest[0]));
     if (command === 'init') return await init(rest);
     if (command === 'types') return types(rest);
   } catch (e) {

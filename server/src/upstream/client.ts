@@ -254,11 +254,23 @@ export class UpstreamClient {
     });
   }
 
-  /** A game icon: whatever the backend painted, made Lootsmith's own `size`² PNG (see `normaliseIcon`). */
+  /**
+   * A game icon: whatever the backend painted, made Lootsmith's own `size`² PNG in the game's art
+   * (see `normaliseIcon`); the backend is told the art's avoid words and given its references.
+   */
   async icon(ask: IconAsk, signal?: CallerSignal, options?: CallOptions): Promise<Buffer> {
-    const { size, ...rest } = ask;
-    const image: ImageAsk = { ...rest, width: size, height: size, steps: ICON_STEPS, icon: true };
-    return this.paint(image, signal, options, (painted) => normaliseIcon(painted.bytes, size));
+    const { size, art, references, ...rest } = ask;
+    const image: ImageAsk = {
+      ...rest,
+      width: size,
+      height: size,
+      steps: ICON_STEPS,
+      icon: true,
+      // Only when the game has them: an API without a place for them is asked as it always was.
+      ...(art?.avoid ? { avoid: art.avoid } : {}),
+      ...(references?.length ? { references } : {}),
+    };
+    return this.paint(image, signal, options, (painted) => normaliseIcon(painted.bytes, size, art));
   }
 
   async close() {
