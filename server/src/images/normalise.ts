@@ -130,9 +130,11 @@ export async function normaliseIcon(bytes: Buffer, size: number, art?: IconRules
       .extract(box)
       .resize(size - 2 * margin, size - 2 * margin, { fit: 'contain', background: TRANSPARENT })
       .extend({ top: margin, bottom: margin, left: margin, right: margin, background: TRANSPARENT });
+  // The quantiser's least effort: a third of effort 8's time (22 against 62 ms for a 1024² picture,
+  // test/bench/icons.ts), a file about 15% larger, no difference to the eye at icon size.
   if (!enforced)
     return onlyDrawnChunks(
-      await decoded(() => fitted().png({ palette: true, compressionLevel: 9, effort: 8 }).toBuffer()),
+      await decoded(() => fitted().png({ palette: true, compressionLevel: 9, effort: 1 }).toBuffer()),
     );
   const colours = artColours(art as IconRules);
   const rgba = grid
