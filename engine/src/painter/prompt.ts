@@ -7,6 +7,7 @@ import {
   materialFamily,
   readIconPrompt,
 } from '@lootsmith/protocol';
+import { type ArtReading, artReading } from './art.ts';
 import { COLOUR_WORDS } from './colour.ts';
 import { declaredKind, ITEM_KINDS, type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
@@ -70,6 +71,8 @@ export interface PromptReading {
   /** Read from an item plan's prompt (`iconPrompt`): its fields, not its words, decide. */
   planned: boolean;
   negative: NegativeReading;
+  /** The game's art the prompt carries (pixel grid, palette, outline), painted within from the start. */
+  art?: ArtReading | undefined;
 }
 
 export interface NegativeReading {
@@ -232,6 +235,7 @@ function readPlan(plan: IconPlan, negative: ReturnType<typeof readNegative>): Pr
     rarity: RARITY_WORDS[plan.rarity.toLowerCase()] ?? 1,
     planned: true,
     negative,
+    ...(plan.art ? { art: artReading(plan.art) } : {}),
   };
 }
 
