@@ -207,9 +207,12 @@ function readPlan(plan: IconPlan, negative: ReturnType<typeof readNegative>): Pr
     ? (plan.silhouette as ItemKind)
     : undefined;
   const materialWords = look.materials.join(' ');
+  // The game's silhouette, else the noun (the subtype), else the item type, else the name; what none
+  // names is painted as the clean generic emblem, never as some weapon.
   const kind =
     silhouette ??
     kindOf(`${look.noun}, ${materialWords} ${look.noun}`) ??
+    (plan.type ? kindOf(plan.type.toLowerCase()) : undefined) ??
     kindOf(plan.name.toLowerCase()) ??
     wordsOf(look.noun)
       .map((w) => TYPE_KINDS[w])
