@@ -302,18 +302,23 @@ export const visor: ItemPainter = (look, rng) => {
       : glowOf(look);
   const goggles =
     look.words.has('goggles') || look.words.has('glasses') || look.words.has('shades') || r.chance(0.3);
-  const strap = capsule(-0.46, 0.0, 0.46, 0.0, 0.04);
+  const strap = capsule(-0.44, 0.02, 0.44, 0.02, 0.045);
   if (goggles) {
     return {
       parts: [
         part(strap, look.leather, 0.04, { round: true }),
-        part(union(circle(-0.2, 0.0, 0.17), circle(0.2, 0.0, 0.17), box(0, 0.02, 0.08, 0.04)), frame, 0.06, {
-          round: true,
-        }),
-        part(circle(-0.2, 0.0, 0.12), lens, 0.1, { alpha: 0.95 }),
-        part(circle(0.2, 0.0, 0.12), lens, 0.1, { alpha: 0.95 }),
-        part(ring(-0.2, 0.0, 0.145, 0.012), look.accent, 0.012, { round: true }),
-        part(ring(0.2, 0.0, 0.145, 0.012), look.accent, 0.012, { round: true }),
+        part(
+          union(circle(-0.19, 0.0, 0.19), circle(0.19, 0.0, 0.19), box(0, 0.02, 0.08, 0.04)),
+          frame,
+          0.06,
+          {
+            round: true,
+          },
+        ),
+        part(circle(-0.19, 0.0, 0.135), lens, 0.1, { alpha: 0.95 }),
+        part(circle(0.19, 0.0, 0.135), lens, 0.1, { alpha: 0.95 }),
+        part(ring(-0.19, 0.0, 0.16, 0.014), look.accent, 0.012, { round: true }),
+        part(ring(0.19, 0.0, 0.16, 0.014), look.accent, 0.012, { round: true }),
         part(circle(-0.25, 0.05, 0.025), { base: [255, 255, 255], finish: 'glow' }, 0.02, { lineless: true }),
         part(circle(0.15, 0.05, 0.025), { base: [255, 255, 255], finish: 'glow' }, 0.02, { lineless: true }),
       ],

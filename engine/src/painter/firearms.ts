@@ -33,34 +33,43 @@ function triggerParts(u: number, v: number, metal: Material): Part[] {
   ];
 }
 
-/** A semi-automatic pistol, muzzle right: slide, frame, raked grip with a magazine base. */
-function pistol(look: ItemLook, smart: boolean, r: number): Part[] {
-  const length = 0.34 + r * 0.06;
+/** A semi-automatic pistol, muzzle right: slide, frame, raked grip with a magazine base; a heavy one longer, with a compensator. */
+function pistol(look: ItemLook, smart: boolean, heavy: boolean, r: number): Part[] {
+  const length = heavy ? 0.42 : 0.32 + r * 0.06;
+  const depth = heavy ? 0.09 : 0.075;
   const grip = gripOf(look, false);
   const parts: Part[] = [
     part(polygon([-0.3, 0.02, -0.1, 0.02, -0.15, -0.36, -0.36, -0.36]), grip, 0.05),
     part(box(-0.255, -0.38, 0.11, 0.03, 0.01), look.metalDark, 0.02),
-    part(box(-0.02, 0.03, length - 0.02, 0.045, 0.015), POLYMER, 0.03),
+    part(box(-0.02, 0.03, length - 0.04, 0.045, 0.015), POLYMER, 0.03),
     ...triggerParts(-0.05, -0.02, POLYMER),
-    part(box(0, 0.12, length, 0.075, 0.018), look.metal, 0.04),
-    part(box(length - 0.01, 0.12, 0.012, 0.03), BORE, 0.01, { lineless: true }),
-    part(box(length - 0.06, 0.205, 0.02, 0.015), look.metalDark, 0.01),
-    part(box(-length + 0.05, 0.205, 0.025, 0.015), look.metalDark, 0.01),
+    part(box(0, 0.05 + depth, length, depth, 0.018), look.metal, 0.04),
+    part(box(length - 0.01, 0.05 + depth, 0.012, 0.03), BORE, 0.01, { lineless: true }),
+    part(box(-length + 0.05, 0.06 + depth * 2, 0.025, 0.015), look.metalDark, 0.01),
   ];
   for (let i = 0; i < 4; i++)
     parts.push(
-      part(box(-length + 0.08 + i * 0.035, 0.12, 0.008, 0.05), look.metalDark, 0.008, { lineless: true }),
+      part(box(-length + 0.08 + i * 0.035, 0.05 + depth, 0.008, depth * 0.65), look.metalDark, 0.008, {
+        lineless: true,
+      }),
     );
+  if (heavy)
+    for (let i = 0; i < 3; i++)
+      parts.push(
+        part(box(length - 0.1 + i * 0.035, 0.09 + depth, 0.01, 0.025), BORE, 0.01, { lineless: true }),
+      );
   if (smart) {
-    // A smartlink: an optic on the slide and a cable running down into the grip.
+    // A smartlink: a lit rail along the slide, a big optic on top, a cable down into the grip.
     const sight = lightOf(look);
     parts.push(
-      part(box(0.02, 0.27, 0.13, 0.05, 0.02), POLYMER, 0.03),
-      part(box(0.13, 0.27, 0.025, 0.04, 0.01), sight, 0.03),
-      part(capsule(-0.3, -0.2, -0.42, -0.36, 0.015), look.trim, 0.015, { round: true }),
-      part(circle(-0.25, -0.12, 0.025), sight, 0.025),
+      part(box(0.02, 0.05 + depth, length - 0.08, 0.014, 0.007), sight, 0.014, { lineless: true }),
+      part(box(-0.02, 0.24 + depth, 0.17, 0.06, 0.03), POLYMER, 0.04),
+      part(box(-0.02, 0.24 + depth, 0.12, 0.025, 0.012), sight, 0.03),
+      part(box(-0.02, 0.15 + depth, 0.03, 0.04), look.metalDark, 0.02),
+      part(capsule(-0.33, -0.22, -0.46, -0.4, 0.018), look.trim, 0.018, { round: true }),
+      part(circle(-0.24, -0.14, 0.03), sight, 0.03),
     );
-  }
+  } else parts.push(part(box(length - 0.06, 0.06 + depth * 2, 0.02, 0.015), look.metalDark, 0.01));
   return parts;
 }
 
@@ -110,15 +119,20 @@ function blaster(look: ItemLook): Part[] {
 export const gun: ItemPainter = (look, rng) => {
   const r = rng('gun');
   const smart = hasAny(look, SMART);
+  const heavy = hasAny(look, ['heavy', 'magnum', 'cannon', 'deagle']);
   const form = look.words.has('revolver')
     ? 'revolver'
     : hasAny(look, ENERGY)
       ? 'blaster'
-      : smart || look.words.has('pistol')
+      : smart || look.words.has('pistol') || heavy
         ? 'pistol'
         : r.pick(['pistol', 'pistol', 'revolver', 'blaster'] as const);
   const parts =
-    form === 'revolver' ? revolver(look) : form === 'blaster' ? blaster(look) : pistol(look, smart, r.next());
+    form === 'revolver'
+      ? revolver(look)
+      : form === 'blaster'
+        ? blaster(look)
+        : pistol(look, smart, heavy, r.next());
   if (look.gems && look.rarity >= 3) parts.push(part(circle(-0.24, -0.2, 0.035), look.gem, 0.035));
   const tilt = r.range(0.08, 0.2);
   return { parts: parts.map((p) => ({ ...p, sdf: rotate(p.sdf, tilt) })) };
