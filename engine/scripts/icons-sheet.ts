@@ -17,6 +17,7 @@ import type { ItemKind } from '../src/painter/kinds.ts';
 import { encodeRgbaPng } from '../src/painter/png.ts';
 import { decodePng } from '../src/painter/png-decode.ts';
 import { writeCompletion } from '../src/writer/index.ts';
+import { gameSheet, paintedKind } from './game-sheet.ts';
 import { drawText, textWidth } from './pixel-font.ts';
 
 /** One prompt per item kind, phrased as the Lootsmith server phrases icon prompts. */
@@ -98,6 +99,27 @@ const KIND_PROMPTS: Record<ItemKind, string> = {
   horn: 'War Horn, horn, rare',
   bag: 'Leather Pouch, leather pouch, common',
   chest: 'Treasure Chest, chest, rare',
+  gun: 'Viper Smartgun, polymer smartgun, rare',
+  rifle: 'Longshot, steel sniper rifle, epic',
+  grenade: 'Frag Grenade, steel grenade, common',
+  ammo: 'Hollow Points, brass bullets, common',
+  syringe: 'Combat Stim, stim injector, uncommon',
+  medkit: 'Field Medkit, red medkit, common',
+  chip: 'Cortex Chip, silicon chip, rare',
+  implant: 'Reflex Implant, chrome implant, epic',
+  terminal: 'Ghost Cyberdeck, black cyberdeck, epic',
+  battery: 'Power Cell, blue battery, common',
+  canister: 'Fuel Canister, orange canister, common',
+  visor: 'Tactical Visor, cyan visor, rare',
+  jacket: 'Street Jacket, black leather jacket, uncommon',
+  vest: 'Kevlar Vest, kevlar vest, rare',
+  wrench: 'Rusty Spanner, iron wrench, common',
+  screwdriver: 'Screwdriver, red screwdriver, common',
+  seeds: 'Pumpkin Seeds, seed packet, common',
+  wheat: 'Golden Wheat, wheat sheaf, common',
+  carrot: 'Garden Carrot, carrot, common',
+  dish: 'Hearty Stew, stew bowl, common',
+  can: 'Canned Beans, tin can, common',
   emblem: 'Neural Jack, titanium neural jack, rare, emblem icon',
 };
 
@@ -236,17 +258,113 @@ function writtenLoot(count: number): Array<[string, string]> {
   });
 }
 
-/** `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, item plans, written loot, then variety rows, each tile labelled. */
+/** A tile of a contact sheet: its label and the icon painted for it; an empty cell where undefined. */
+type SheetCell = { label: string; prompt: string } | undefined;
+
+/** Paints each cell's prompt and lays the icons out `columns` to a row over a checkerboard, each labelled. */
+function contactSheet(cells: SheetCell[], columns: number, tile: number): { png: Buffer; rows: number } {
+  const LABEL = 14;
+  const rowHeight = tile + LABEL;
+  const rows = Math.ceil(cells.length / columns);
+  const width = tile * columns;
+  const height = rowHeight * rows;
+  const sheet = new Uint8Array(width * height * 4);
+  cells.forEach((cell, n) => {
+    const ox = (n % columns) * tile;
+    const oy = Math.floor(n / columns) * rowHeight;
+    const steps = cell?.prompt.includes('50 steps') ? 50 : 12;
+    const icon = cell
+      ? decodePng(
+          paintImage({ prompt: cell.prompt.replace(', 50 steps', ''), width: tile, height: tile, steps }),
+        )
+      : undefined;
+    for (let y = 0; y < rowHeight; y++) {
+      for (let x = 0; x < tile; x++) {
+        const o = ((oy + y) * width + ox + x) * 4;
+        if (y >= tile || !icon) {
+          sheet.set(y >= tile ? [24, 20, 30, 255] : [36, 32, 42, 255], o);
+          continue;
+        }
+        const checker = ((x >> 3) + (y >> 3)) % 2 ? 58 : 46;
+        const s = (y * icon.width + x) * 4;
+        const a = (icon.rgba[s + 3] as number) / 255;
+        for (let c = 0; c < 3; c++)
+          sheet[o + c] = Math.round((icon.rgba[s + c] as number) * a + checker * (1 - a));
+        sheet[o + 3] = 255;
+      }
+    }
+    if (!cell) return;
+    let text = cell.label;
+    while (textWidth(text, 2) > tile - 4) text = text.slice(0, -1);
+    drawText(
+      sheet,
+      width,
+      ox + Math.floor((tile - textWidth(text, 2)) / 2),
+      oy + tile + 2,
+      text,
+      2,
+      [230, 220, 200],
+    );
+  });
+  return { png: encodeRgbaPng(width, height, sheet), rows };
+}
+
+/** A game file's sheet: a row per item type, an item of each subtype, painted in the game's art; a legend on stdout. */
+function gameContactSheet(file: string, tile: number | undefined, out: string | undefined) {
+  const { name, rows } = gameSheet(file);
+  const columns = Math.max(1, ...rows.map((r) => r.tiles.length));
+  const cells: SheetCell[] = rows.flatMap((r) => [
+    ...r.tiles,
+    ...Array.from({ length: columns - r.tiles.length }, () => undefined),
+  ]);
+  const size = tile ?? 128;
+  const sheet = contactSheet(cells, columns, size);
+  const path =
+    out ??
+    resolve(
+      dirname(fileURLToPath(import.meta.url)),
+      `../../docs/icons-${name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')}.png`,
+    );
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, sheet.png);
+  console.log(`${name}: ${rows.length} item types, a row each, ${size}px icons`);
+  rows.forEach((r, i) => {
+    const shape = r.icon ? `${r.icon} (the game's)` : 'guessed';
+    const tiles = r.tiles.map((t) => `${t.label} → ${paintedKind(t.prompt)}`).join('; ');
+    console.log(`  row ${i + 1}: ${r.type}, ${shape}: ${tiles || '(no items)'}`);
+  });
+  console.log(`wrote ${path}`);
+}
+
+/**
+ * `icons:sheet [--tile N] [--out FILE] [prompt…]`: every kind, item plans, written loot, then variety
+ * rows, each tile labelled; `icons:sheet --game FILE`: every item type of a game file in its art.
+ */
 function main() {
   const { values, positionals } = parseArgs({
-    options: { tile: { type: 'string', default: '128' }, out: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      tile: { type: 'string' },
+      out: { type: 'string' },
+      game: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     allowPositionals: true,
   });
   if (values.help) {
     console.log('npm run icons:sheet -- [--tile N] [--out FILE] [prompt…]   (default: docs/icons-sheet.png)');
+    console.log(
+      'npm run icons:sheet -- --game FILE [--tile N] [--out FILE]   (default: docs/icons-<game>.png)',
+    );
     return;
   }
-  const TILE = Number(values.tile);
+  if (values.game) {
+    gameContactSheet(values.game, values.tile ? Number(values.tile) : undefined, values.out);
+    return;
+  }
+  const TILE = Number(values.tile ?? 128);
   const tiles: Array<[string, string]> = positionals.length
     ? positionals.map((p) => [p.split(',')[0] as string, p])
     : [
@@ -262,49 +380,14 @@ function main() {
         ]),
       ];
   const COLUMNS = Math.min(10, tiles.length);
-  const LABEL = 14;
-  const rowHeight = TILE + LABEL;
-  const rows = Math.ceil(tiles.length / COLUMNS);
-  const width = TILE * COLUMNS;
-  const height = rowHeight * rows;
-  const sheet = new Uint8Array(width * height * 4);
-  tiles.forEach(([label, prompt], n) => {
-    const steps = prompt.includes('50 steps') ? 50 : 12;
-    const icon = decodePng(
-      paintImage({ prompt: prompt.replace(', 50 steps', ''), width: TILE, height: TILE, steps }),
-    );
-    const ox = (n % COLUMNS) * TILE;
-    const oy = Math.floor(n / COLUMNS) * rowHeight;
-    for (let y = 0; y < rowHeight; y++) {
-      for (let x = 0; x < TILE; x++) {
-        const o = ((oy + y) * width + ox + x) * 4;
-        if (y >= TILE) {
-          sheet.set([24, 20, 30, 255], o);
-          continue;
-        }
-        const checker = ((x >> 3) + (y >> 3)) % 2 ? 58 : 46;
-        const s = (y * icon.width + x) * 4;
-        const a = (icon.rgba[s + 3] as number) / 255;
-        for (let c = 0; c < 3; c++)
-          sheet[o + c] = Math.round((icon.rgba[s + c] as number) * a + checker * (1 - a));
-        sheet[o + 3] = 255;
-      }
-    }
-    let text = label;
-    while (textWidth(text, 2) > TILE - 4) text = text.slice(0, -1);
-    drawText(
-      sheet,
-      width,
-      ox + Math.floor((TILE - textWidth(text, 2)) / 2),
-      oy + TILE + 2,
-      text,
-      2,
-      [230, 220, 200],
-    );
-  });
+  const { png, rows } = contactSheet(
+    tiles.map(([label, prompt]) => ({ label, prompt })),
+    COLUMNS,
+    TILE,
+  );
   const out = values.out ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/icons-sheet.png');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, encodeRgbaPng(width, height, sheet));
+  writeFileSync(out, png);
   console.log(`wrote ${out}: ${tiles.length} tiles, ${COLUMNS}×${rows}, ${TILE}px icons`);
 }
 

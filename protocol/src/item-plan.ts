@@ -89,6 +89,27 @@ export const ICON_SILHOUETTES = [
   'horn',
   'bag',
   'chest',
+  'gun',
+  'rifle',
+  'grenade',
+  'ammo',
+  'syringe',
+  'medkit',
+  'chip',
+  'implant',
+  'terminal',
+  'battery',
+  'canister',
+  'visor',
+  'jacket',
+  'vest',
+  'wrench',
+  'screwdriver',
+  'seeds',
+  'wheat',
+  'carrot',
+  'dish',
+  'can',
   'emblem',
 ] as const;
 export type IconSilhouette = (typeof ICON_SILHOUETTES)[number];
@@ -387,6 +408,11 @@ export interface IconPlan {
   rarity: string;
   /** The painter silhouette the game gives the item's type ("emblem"), if it gives one. */
   silhouette?: string | undefined;
+  /**
+   * The name of the item's type ("implant"), when the game gives it no silhouette: a painter guesses
+   * the shape from it when the noun names none ("reflex booster", a kind of implant).
+   */
+  type?: string | undefined;
   /** The game's style words ("pixel art"). */
   style?: string | undefined;
   /** The game's palette, colour words. */
@@ -412,6 +438,7 @@ export function iconPrompt(plan: IconPlan): string {
   return [
     plan.name,
     `${look.noun} made of ${and(look.materials)}`,
+    ...(plan.type ? [`a kind of ${plan.type.toLowerCase()}`] : []),
     ...(look.colors.length
       ? [`colours ${and(look.colors.map((c) => (asked === c && word ? word : c)))}`]
       : []),
@@ -457,7 +484,8 @@ export function readIconPrompt(prompt: string): IconPlan | undefined {
       look.colors = words.flatMap((w) => colourOfWord(w) ?? []);
       const own = words.find((w) => !(w in COLOURS));
       if (own) plan.colorWord = own;
-    } else if (tag.startsWith('with ')) look.features = split(tag.slice(5)) as ItemFeature[];
+    } else if (tag.startsWith('a kind of ')) plan.type = tag.slice(10);
+    else if (tag.startsWith('with ')) look.features = split(tag.slice(5)) as ItemFeature[];
     else if (tag.endsWith(' element')) plan.element = tag.slice(0, -8);
     else if (tag.endsWith(' icon')) plan.silhouette = tag.slice(0, -5).replaceAll(' ', '_');
     else if (GRID_TAG.test(tag)) artOf(plan).pixel_size = Number(tag.slice(0, 2));

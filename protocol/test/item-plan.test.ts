@@ -22,6 +22,8 @@ describe('the icon prompt: made from the item plan, read back exactly', () => {
     {
       name: 'Overclocked Neural Jack',
       look: { noun: 'neural jack', materials: ['carbon weave'], colors: ['teal'], features: ['circuits'] },
+      // The item's type, for a painter to guess the shape from when the game names none.
+      type: 'implant',
       element: 'ion',
       rarity: 'salvage',
       silhouette: 'emblem',

@@ -299,10 +299,10 @@ describe('a game far from fantasy, through the real server', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const kinds: Record<string, string> = {
-      IMPLANT: 'emblem',
+      IMPLANT: 'implant',
       TOOL: 'emblem',
       SUIT: 'armor',
-      STIM: 'potion',
+      STIM: 'syringe',
     };
     for (const item of GenerateItemsResponse.parse(res.json()).items) {
       const prompt = item.icon?.prompt ?? '';

@@ -1,5 +1,6 @@
 import { IMAGE_LIMITS } from '@lootsmith/protocol';
 import { hashString, Rng } from '../random.ts';
+import { hardenAlpha, outlineCells } from './art.ts';
 import { hslToRgb, looksLike, type Rgb, rgbToHsl } from './colour.ts';
 import { paintItem } from './items.ts';
 import { rasterToPng } from './output.ts';
@@ -29,17 +30,34 @@ export function paintImage(request: PaintRequest): Buffer {
   const scene = sceneFor(reading, rng);
   const style = STYLES[reading.style];
   const negative = reading.negative;
+  const art = reading.art;
   const raster = renderScene(scene, style, qualityFor(steps), width, height, {
     outline: !negative.outline,
-    glow: !negative.glow,
+    // A halo is half-covered cells, which a pixel grid has none of.
+    glow: !negative.glow && !art?.grid,
     shading: !negative.shading,
+    art: art && { palette: art.palette, outline: art.outline, cells: art.grid },
   });
-  return rasterToPng(
-    raster,
-    width,
-    height,
-    negative.colours.length ? avoidColours(negative.colours) : undefined,
-  );
+  if (art?.grid) {
+    hardenAlpha(raster);
+    if (art.outline) outlineCells(raster, art.outline);
+  }
+  return rasterToPng(raster, width, height, recolourFor(negative.colours, art));
+}
+
+/**
+ * What every colour of the finished icon becomes: a game's palette maps each to its nearest (what
+ * blending made between two of its colours too), after any colours the prompt avoids are turned.
+ */
+function recolourFor(avoided: string[], art: PromptReading['art']): ((rgb: Rgb) => Rgb) | undefined {
+  const avoid = avoided.length ? avoidColours(avoided) : undefined;
+  const palette = art?.palette;
+  if (!palette) return avoid;
+  const outline = art.outline;
+  return (rgb) => {
+    if (outline && rgb[0] === outline[0] && rgb[1] === outline[1] && rgb[2] === outline[2]) return outline;
+    return palette.nearest(avoid ? avoid(rgb) : rgb);
+  };
 }
 
 function sceneFor(reading: PromptReading, rng: Rng): Scene {

@@ -3,14 +3,19 @@ import type { Rng } from '../random.ts';
 import { orb, tome, totem } from './arcana.ts';
 import { armor, chainmail, cloak, robe, tunic } from './armour.ts';
 import { bandage, bomb, dust, essence, map } from './consumables.ts';
+import { battery, canister, chip, implant, medkit, syringe, terminal, visor } from './devices.ts';
 import { elementEffects } from './effects.ts';
 import { emblem } from './emblem.ts';
 import { EXTENT_STEP, extentOf, featureParts } from './features.ts';
+import { ammo, grenade, gun, rifle } from './firearms.ts';
 import { flail, whip } from './flexible-weapons.ts';
 import { boots, sabatons } from './footwear.ts';
 import { bag, belt, chest, coin, food, hide, ingot, log, ore } from './goods.ts';
+import { screwdriver, wrench } from './hand-tools.ts';
 import { bracers, gauntlets, gloves } from './handwear.ts';
+import { can, carrot, dish, seeds, wheat } from './harvest.ts';
 import { circlet, crown, hat, helmet, hood, thorn_crown } from './headwear.ts';
+import { jacket, vest } from './jackets.ts';
 import { greaves, leggings, tassets } from './legwear.ts';
 import { chooseLook } from './look.ts';
 import { withMainColour } from './main-colour.ts';
@@ -104,6 +109,27 @@ export const ITEM_PAINTERS: Record<ItemKind, ItemPainter> = {
   horn,
   bag,
   chest,
+  gun,
+  rifle,
+  grenade,
+  ammo,
+  syringe,
+  medkit,
+  chip,
+  implant,
+  terminal,
+  battery,
+  canister,
+  visor,
+  jacket,
+  vest,
+  wrench,
+  screwdriver,
+  seeds,
+  wheat,
+  carrot,
+  dish,
+  can,
   emblem,
 };
 

@@ -35,7 +35,7 @@ const KIND_SYNONYMS: Record<IconSilhouette, string> = {
   chainmail: 'chainmail mail hauberk',
   robe: 'robe robes raiment vestments gown',
   cloak: 'cloak cape mantle shroud',
-  tunic: 'tunic vest jerkin doublet jacket coat shirt',
+  tunic: 'tunic jerkin doublet shirt',
   leggings: 'leggings pants trousers breeches legs',
   greaves: 'greaves legguards legplates cuisses',
   tassets: 'tassets tasset faulds',
@@ -55,7 +55,7 @@ const KIND_SYNONYMS: Record<IconSilhouette, string> = {
   scroll: 'scroll parchment letter writ',
   map: 'map chart',
   bandage: 'bandage bandages gauze dressing poultice',
-  bomb: 'bomb grenade explosive keg',
+  bomb: 'bomb explosive keg',
   food: 'food bread loaf meat ham apple ration rations cheese fish pie steak drumstick',
   book: 'book journal manual diary',
   tome: 'tome grimoire spellbook codex',
@@ -80,6 +80,28 @@ const KIND_SYNONYMS: Record<IconSilhouette, string> = {
   horn: 'horn bugle warhorn',
   bag: 'bag pouch sack satchel purse backpack knapsack container',
   chest: 'chest coffer lockbox crate strongbox trunk casket',
+  gun: 'gun guns pistol pistols revolver revolvers blaster blasters handgun sidearm smartgun smartguns derringer raygun phaser',
+  rifle: 'rifle rifles carbine carbines shotgun shotguns scattergun sniper railgun musket',
+  grenade: 'grenade grenades frag',
+  ammo: 'ammo ammunition bullet bullets rounds cartridge cartridges shells magazine',
+  syringe: 'syringe syringes stim stims stimpak stimpack injector autoinjector hypo hypospray needle serum',
+  medkit: 'medkit medkits medpack medpac firstaid',
+  chip: 'chip chips microchip chipset processor circuit circuits wafer datachip',
+  implant:
+    'implant implants cyberware augment augmentation bionic bionics cybernetic cybernetics neuralware wetware ocular',
+  terminal: 'terminal terminals cyberdeck cyberdecks deck decks laptop computer console keyboard datapad',
+  battery: 'battery batteries cell cells powercell capacitor accumulator',
+  canister: 'canister canisters tank tanks jerrycan cylinder barrel drum',
+  visor: 'visor visors goggles glasses shades spectacles eyepiece',
+  jacket: 'jacket jackets coat coats trenchcoat duster parka hoodie anorak windbreaker blazer',
+  vest: 'vest vests waistcoat flak kevlar',
+  wrench: 'wrench wrenches spanner spanners',
+  screwdriver: 'screwdriver screwdrivers',
+  seeds: 'seeds seed seedling packet',
+  wheat: 'wheat grain grains barley oats rye sheaf corn crop crops hay rice',
+  carrot: 'carrot carrots vegetable vegetables veggie turnip beet beetroot radish potato potatoes onion',
+  dish: 'dish dishes bowl stew soup meal porridge curry broth chowder noodles',
+  can: 'can cans tin tins canned',
   /** A clean generic icon in the prompt's colours, for what no other silhouette draws. */
   emblem: 'emblem badge insignia token',
 };
@@ -105,6 +127,10 @@ const PHRASES: Array<[RegExp, ItemKind]> = [
   [/\bcodex leaf\b/, 'scroll'],
   [/\block ?picks?\b|\bthieves'? tools\b/, 'lockpick'],
   [/\bwizard'?s? hat\b/, 'hat'],
+  [/\bfirst[- ]aid\b|\bmed(ical)? ?(kit|pack)\b/, 'medkit'],
+  [/\bcircuit ?board\b/, 'chip'],
+  [/\bneural (jack|link|port)\b/, 'implant'],
+  [/\btin cans?\b/, 'can'],
 ];
 
 /** A more specific kind and the generic kind it refines: a name's "Bulwark" gives way to "tower shield". */
@@ -133,6 +159,15 @@ const GENERIC: Partial<Record<ItemKind, ItemKind>> = {
   flail: 'mace',
   claws: 'dagger',
   essence: 'potion',
+  rifle: 'gun',
+  grenade: 'bomb',
+  jacket: 'armor',
+  vest: 'armor',
+  syringe: 'potion',
+  medkit: 'bandage',
+  dish: 'food',
+  can: 'food',
+  carrot: 'food',
 };
 
 /** Metal words that turn a soft kind into its plate form: iron boots are sabatons. */

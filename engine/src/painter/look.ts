@@ -66,6 +66,13 @@ const DEFAULT_METAL: Partial<Record<ItemKind, string>> = {
   bone: 'bone',
   horn: 'ivory',
   thorn_crown: 'wood',
+  jacket: 'leather',
+  vest: 'cloth',
+  syringe: 'glass',
+  seeds: 'parchment',
+  wheat: 'wood',
+  carrot: 'wood',
+  dish: 'wood',
 };
 /** Second colours that are metals: a gold accent is gold metal, not gold paint. */
 const ACCENT_METALS: Partial<Record<Colour, string>> = {

@@ -60,11 +60,17 @@ export function rasterToPng(
   const row = new Uint8Array(width);
   let lastGridRow = -1;
   for (let y = 0; y < height; y++) {
-    const gy = Math.min(raster.height - 1, Math.floor(y / cell));
+    const gy = raster.stretched
+      ? Math.floor((y * raster.height) / height)
+      : Math.min(raster.height - 1, Math.floor(y / cell));
     if (gy !== lastGridRow) {
       const base = gy * raster.width;
-      for (let x = 0; x < width; x++)
-        row[x] = gridIndex[base + Math.min(raster.width - 1, Math.floor(x / cell))] as number;
+      for (let x = 0; x < width; x++) {
+        const gx = raster.stretched
+          ? Math.floor((x * raster.width) / width)
+          : Math.min(raster.width - 1, Math.floor(x / cell));
+        row[x] = gridIndex[base + gx] as number;
+      }
       lastGridRow = gy;
     }
     indices.set(row, y * width);

@@ -7,6 +7,7 @@ import {
   materialFamily,
   readIconPrompt,
 } from '@lootsmith/protocol';
+import { type ArtReading, artReading } from './art.ts';
 import { COLOUR_WORDS } from './colour.ts';
 import { declaredKind, ITEM_KINDS, type ItemKind, kindOf } from './kinds.ts';
 import { MATERIAL_SYNONYMS, MATERIALS } from './materials.ts';
@@ -70,6 +71,8 @@ export interface PromptReading {
   /** Read from an item plan's prompt (`iconPrompt`): its fields, not its words, decide. */
   planned: boolean;
   negative: NegativeReading;
+  /** The game's art the prompt carries (pixel grid, palette, outline), painted within from the start. */
+  art?: ArtReading | undefined;
 }
 
 export interface NegativeReading {
@@ -204,9 +207,12 @@ function readPlan(plan: IconPlan, negative: ReturnType<typeof readNegative>): Pr
     ? (plan.silhouette as ItemKind)
     : undefined;
   const materialWords = look.materials.join(' ');
+  // The game's silhouette, else the noun (the subtype), else the item type, else the name; what none
+  // names is painted as the clean generic emblem, never as some weapon.
   const kind =
     silhouette ??
     kindOf(`${look.noun}, ${materialWords} ${look.noun}`) ??
+    (plan.type ? kindOf(plan.type.toLowerCase()) : undefined) ??
     kindOf(plan.name.toLowerCase()) ??
     wordsOf(look.noun)
       .map((w) => TYPE_KINDS[w])
@@ -232,6 +238,7 @@ function readPlan(plan: IconPlan, negative: ReturnType<typeof readNegative>): Pr
     rarity: RARITY_WORDS[plan.rarity.toLowerCase()] ?? 1,
     planned: true,
     negative,
+    ...(plan.art ? { art: artReading(plan.art) } : {}),
   };
 }
 

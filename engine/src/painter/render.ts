@@ -1,3 +1,4 @@
+import type { PaletteMap } from './art.ts';
 import { hslToRgb, mixRgb, type Rgb, rgbToHsl, shadeRamp } from './colour.ts';
 import type { Material, Part, Scene, Style } from './scene.ts';
 
@@ -24,6 +25,8 @@ export interface Raster {
   height: number;
   /** Size of one scene pixel in output pixels. */
   cell: number;
+  /** The scene pixels are a game's grid stretched over the whole image (cells of uneven size when it does not divide). */
+  stretched?: boolean;
   rgba: Uint8Array;
 }
 
@@ -39,9 +42,32 @@ interface Flags {
   outline: boolean;
   glow: boolean;
   shading: boolean;
+  /** A game's art to paint within: its palette, its outline colour, its pixel grid. */
+  art?: ArtFlags | undefined;
 }
 
-export function sceneGeometry(width: number, height: number, style: Style, extent = 1) {
+export interface ArtFlags {
+  /** Every colour painted is the nearest of the palette's (ramps, lines and glow alike). */
+  palette?: PaletteMap | undefined;
+  /** Lines are this colour; with `cells`, the outer outline is left to a one-cell outline drawn afterwards. */
+  outline?: Rgb | null;
+  /** Scene pixels across the shorter side, exactly: the game's pixel grid. */
+  cells?: number | null;
+}
+
+export function sceneGeometry(
+  width: number,
+  height: number,
+  style: Style,
+  extent = 1,
+  cells?: number | null,
+) {
+  if (cells) {
+    const short = Math.min(width, height);
+    const gw = Math.round((cells * width) / short);
+    const gh = Math.round((cells * height) / short);
+    return { cell: short / cells, gw, gh, pixelsPerUnit: Math.min(gw, gh) / extent };
+  }
   const cell = Math.max(1, Math.floor(Math.min(width, height) / style.grid));
   const gw = Math.ceil(width / cell);
   const gh = Math.ceil(height / cell);
@@ -57,8 +83,11 @@ export function renderScene(
   height: number,
   flags: Flags,
 ): Raster {
-  const { cell, gw, gh, pixelsPerUnit } = sceneGeometry(width, height, style, scene.extent);
-  const ss = quality.samples;
+  const art = flags.art;
+  const { cell, gw, gh, pixelsPerUnit } = sceneGeometry(width, height, style, scene.extent, art?.cells);
+  // On a game's grid each cell is one decision, not an average of several colours.
+  const ss = art?.cells ? 1 : quality.samples;
+  const palette = art?.palette;
   const px = 1 / pixelsPerUnit;
   const levels = quality.shading ? style.levels : 2;
   const ramps = new Map<Material, readonly Rgb[]>();
@@ -68,13 +97,24 @@ export function renderScene(
       r =
         m.ramp ??
         shadeRamp(saturate(m.base, style.saturation), levels, m.hueShift ?? style.hueShift, style.contrast);
+      // The shading steps are the palette's colours nearest to the ramp's.
+      if (palette) r = r.map((c) => palette.nearest(c));
       ramps.set(m, r);
     }
     return r;
   };
   const parts = scene.parts;
-  const ow = flags.outline && style.outline !== 'none' ? style.outlineWidth * px : 0;
-  const glow = flags.glow ? scene.glow : undefined;
+  const lines = flags.outline && style.outline !== 'none' ? style.outlineWidth * px : 0;
+  // A one-cell outline in the art's colour is drawn on the grid afterwards; inner lines stay.
+  const ow = art?.cells && art.outline ? 0 : lines;
+  const innerWidth = Math.min(lines, px) * 0.8;
+  const lineColour = (ramp: readonly Rgb[]): Rgb => {
+    if (art?.outline) return art.outline;
+    const colour = outlineColour(ramp, style);
+    return palette ? palette.nearest(colour) : colour;
+  };
+  const sceneGlow = flags.glow ? scene.glow : undefined;
+  const glow = sceneGlow && palette ? { ...sceneGlow, colour: palette.nearest(sceneGlow.colour) } : sceneGlow;
   const bands = style.name === 'realistic' ? 8 : 3;
   const e = px * 0.3;
   const rgba = new Uint8Array(gw * gh * 4);
@@ -111,7 +151,7 @@ export function renderScene(
     let alpha = 0;
     if (hit < 0) {
       if (nearest >= 0 && dMin < ow) {
-        colour = outlineColour(rampOf((parts[nearest] as Part).material), style);
+        colour = lineColour(rampOf((parts[nearest] as Part).material));
         alpha = style.outline === 'soft' ? 0.75 : 1;
       } else if (glow && dHalo < glow.radius + ow) {
         const x = 1 - (dHalo - ow) / glow.radius;
@@ -122,11 +162,11 @@ export function renderScene(
     } else {
       const part = parts[hit] as Part;
       const ramp = rampOf(part.material);
-      if (style.innerLines && upper >= 0 && dUpper < Math.min(ow, px) * 0.8) {
-        colour = outlineColour(rampOf((parts[upper] as Part).material), style);
+      if (style.innerLines && upper >= 0 && dUpper < innerWidth) {
+        colour = lineColour(rampOf((parts[upper] as Part).material));
       } else {
         let index = shadeIndex(part, u, v, dHit, e, ramp.length, quality, flags.shading);
-        if (quality.occlusion && upper >= 0 && dUpper < ow + px * 1.5 && part.material.finish !== 'glow') {
+        if (quality.occlusion && upper >= 0 && dUpper < lines + px * 1.5 && part.material.finish !== 'glow') {
           index = Math.max(0, index - 1);
         }
         colour = ramp[index] as Rgb;
@@ -146,7 +186,7 @@ export function renderScene(
 
   // Parts are culled per tile: an SDF is a lower bound of the distance, so a part whose distance
   // from the tile centre exceeds the tile radius plus every reach (outline, glow, shading) cannot touch it.
-  const reach = Math.max(ow, (glow?.radius ?? 0) + ow) + px * 3;
+  const reach = Math.max(lines, (glow?.radius ?? 0) + lines) + px * 3;
   for (let tj = 0; tj < gh; tj += TILE) {
     for (let ti = 0; ti < gw; ti += TILE) {
       const tw = Math.min(TILE, gw - ti);
@@ -185,7 +225,7 @@ export function renderScene(
       }
     }
   }
-  return { width: gw, height: gh, cell, rgba };
+  return { width: gw, height: gh, cell, rgba, ...(art?.cells ? { stretched: true } : {}) };
 }
 
 function saturate(rgb: Rgb, factor: number): Rgb {
