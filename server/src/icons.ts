@@ -87,12 +87,15 @@ export class IconService {
       'name' | 'type' | 'subtype' | 'material' | 'element' | 'rarity' | 'color' | 'look'
     >,
   ): string {
+    const type = this.game.item_types.find((t) => t.id === item.type);
     return iconPrompt({
       name: item.name,
       look: item.look ?? lookOf(item),
       element: item.element,
       rarity: item.rarity,
-      silhouette: this.game.item_types.find((t) => t.id === item.type)?.icon,
+      silhouette: type?.icon,
+      // Without a silhouette, the type's name lets a painter guess the shape ("a kind of implant").
+      type: type?.icon ? undefined : type?.name.toLowerCase(),
       style: this.game.art.style ?? this.game.icon_style,
       palette: this.game.icon_palette,
       art: this.game.art,
