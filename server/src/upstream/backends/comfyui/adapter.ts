@@ -88,7 +88,7 @@ export function loadWorkflow(path: string, kind: 'plain' | 'reference' = 'plain'
 /** The workflow with its placeholders filled: a string that is one placeholder takes the value's type. */
 export function fillWorkflow(workflow: Workflow, values: Values): Workflow['graph'] {
   let references = 0;
-  const valueOf = (name: Placeholder) => {
+  const filled = (name: Placeholder) => {
     if (name !== 'reference') return values[name];
     const names = values.reference ?? [];
     return names[references++ % names.length] ?? '';
@@ -96,8 +96,8 @@ export function fillWorkflow(workflow: Workflow, values: Values): Workflow['grap
   const fill = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const whole = /^\{\{(\w+)\}\}$/.exec(v);
-      if (whole) return valueOf(whole[1] as Placeholder);
-      return v.replace(/\{\{(\w+)\}\}/g, (_, name: Placeholder) => String(valueOf(name)));
+      if (whole) return filled(whole[1] as Placeholder);
+      return v.replace(/\{\{(\w+)\}\}/g, (_, name: Placeholder) => String(filled(name)));
     }
     if (Array.isArray(v)) return v.map(fill);
     if (v && typeof v === 'object')
