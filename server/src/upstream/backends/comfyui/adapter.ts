@@ -192,7 +192,7 @@ export class ComfyImages implements ImageBackend {
     const extension = reference.type.slice('image/'.length).replace('jpeg', 'jpg');
     form.append(
       'image',
-      new Blob([reference.bytes], { type: reference.type }),
+      new Blob([new Uint8Array(reference.bytes)], { type: reference.type }),
       `lootsmith-${hash}.${extension}`,
     );
     form.append('type', 'input');

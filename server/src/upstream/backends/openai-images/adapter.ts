@@ -89,7 +89,8 @@ export class OpenAIImages implements ImageBackend {
 /** The edit endpoint's multipart body: the fields as text, each reference as an `image[]` file. */
 function editForm(fields: Record<string, string | number>, references: readonly ReferenceImage[]): FormData {
   const form = new FormData();
-  for (const r of references) form.append('image[]', new Blob([r.bytes], { type: r.type }), r.name);
+  for (const r of references)
+    form.append('image[]', new Blob([new Uint8Array(r.bytes)], { type: r.type }), r.name);
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
   return form;
 }
