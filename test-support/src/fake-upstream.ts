@@ -524,7 +524,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
           error: { type: 'error', message, details: '', extra_info: {} },
           node_errors: {},
         });
-      if (path === '/v1/image/generations' || state.chatApi === 'v1')
+      // OpenAI Images answers in OpenAI's shape whatever the chat API is.
+      if (path === '/v1/image/generations' || (state.chatApi === 'v1' && !path.startsWith('/v1/images/')))
         return send(status, { error: { code: extra.code ?? 'error', message } });
       return send(status, {
         error: { message, type: 'invalid_request_error', param: null, code: null, ...extra },
