@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { Cancel } from '../src/cancel.ts';
 import { loadConfig } from '../src/config.ts';
+import { runDoctor } from '../src/doctor.ts';
 import { IMAGE_BACKENDS, type ImageApi, openBackend } from '../src/upstream/backends/registry.ts';
 import type { ImageAsk, ReferenceImage } from '../src/upstream/backends/types.ts';
 
@@ -393,6 +394,34 @@ describe('the fakes refuse what the real APIs refuse', () => {
       for (let i = 0; i < data.length; i += 4 * 97) colours.add(data.readUInt32BE(i));
       expect(colours.size).toBeGreaterThan(500);
     }
+  });
+});
+
+describe('lootsmith doctor', () => {
+  it("looks for sdapi's IP-Adapter model, since the web UI paints on without it", async () => {
+    const f = await fake();
+    const doctor = async (model: string) => {
+      const lines: string[] = [];
+      const healthy = await runDoctor(
+        loadConfig({
+          LOOTSMITH_DATA_DIR: '/tmp/unused',
+          LOOTSMITH_IMAGE_API: 'sdapi',
+          LOOTSMITH_IMAGE_URL: f.url,
+          LOOTSMITH_SDAPI_IP_ADAPTER: model,
+        }),
+        (line) => lines.push(line),
+      );
+      return { healthy, out: lines.join('\n') };
+    };
+    const present = await doctor('ip-adapter_sd15 [6a3f6166]');
+    expect(present.out).toContain('ok    model ip-adapter_sd15 [6a3f6166] present');
+    expect(present.healthy).toBe(true);
+    const missing = await doctor('ip-adapter_sdxl [00000000]');
+    expect(missing.healthy).toBe(false);
+    expect(missing.out).toContain('FAIL  model ip-adapter_sdxl [00000000] not found (there: ip-adapter_sd15');
+    expect(missing.out).toContain(
+      'LOOTSMITH_SDAPI_IP_ADAPTER=one of those, or install the ControlNet extension',
+    );
   });
 });
 

@@ -76,17 +76,32 @@ export const sdapi = {
     };
   },
   open: (spec, endpoint) => new SdapiImages(endpoint, spec.paintSize as number, spec.model, spec.ipAdapter),
-  async probe({ look, present, spec }) {
+  async probe({ look, get, present, spec }) {
     const listing = await look('/sdapi/v1/sd-models', {
       keyVariable: 'LOOTSMITH_IMAGE_KEY (user:password)',
       hint: 'start the web UI with --api (stable-diffusion.cpp: its sd-server)',
     });
     if (!listing) return false;
-    if (!spec.model) return true;
     const models = (parsedBody(listing) as Array<{ title?: string; model_name?: string }>) ?? [];
-    return present(
-      models.flatMap((m) => [m.title, m.model_name].filter((n): n is string => !!n)),
-      'put the checkpoint in models/Stable-diffusion',
+    const checkpoint =
+      !spec.model ||
+      (await present(
+        models.flatMap((m) => [m.title, m.model_name].filter((n): n is string => !!n)),
+        'put the checkpoint in models/Stable-diffusion',
+      ));
+    // The web UI paints on without a ControlNet unit it cannot run, so its model is looked for here.
+    const { ipAdapter } = spec as typeof spec & { ipAdapter?: IpAdapter };
+    if (!ipAdapter) return checkpoint;
+    const answer = await get('/controlnet/model_list');
+    const listed =
+      answer instanceof Error || answer.status >= 400
+        ? []
+        : ((parsedBody(answer) as { model_list?: string[] })?.model_list ?? []);
+    const found = await present(
+      listed,
+      'install the ControlNet extension (built into Forge) and put the model in models/ControlNet',
+      { model: ipAdapter.model, variable: 'LOOTSMITH_SDAPI_IP_ADAPTER' },
     );
+    return checkpoint && found;
   },
 } satisfies ImageBackendDescription<'sdapi', typeof settings, { ipAdapter?: IpAdapter }>;
