@@ -5,13 +5,29 @@
 //   401 "Incorrect API key provided", 404 model_not_found, structured outputs with strict-mode schema
 //   checks (every object closed, every property required, 400 "… is not permitted" for unsupported
 //   keywords), `message.refusal`, GET /v1/models; error bodies {error: {message, type, param, code}};
-// - OpenAI Images (POST /v1/images/generations): `data[0].b64_json`, sizes 1024x1024…;
+// - OpenAI Images (POST /v1/images/generations): `data[0].b64_json`, sizes 1024x1024…; and its
+//   edits (POST /v1/images/edits, platform.openai.com/docs/api-reference/images/createEdit and the
+//   openai-node SDK's ImageEditParams): multipart/form-data only, the images as `image[]` (up to 16
+//   png, webp or jpg for the GPT image models; one square png for dall-e-2; no other model), sizes
+//   1024x1024, 1536x1024, 1024x1536 or auto (256x256, 512x512, 1024x1024 for dall-e-2),
+//   `response_format` for dall-e-2 only, `input_fidelity` not for gpt-image-1-mini;
 // - the AUTOMATIC1111 API (modules/api/api.py): POST /sdapi/v1/txt2img → {images, parameters, info},
 //   one job at a time (its queue_lock), HTTP Basic from --api-auth with 401 {"detail": "Incorrect
-//   username or password"}, GET /sdapi/v1/sd-models;
+//   username or password"}, GET /sdapi/v1/sd-models; `alwayson_scripts` by script title, any case,
+//   422 "always on script … not found" for one it lacks; the ControlNet extension's units
+//   (sd-webui-controlnet, internal_controlnet/args.py and scripts/controlnet.py: enabled, module,
+//   model, weight 0–2, image as base64 or a list of {image}), whose errors (no model, a model or
+//   module it lacks, no image) the web UI prints in its console and paints on without the unit
+//   (modules/scripts.py catches what an always-on script's `process` raises); GET
+//   /controlnet/model_list and /controlnet/module_list;
 // - ComfyUI (server.py): POST /prompt → {prompt_id, number, node_errors} or 400 {error, node_errors},
 //   GET /history/{id} ({} until done), GET /view?filename&subfolder&type, GET /system_stats,
-//   GET /object_info/CheckpointLoaderSimple; one prompt executed at a time.
+//   GET /object_info/CheckpointLoaderSimple; one prompt executed at a time; POST /upload/image
+//   (multipart `image`, `type`, `subfolder`, `overwrite`) → {name, subfolder, type}, a clash renamed
+//   "name (1).png" unless overwrite or the same bytes, 400 with no body without a file; a LoadImage
+//   node whose image is not in the input folder refused as its VALIDATE_INPUTS does.
+// The image APIs paint a red disc on white, or with `picture = 'smooth'` a smooth full-colour 1024²
+// picture on white (what a real model paints), whatever size was asked.
 // Each can be slow (delays), down or wrong (modes, a script of modes, a hostile answer). The spec's
 // /v1 calls can instead be relayed to a real /v1 service (the embedded engine: real items, real icons).
 import { randomUUID } from 'node:crypto';
@@ -72,6 +88,8 @@ export interface SeenRequest {
   body: { messages?: Array<{ role: string; content: string }>; [key: string]: unknown };
   /** The image prompt, whatever the API (ComfyUI's is inside its workflow), or the chat messages. */
   prompt: string;
+  /** The files of a multipart request (OpenAI's edits, ComfyUI's uploads), by field. */
+  files?: Array<{ field: string; name: string; type: string; bytes: Buffer }>;
 }
 
 /** A chat completion whose one message is `content`, with `extra` fields beside the standard ones. */
@@ -115,6 +133,20 @@ export interface FakeUpstream {
   keys: { bearer?: string; basic?: string };
   /** What the painting APIs (OpenAI Images, sdapi, ComfyUI) encode their pictures as. */
   imageFormat: 'png' | 'jpeg' | 'webp';
+  /**
+   * What the image APIs paint: a red disc on white at the size asked (and the /v1 service a tiny
+   * PNG), or `smooth`: a 1024² full-colour picture with gradients and soft edges on white, as a
+   * real model paints, whatever size was asked.
+   */
+  picture: 'disc' | 'smooth';
+  /** The last requests that reached a generation or upload route (at most 200), to see what each API was told. */
+  seen: SeenRequest[];
+  /** What sdapi's console printed: errors of its always-on scripts, which it paints on without. */
+  sdapiConsole: string[];
+  /** ControlNet models and preprocessors sdapi's ControlNet extension has. */
+  controlnet: { models: string[]; modules: string[] };
+  /** ComfyUI's input folder: uploaded images by name. */
+  comfyInputs: Map<string, Buffer>;
   /** Image jobs sdapi and ComfyUI run now, and the most seen at once (they paint one at a time). */
   painting: { now: number; most: number };
   /** Response formats asked of chat, in order (to see what was learnt). */
@@ -137,9 +169,12 @@ const GENERATIONS = new Set([
   '/v1/chat/completions',
   '/v1/image/generations',
   '/v1/images/generations',
+  '/v1/images/edits',
   '/sdapi/v1/txt2img',
   '/prompt',
 ]);
+/** How many requests `seen` keeps (a soak test sends thousands). */
+const SEEN_KEPT = 200;
 /** Keywords OpenAI's strict mode refuses somewhere (lengths, bounds, patterns, formats). */
 const NOT_PERMITTED = [
   'minLength',
@@ -198,6 +233,81 @@ async function painting(width: number, height: number, format: FakeUpstream['ima
   return sharp(Buffer.from(svg)).toFormat(format).toBuffer();
 }
 
+/**
+ * A picture as a real model paints an item at 1024²: a potion-like subject in smooth gradients of
+ * many colours, soft anti-aliased edges and a highlight, on white (thousands of colours, no grid).
+ */
+const SMOOTH_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
+<defs>
+<linearGradient id="body" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e63946"/><stop offset="0.35" stop-color="#f4a261"/><stop offset="0.65" stop-color="#2a9d8f"/><stop offset="1" stop-color="#3a0ca3"/></linearGradient>
+<radialGradient id="shine" cx="0.35" cy="0.3" r="0.5"><stop offset="0" stop-color="#fff" stop-opacity="0.85"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
+<linearGradient id="neck" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#8d6e63"/><stop offset="1" stop-color="#d7ccc8"/></linearGradient>
+</defs>
+<rect width="1024" height="1024" fill="#fff"/>
+<rect x="452" y="180" width="120" height="200" rx="24" fill="url(#neck)"/>
+<circle cx="512" cy="580" r="290" fill="url(#body)"/>
+<circle cx="512" cy="580" r="290" fill="url(#shine)"/>
+<ellipse cx="512" cy="900" rx="230" ry="26" fill="#000" fill-opacity="0.12"/>
+</svg>`;
+
+async function smoothPainting(format: FakeUpstream['imageFormat']): Promise<Buffer> {
+  return sharp(Buffer.from(SMOOTH_SVG)).toFormat(format).toBuffer();
+}
+
+/** A multipart body's fields (text) and files, parsed by the runtime's own fetch `Request.formData()`. */
+async function multipart(raw: Buffer, contentType: string) {
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: new Uint8Array(raw),
+  }).formData();
+  const fields: Record<string, string> = {};
+  const files: NonNullable<SeenRequest['files']> = [];
+  for (const [field, value] of form.entries()) {
+    if (typeof value === 'string') fields[field] = value;
+    else
+      files.push({
+        field,
+        name: value.name,
+        type: value.type,
+        bytes: Buffer.from(await value.arrayBuffer()),
+      });
+  }
+  return { fields, files };
+}
+
+/** What a file's first bytes say it is (OpenAI and ComfyUI look at the bytes, not the name). */
+function sniff(bytes: Buffer): 'image/png' | 'image/jpeg' | 'image/webp' | undefined {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return undefined;
+}
+
+/** The fields the edit endpoint takes (openai-node's ImageEditParams), besides its images. */
+const EDIT_FIELDS = [
+  'prompt',
+  'background',
+  'input_fidelity',
+  'mask',
+  'model',
+  'n',
+  'output_compression',
+  'output_format',
+  'partial_images',
+  'quality',
+  'response_format',
+  'size',
+  'stream',
+  'user',
+];
+const GPT_IMAGE = /^(gpt-image|chatgpt-image)/;
+
 export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpstream> {
   /** When the single GPU is free again (`oneImageAtATime`). */
   let gpuFree = 0;
@@ -220,6 +330,14 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     ],
     keys: {},
     imageFormat: 'png',
+    picture: 'disc',
+    seen: [],
+    sdapiConsole: [],
+    controlnet: {
+      models: ['ip-adapter_sd15 [6a3f6166]', 'ip-adapter-plus_sdxl_vit-h [f1f1f1f1]'],
+      modules: ['none', 'ip-adapter-auto', 'ip-adapter_clip_sd15', 'ip-adapter_clip_sdxl_plus_vith'],
+    },
+    comfyInputs: new Map(),
     painting: { now: 0, most: 0 },
     formats: [],
     close: async () => {},
@@ -241,21 +359,156 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
   };
   /** ComfyUI's history: prompt id → its entry once executed; its images by file name. */
   const history = new Map<string, unknown>();
-  const files = new Map<string, Buffer>();
+  const outputs = new Map<string, Buffer>();
+
+  /** Why ControlNet would not run a unit (the web UI prints it and paints on), or undefined. */
+  const controlnetError = (unit: unknown): string | undefined => {
+    const u = (unit ?? {}) as Record<string, unknown>;
+    if (!u.enabled) return undefined;
+    const module = String(u.module ?? 'none');
+    const model = String(u.model ?? 'None');
+    if (!state.controlnet.modules.includes(module))
+      return `module(${module}) not found in supported modules.`;
+    if (model.toLowerCase() === 'none') return 'You have not selected any ControlNet Model.';
+    if (!state.controlnet.models.includes(model)) return `model(${model}) not found in supported models.`;
+    const weight = Number(u.weight ?? 1);
+    if (!(weight >= 0 && weight <= 2)) return 'weight: ensure this value is less than or equal to 2.0';
+    const images = Array.isArray(u.image) ? u.image.map((i) => (i as { image?: unknown })?.image) : [u.image];
+    if (!images.length || images.some((i) => typeof i !== 'string' || !i))
+      return 'controlnet is enabled but no input image is given';
+    if (images.some((i) => !sniff(Buffer.from(String(i), 'base64')))) return 'cannot identify image file';
+    return undefined;
+  };
+
+  /** ComfyUI's POST /upload/image: the file into its input folder, renamed on a clash unless told to overwrite. */
+  const comfyUpload = (
+    fields: SeenRequest['body'],
+    uploaded: NonNullable<SeenRequest['files']>,
+    send: (status: number, payload: unknown) => void,
+  ) => {
+    const image = uploaded.find((f) => f.field === 'image');
+    if (!image?.name) return send(400, '');
+    const type = String(fields.type ?? 'input');
+    const subfolder = String(fields.subfolder ?? '');
+    if (subfolder.includes('..') || subfolder.startsWith('/') || image.name.includes('/'))
+      return send(400, '');
+    const overwrite = fields.overwrite === 'true' || fields.overwrite === '1';
+    const dot = image.name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [image.name.slice(0, dot), image.name.slice(dot)] : [image.name, ''];
+    const at = (name: string) => (subfolder ? `${subfolder}/${name}` : name);
+    let name = image.name;
+    for (let i = 1; !overwrite && state.comfyInputs.has(at(name)); i++) {
+      if (state.comfyInputs.get(at(name))?.equals(image.bytes)) break;
+      name = `${stem} (${i})${ext}`;
+    }
+    if (type === 'input') state.comfyInputs.set(at(name), image.bytes);
+    return send(200, { name, subfolder, type });
+  };
+
+  /** Why OpenAI's edit endpoint would refuse a request, in its words, or undefined when it takes it. */
+  const editRefusal = (
+    contentType: string,
+    fields: SeenRequest['body'],
+    images: NonNullable<SeenRequest['files']>,
+  ): { status: number; message: string; extra: Record<string, unknown> } | undefined => {
+    const invalid = (message: string, param: string | null, code: string | null = 'invalid_value') => ({
+      status: 400,
+      message,
+      extra: { param, code },
+    });
+    if (!contentType.startsWith('multipart/form-data'))
+      return invalid(
+        `Invalid Content-Type header (${contentType || 'none'}), expected multipart/form-data. (HINT: If you're using curl, you can pass -H 'Content-Type: multipart/form-data')`,
+        null,
+        null,
+      );
+    const unknown =
+      Object.keys(fields).find((k) => !EDIT_FIELDS.includes(k)) ??
+      images.find((f) => f.field !== 'image' && f.field !== 'image[]' && f.field !== 'mask')?.field;
+    if (unknown) return invalid(`Unknown parameter: '${unknown}'.`, unknown, 'unknown_parameter');
+    const model = String(fields.model ?? 'gpt-image-1.5');
+    const gpt = GPT_IMAGE.test(model);
+    if (!gpt && model !== 'dall-e-2')
+      return invalid(
+        `Invalid value: '${model}'. Value must be 'dall-e-2' or a GPT image model (gpt-image-1, gpt-image-1-mini, gpt-image-1.5).`,
+        'model',
+      );
+    if (!state.models.includes(model))
+      return {
+        status: 404,
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+        extra: { param: null, code: 'model_not_found' },
+      };
+    if (typeof fields.prompt !== 'string' || !fields.prompt)
+      return invalid("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
+    const given = images.filter((f) => f.field === 'image' || f.field === 'image[]');
+    if (!given.length)
+      return invalid("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
+    if (given.length > (gpt ? 16 : 1))
+      return invalid(
+        `Invalid 'image': too many images. ${gpt ? 'Up to 16 images are' : 'Only one image is'} supported for ${model}.`,
+        'image',
+      );
+    for (const [i, f] of given.entries()) {
+      const type = sniff(f.bytes);
+      if (!type || (!gpt && type !== 'image/png'))
+        return invalid(
+          `Invalid file 'image[${i}]': unsupported mimetype ('${f.type || 'application/octet-stream'}'). Supported file formats are ${gpt ? "'image/jpeg', 'image/png', and 'image/webp'" : "'image/png'"}.`,
+          'image',
+          'invalid_image_format',
+        );
+    }
+    const sizes = gpt ? ['1024x1024', '1536x1024', '1024x1536', 'auto'] : ['256x256', '512x512', '1024x1024'];
+    if (fields.size !== undefined && !sizes.includes(String(fields.size)))
+      return invalid(
+        `Invalid value: '${fields.size}'. Supported values are: ${sizes.map((v) => `'${v}'`).join(', ')}.`,
+        'size',
+      );
+    if (gpt && fields.response_format !== undefined)
+      return invalid("Unknown parameter: 'response_format'.", 'response_format', 'unknown_parameter');
+    if (!gpt)
+      for (const k of [
+        'background',
+        'output_format',
+        'output_compression',
+        'input_fidelity',
+        'partial_images',
+      ])
+        if (k in fields) return invalid(`Unknown parameter: '${k}'.`, k, 'unknown_parameter');
+    if (model === 'gpt-image-1-mini' && fields.input_fidelity !== undefined)
+      return invalid(
+        "Invalid value: 'input_fidelity'. This parameter is not supported for gpt-image-1-mini.",
+        'input_fidelity',
+      );
+    if (fields.background === 'transparent' && fields.output_format === 'jpeg')
+      return invalid('Transparent background requires output_format png or webp.', 'background');
+    return undefined;
+  };
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://fake');
     // ComfyUI serves every route under /api too; OpenRouter's base URL is …/api/v1.
     const path = url.pathname.replace(/^\/api(?=\/)/, '');
     state.lastAuth = req.headers.authorization;
-    let body: SeenRequest['body'];
-    try {
-      body = JSON.parse(raw || '{}');
-    } catch {
-      body = {};
-    }
+    const contentType = req.headers['content-type'] ?? '';
+    let body: SeenRequest['body'] = {};
+    let files: SeenRequest['files'];
+    if (contentType.startsWith('multipart/form-data')) {
+      try {
+        ({ fields: body, files } = await multipart(bytes, contentType));
+      } catch {
+        files = [];
+      }
+    } else
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        body = {};
+      }
     const family = path.startsWith('/sdapi/') ? 'sdapi' : path.startsWith('/v1/') ? 'openai' : 'comfyui';
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       if (res.destroyed) return;
@@ -271,7 +524,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
           error: { type: 'error', message, details: '', extra_info: {} },
           node_errors: {},
         });
-      if (path === '/v1/image/generations' || state.chatApi === 'v1')
+      // OpenAI Images answers in OpenAI's shape whatever the chat API is.
+      if (path === '/v1/image/generations' || (state.chatApi === 'v1' && !path.startsWith('/v1/images/')))
         return send(status, { error: { code: extra.code ?? 'error', message } });
       return send(status, {
         error: { message, type: 'invalid_request_error', param: null, code: null, ...extra },
@@ -316,6 +570,9 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
             config: null,
           })),
         );
+      if (path === '/controlnet/model_list') return send(200, { model_list: state.controlnet.models });
+      if (path === '/controlnet/module_list')
+        return send(200, { module_list: state.controlnet.modules, module_detail: {} });
       if (path === '/system_stats')
         return send(200, { system: { os: 'posix', comfyui_version: 'fake' }, devices: [] });
       if (path === '/object_info/CheckpointLoaderSimple')
@@ -328,7 +585,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       if (path.startsWith('/history/'))
         return send(200, history.has(path.slice(9)) ? { [path.slice(9)]: history.get(path.slice(9)) } : {});
       if (path === '/view') {
-        const file = files.get(url.searchParams.get('filename') ?? '');
+        const file = outputs.get(url.searchParams.get('filename') ?? '');
         if (!file || url.searchParams.get('type') !== 'output') return send(404, '');
         res.writeHead(200, { 'content-type': 'image/png' });
         return res.end(file);
@@ -336,9 +593,20 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       return send(404, { detail: 'Not Found' });
     }
     if (path === '/queue') return send(200, '');
-    if (!GENERATIONS.has(path)) return send(404, { detail: 'Not Found' });
+    if (!GENERATIONS.has(path) && path !== '/upload/image') return send(404, { detail: 'Not Found' });
     const kind = path === '/v1/chat/completions' ? 'chat' : 'image';
-    const hostile = state.hostile?.({ path, kind, authorization: auth, body, prompt: promptOf(body) });
+    const seen: SeenRequest = {
+      path,
+      kind,
+      authorization: auth,
+      body,
+      prompt: promptOf(body),
+      ...(files ? { files } : {}),
+    };
+    state.seen.push(seen);
+    if (state.seen.length > SEEN_KEPT) state.seen.shift();
+    if (path === '/upload/image') return comfyUpload(body, files ?? [], send);
+    const hostile = state.hostile?.(seen);
     if (hostile && 'trickle' in hostile) {
       res.writeHead(200, { 'content-type': 'application/json' });
       let at = 0;
@@ -391,12 +659,33 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       const image = async (width: number, height: number) =>
         hostile && 'image' in hostile
           ? hostile.image
-          : (await painting(width, height, state.imageFormat)).toString('base64');
+          : (state.picture === 'smooth'
+              ? await smoothPainting(state.imageFormat)
+              : await painting(width, height, state.imageFormat)
+            ).toString('base64');
       if (path === '/v1/image/generations') {
         if (pace) await new Promise((r) => setTimeout(r, pace));
         state.calls.image++;
+        const tiny = state.picture === 'smooth' ? await smoothPainting('png') : TINY_PNG;
         return send(200, {
-          image: hostile && 'image' in hostile ? hostile.image : TINY_PNG.toString('base64'),
+          image: hostile && 'image' in hostile ? hostile.image : tiny.toString('base64'),
+        });
+      }
+      if (path === '/v1/images/edits') {
+        const refused = editRefusal(contentType, body, files ?? []);
+        if (refused) return fail(refused.status, refused.message, refused.extra);
+        if (pace) await new Promise((r) => setTimeout(r, pace));
+        state.calls.image++;
+        const [w, h] = (body.size && body.size !== 'auto' ? String(body.size) : '1024x1024')
+          .split('x')
+          .map(Number);
+        return send(200, {
+          created: 1,
+          data: [{ b64_json: await image(w as number, h as number) }],
+          background: body.background,
+          output_format: body.output_format ?? 'png',
+          size: body.size ?? 'auto',
+          quality: body.quality ?? 'auto',
         });
       }
       if (path === '/v1/images/generations') {
@@ -442,6 +731,20 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
           return send(422, {
             detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
           });
+        const scripts = (body.alwayson_scripts ?? {}) as Record<string, { args?: unknown[] }>;
+        for (const name of Object.keys(scripts))
+          if (name.toLowerCase() !== 'controlnet')
+            return send(422, {
+              error: 'HTTPException',
+              detail: `always on script ${name} not found`,
+              body: '',
+              errors: '',
+            });
+        for (const [name, script] of Object.entries(scripts))
+          for (const [i, unit] of (script.args ?? []).entries()) {
+            const said = controlnetError(unit);
+            if (said) state.sdapiConsole.push(`Error running process: ${name} unit ${i}: ${said}`);
+          }
         const answer = await onGpu(async () => {
           if (pace) await new Promise((r) => setTimeout(r, pace));
           return image(Number(body.width ?? 512), Number(body.height ?? 512));
@@ -455,6 +758,32 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         | Record<string, { class_type?: string; inputs?: Record<string, unknown> }>
         | undefined;
       if (!graph || typeof graph !== 'object') return send(400, { error: 'no prompt', node_errors: [] });
+      for (const [id, node] of Object.entries(graph)) {
+        const file = String(node.inputs?.image ?? '');
+        if (node.class_type === 'LoadImage' && !state.comfyInputs.has(file))
+          return send(400, {
+            error: {
+              type: 'prompt_outputs_failed_validation',
+              message: 'Prompt outputs failed validation',
+              details: '',
+              extra_info: {},
+            },
+            node_errors: {
+              [id]: {
+                errors: [
+                  {
+                    type: 'custom_validation_failed',
+                    message: 'Custom validation failed for node',
+                    details: `image - Invalid image file: ${file}`,
+                    extra_info: {},
+                  },
+                ],
+                dependent_outputs: [],
+                class_type: 'LoadImage',
+              },
+            },
+          });
+      }
       for (const [id, node] of Object.entries(graph))
         if (
           node.class_type === 'CheckpointLoaderSimple' &&
@@ -488,7 +817,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       void onGpu(async () => {
         if (pace) await new Promise((r) => setTimeout(r, pace));
         const filename = `lootsmith_${promptId.slice(0, 8)}_.png`;
-        files.set(
+        outputs.set(
           filename,
           Buffer.from(await image(Number(latent.width ?? 512), Number(latent.height ?? 512)), 'base64'),
         );

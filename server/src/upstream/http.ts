@@ -1,4 +1,4 @@
-import { type Dispatcher, Pool } from 'undici';
+import { type Dispatcher, FormData, Pool } from 'undici';
 import type { Cancel } from '../cancel.ts';
 import { mayHaveSent, noteSent } from './spend.ts';
 
@@ -97,7 +97,10 @@ export class Endpoint {
     this.pool = new Pool(u.origin, { connections, keepAliveTimeout: 30_000 });
   }
 
-  /** Sends a request; the body is read up to `maxBytes` (64 KB for an error status). */
+  /**
+   * Sends a request with a JSON body, or a multipart one when `json` is undici's `FormData` (it writes
+   * its boundary); the answer is read up to `maxBytes` (64 KB for an error status).
+   */
   async request(
     attempt: Attempt,
     method: 'GET' | 'POST',
@@ -105,6 +108,7 @@ export class Endpoint {
     maxBytes: number,
     json?: unknown,
   ): Promise<Answer> {
+    const form = json instanceof FormData;
     const left = Math.max(1, attempt.deadline - Date.now());
     let res: Dispatcher.ResponseData;
     try {
@@ -113,9 +117,9 @@ export class Endpoint {
         method,
         headers: {
           ...(this.authorization ? { authorization: this.authorization } : {}),
-          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(json === undefined || form ? {} : { 'content-type': 'application/json' }),
         },
-        body: json === undefined ? undefined : JSON.stringify(json),
+        body: json === undefined ? undefined : form ? json : JSON.stringify(json),
         headersTimeout: left,
         bodyTimeout: left,
         signal: attempt.signal,

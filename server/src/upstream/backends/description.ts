@@ -85,8 +85,8 @@ export interface ProbeKit {
   look(path: string, options?: { keyVariable?: string; hint?: string }): Promise<Answer | undefined>;
   /** A GET that is no check of its own. */
   get(path: string): Promise<Answer | Error>;
-  /** The configured model among `names`, as a check; `install` says how to get it. */
-  present(names: string[], install: string): Promise<boolean>;
+  /** The configured model (or `other`, set by its own variable) among `names`, as a check; `install` says how to get it. */
+  present(names: string[], install: string, other?: { model: string; variable: string }): Promise<boolean>;
 }
 
 /** How a backend sends its key: `Authorization: Bearer key`, or HTTP Basic of a `user:password` key. */

@@ -97,8 +97,10 @@ export function probeKit(
       });
       return result.verdict === 'ok' && !(answer instanceof Error) ? answer : undefined;
     },
-    async present(names, install) {
-      const found = await check(async () => modelIn(names, spec.model as string, variables.model, install));
+    async present(names, install, other) {
+      const found = await check(async () =>
+        modelIn(names, other?.model ?? (spec.model as string), other?.variable ?? variables.model, install),
+      );
       return found.verdict !== 'FAIL';
     },
     close: () => endpoint.close(),

@@ -58,9 +58,9 @@ export const ICON_CUE = 'single object, centered, isolated on a plain white back
 export const ICON_AVOID =
   'text, watermark, signature, frame, border, hands, people, scenery, busy background, cropped';
 
-/** The negative prompt of an ask, with the icon's own avoidances added. */
+/** The negative prompt of an ask, with the game's avoid words and the icon's own avoidances added. */
 export const avoidOf = (ask: ImageAsk) =>
-  [ask.negative_prompt, ask.icon ? ICON_AVOID : undefined].filter(Boolean).join(', ') || undefined;
+  [ask.negative_prompt, ask.avoid, ask.icon ? ICON_AVOID : undefined].filter(Boolean).join(', ') || undefined;
 
 /** The prompt of an ask, with the icon cue added. */
 export const wordingOf = (ask: ImageAsk) => (ask.icon ? `${ask.prompt}, ${ICON_CUE}` : ask.prompt);

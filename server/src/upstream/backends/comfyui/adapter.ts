@@ -1,6 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { FormData } from 'undici';
 import { Cancel, onAbort } from '../../../cancel.ts';
 import { type Attempt, AttemptFailed, type Endpoint, expectOk, jsonOf, Rejected } from '../../http.ts';
 import {
@@ -10,6 +11,7 @@ import {
   PAINT_LIMIT,
   type Painted,
   paintSize,
+  type ReferenceImage,
   wordingOf,
 } from '../types.ts';
 
@@ -18,9 +20,23 @@ export const DEFAULT_WORKFLOW = fileURLToPath(
   new URL('../../../../examples/comfyui-workflow.json', import.meta.url),
 );
 
-/** What a workflow's `{{name}}` placeholders may stand for; `prompt` is required. */
-const PLACEHOLDERS = ['prompt', 'negative_prompt', 'seed', 'width', 'height', 'steps', 'model'] as const;
+/**
+ * What a workflow's `{{name}}` placeholders may stand for; `prompt` is required. `reference` is the
+ * `image` of a LoadImage node: the name of one of the game's reference icons once uploaded.
+ */
+const PLACEHOLDERS = [
+  'prompt',
+  'negative_prompt',
+  'seed',
+  'width',
+  'height',
+  'steps',
+  'model',
+  'reference',
+] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
+/** What fills each placeholder; `reference` takes the uploaded names, the n-th `{{reference}}` the n-th (in turn). */
+type Values = Record<Exclude<Placeholder, 'reference'>, string | number> & { reference?: readonly string[] };
 
 /** An API-format ComfyUI workflow (node id → `{class_type, inputs}`) and the placeholders it uses. */
 export interface Workflow {
@@ -31,8 +47,11 @@ export interface Workflow {
 /** First back-off between looks at `/history/{id}`, and the longest. */
 const POLL_MS = { first: 100, max: 1_000 };
 
-/** Reads and checks a workflow file; the error says what to fix. */
-export function loadWorkflow(path: string): Workflow {
+/**
+ * Reads and checks a workflow file; the error says what to fix. A reference workflow (used when the
+ * game has `art.references`) must load them with `{{reference}}`; the plain one must not.
+ */
+export function loadWorkflow(path: string, kind: 'plain' | 'reference' = 'plain'): Workflow {
   let graph: unknown;
   try {
     graph = JSON.parse(readFileSync(path, 'utf8'));
@@ -54,19 +73,31 @@ export function loadWorkflow(path: string): Workflow {
     uses.add(name);
   }
   if (!uses.has('prompt')) throw new Error(`${path} has no {{prompt}} placeholder`);
+  const loads = Object.values(graph as Workflow['graph']).some(
+    (n) => n.class_type === 'LoadImage' && n.inputs?.image === '{{reference}}',
+  );
+  if (kind === 'reference' && !loads)
+    throw new Error(`${path} has no LoadImage node whose image is "{{reference}}"`);
+  if (kind === 'plain' && uses.has('reference'))
+    throw new Error(
+      `${path} loads {{reference}}: give it as LOOTSMITH_COMFYUI_REFERENCE_WORKFLOW (used when the game has art.references), and a workflow without one here`,
+    );
   return { graph: graph as Workflow['graph'], uses };
 }
 
 /** The workflow with its placeholders filled: a string that is one placeholder takes the value's type. */
-export function fillWorkflow(
-  workflow: Workflow,
-  values: Record<Placeholder, string | number>,
-): Workflow['graph'] {
+export function fillWorkflow(workflow: Workflow, values: Values): Workflow['graph'] {
+  let references = 0;
+  const filled = (name: Placeholder) => {
+    if (name !== 'reference') return values[name];
+    const names = values.reference ?? [];
+    return names[references++ % names.length] ?? '';
+  };
   const fill = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const whole = /^\{\{(\w+)\}\}$/.exec(v);
-      if (whole) return values[whole[1] as Placeholder];
-      return v.replace(/\{\{(\w+)\}\}/g, (_, name: Placeholder) => String(values[name]));
+      if (whole) return filled(whole[1] as Placeholder);
+      return v.replace(/\{\{(\w+)\}\}/g, (_, name: Placeholder) => String(filled(name)));
     }
     if (Array.isArray(v)) return v.map(fill);
     if (v && typeof v === 'object')
@@ -84,37 +115,52 @@ interface HistoryEntry {
 /**
  * ComfyUI: the workflow with its placeholders filled is queued (`POST /prompt`), its result awaited by
  * polling `GET /history/{prompt_id}` with back-off, and the first saved image fetched from `GET /view`.
+ * When the ask has the game's references and the operator gave a reference workflow, that one is
+ * queued instead, each reference first uploaded to ComfyUI's input folder (`POST /upload/image`) under
+ * a name from its content, once, and named in its `{{reference}}` LoadImage nodes.
  * ComfyUI has no key of its own; a Bearer key is sent when given (a proxy in front of it).
  */
 export class ComfyImages implements ImageBackend {
   readonly api = 'comfyui';
   /** ComfyUI's session id of this server (its websocket messages would be addressed to it). */
   private readonly clientId = randomUUID();
+  /** The names ComfyUI gave the references uploaded so far, by content. */
+  private readonly uploaded = new Map<string, string>();
 
   constructor(
     private readonly endpoint: Endpoint,
     private readonly workflow: Workflow,
     private readonly paintSide: number,
     private readonly model?: string,
+    private readonly referenceWorkflow?: Workflow,
   ) {}
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
     const { model } = this;
-    if (this.workflow.uses.has('model') && !model)
+    const references = this.referenceWorkflow ? (ask.references ?? []) : [];
+    const workflow = references.length ? (this.referenceWorkflow as Workflow) : this.workflow;
+    if (workflow.uses.has('model') && !model)
       throw new Rejected(400, 'the workflow has a {{model}} placeholder: set LOOTSMITH_IMAGE_MODEL');
-    const graph = fillWorkflow(this.workflow, {
+    const names = [];
+    for (const reference of references) names.push(await this.upload(reference, attempt));
+    const graph = fillWorkflow(workflow, {
       prompt: wordingOf(ask),
       negative_prompt: avoidOf(ask) ?? '',
       seed: ask.seed ?? randomInt(2 ** 32 - 1),
       steps: ask.steps ?? 20,
       model: model ?? '',
+      reference: names,
       ...paintSize(ask, this.paintSide),
     });
     const queued = await this.endpoint.request(attempt, 'POST', '/prompt', 64 * 1024, {
       prompt: graph,
       client_id: this.clientId,
     });
-    if (queued.status === 400) throw new Rejected(400, workflowError(queued.body));
+    if (queued.status === 400) {
+      // An input folder emptied since would refuse the names: they are uploaded again next time.
+      this.uploaded.clear();
+      throw new Rejected(400, workflowError(queued.body));
+    }
     const id = (jsonOf(queued) as { prompt_id?: unknown }).prompt_id;
     if (typeof id !== 'string' || !/^[\w-]{1,64}$/.test(id))
       throw new AttemptFailed('no prompt_id in the answer', true);
@@ -135,6 +181,35 @@ export class ComfyImages implements ImageBackend {
 
   async close() {
     await this.endpoint.close();
+  }
+
+  /** A reference in ComfyUI's input folder (`POST /upload/image`): the name a LoadImage node loads it by. */
+  private async upload(reference: ReferenceImage, attempt: Attempt): Promise<string> {
+    const hash = createHash('sha256').update(reference.bytes).digest('hex').slice(0, 16);
+    const known = this.uploaded.get(hash);
+    if (known) return known;
+    const form = new FormData();
+    const extension = reference.type.slice('image/'.length).replace('jpeg', 'jpg');
+    form.append(
+      'image',
+      new Blob([new Uint8Array(reference.bytes)], { type: reference.type }),
+      `lootsmith-${hash}.${extension}`,
+    );
+    form.append('type', 'input');
+    // The name comes from the content, so a file already there under it is this very image.
+    form.append('overwrite', 'true');
+    const answer = jsonOf(await this.endpoint.request(attempt, 'POST', '/upload/image', 64 * 1024, form)) as {
+      name?: unknown;
+      subfolder?: unknown;
+    };
+    if (typeof answer.name !== 'string' || !answer.name)
+      throw new AttemptFailed('the upload of a reference image answered no name', true);
+    const name =
+      typeof answer.subfolder === 'string' && answer.subfolder
+        ? `${answer.subfolder}/${answer.name}`
+        : answer.name;
+    this.uploaded.set(hash, name);
+    return name;
   }
 
   /** Waits for the prompt's history entry; its first saved image. */

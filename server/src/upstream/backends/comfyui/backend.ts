@@ -10,6 +10,11 @@ const settings = {
     z.string().min(1).optional(),
     'an API-format ComfyUI workflow with {{prompt}}, {{negative_prompt}}, {{seed}}, {{width}}, {{height}} (and optionally {{steps}}, {{model}}) placeholders (default: the SD 1.5 example shipped in examples/)',
   ),
+  comfyuiReferenceWorkflow: setting(
+    'LOOTSMITH_COMFYUI_REFERENCE_WORKFLOW',
+    z.string().min(1).optional(),
+    "a workflow used instead for icons when the game has art.references: the same placeholders, and a LoadImage node whose image is {{reference}} (an IP-Adapter's, say); Lootsmith uploads the references and names them there, the n-th {{reference}} the n-th reference (unset: references are not sent)",
+  ),
 };
 
 /** ComfyUI, running an API-format workflow whose placeholders Lootsmith fills. */
@@ -33,14 +38,20 @@ export const comfyui = {
     timeoutMs: 180_000,
     paintSize: 512,
   },
-  prepare({ o, fail }): { workflow: Workflow } {
-    try {
-      return { workflow: loadWorkflow(o.comfyuiWorkflow ?? DEFAULT_WORKFLOW) };
-    } catch (err) {
-      return fail('comfyuiWorkflow', (err as Error).message);
-    }
+  prepare({ o, fail }): { workflow: Workflow; referenceWorkflow?: Workflow } {
+    const load = (option: 'comfyuiWorkflow' | 'comfyuiReferenceWorkflow', path: string) => {
+      try {
+        return loadWorkflow(path, option === 'comfyuiWorkflow' ? 'plain' : 'reference');
+      } catch (err) {
+        return fail(option, (err as Error).message);
+      }
+    };
+    const workflow = load('comfyuiWorkflow', o.comfyuiWorkflow ?? DEFAULT_WORKFLOW);
+    if (!o.comfyuiReferenceWorkflow) return { workflow };
+    return { workflow, referenceWorkflow: load('comfyuiReferenceWorkflow', o.comfyuiReferenceWorkflow) };
   },
-  open: (spec, endpoint) => new ComfyImages(endpoint, spec.workflow, spec.paintSize as number, spec.model),
+  open: (spec, endpoint) =>
+    new ComfyImages(endpoint, spec.workflow, spec.paintSize as number, spec.model, spec.referenceWorkflow),
   async probe({ look, get, present, spec }) {
     if (!(await look('/system_stats'))) return false;
     const { workflow } = spec as typeof spec & { workflow?: Workflow };
@@ -56,4 +67,8 @@ export const comfyui = {
           )?.CheckpointLoaderSimple?.input?.required?.ckpt_name?.[0] ?? []);
     return present(names, 'put the checkpoint in ComfyUI/models/checkpoints');
   },
-} satisfies ImageBackendDescription<'comfyui', typeof settings, { workflow: Workflow }>;
+} satisfies ImageBackendDescription<
+  'comfyui',
+  typeof settings,
+  { workflow: Workflow; referenceWorkflow?: Workflow }
+>;

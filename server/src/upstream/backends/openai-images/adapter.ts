@@ -1,5 +1,14 @@
+import { FormData } from 'undici';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
-import { avoidOf, type ImageAsk, type ImageBackend, PAINT_LIMIT, type Painted, wordingOf } from '../types.ts';
+import {
+  avoidOf,
+  type ImageAsk,
+  type ImageBackend,
+  PAINT_LIMIT,
+  type Painted,
+  type ReferenceImage,
+  wordingOf,
+} from '../types.ts';
 
 /** The GPT image models: they take `quality`, `background` and `output_format`, and always answer base64. */
 const GPT_IMAGE = /^(gpt-image|chatgpt-image)/;
@@ -19,10 +28,18 @@ function sizeOf(model: string, ask: ImageAsk): string {
   return wide ? '1536x1024' : tall ? '1024x1536' : '1024x1024';
 }
 
+/** What the edit endpoint is told besides the icon: paint a new one in the look of the game's own. */
+const REFERENCE_CUE =
+  'Paint a new icon in the same art style as the reference images (palette, outline, shading, pixel size); do not copy their subjects';
+
 /**
  * OpenAI Images (`POST {base}/images/generations`, Bearer key): the image as `data[0].b64_json`.
  * It has no negative prompt or seed, so what to avoid is said in the prompt's words; an icon asks
- * for a transparent background where the model has one (the GPT image models).
+ * for a transparent background where the model has one (the GPT image models). With the game's
+ * reference icons, a GPT image model is asked on `POST {base}/images/edits` instead (multipart, the
+ * references as `image[]`, up to 16), which takes them as images to paint in the manner of; the
+ * dall-e models take no references there (dall-e-2 edits one image, dall-e-3 none), so they
+ * generate from words alone.
  */
 export class OpenAIImages implements ImageBackend {
   readonly api = 'openai';
@@ -34,23 +51,32 @@ export class OpenAIImages implements ImageBackend {
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
     const model = this.model;
+    const gpt = GPT_IMAGE.test(model);
     const avoid = avoidOf(ask);
-    const body: Record<string, unknown> = {
+    const references = gpt ? (ask.references ?? []).slice(0, 16) : [];
+    const wording = references.length ? `${wordingOf(ask)}. ${REFERENCE_CUE}` : wordingOf(ask);
+    const fields: Record<string, string | number> = {
       model,
-      prompt: avoid ? `${wordingOf(ask)}. Avoid: ${avoid}.` : wordingOf(ask),
+      prompt: avoid ? `${wording}. Avoid: ${avoid}.` : wording,
       n: 1,
       size: sizeOf(model, ask),
       user: ask.client_id,
     };
-    if (GPT_IMAGE.test(model)) {
-      body.quality = qualityOf(ask.steps);
-      body.output_format = 'png';
-      if (ask.icon) body.background = 'transparent';
-    } else body.response_format = 'b64_json';
-    const json = jsonOf(
-      await this.endpoint.request(attempt, 'POST', '/images/generations', PAINT_LIMIT, body),
-    );
-    const image = (json as { data?: Array<{ b64_json?: unknown }> }).data?.[0]?.b64_json;
+    if (gpt) {
+      fields.quality = qualityOf(ask.steps);
+      fields.output_format = 'png';
+      if (ask.icon) fields.background = 'transparent';
+    } else fields.response_format = 'b64_json';
+    const answer = references.length
+      ? await this.endpoint.request(
+          attempt,
+          'POST',
+          '/images/edits',
+          PAINT_LIMIT,
+          editForm(fields, references),
+        )
+      : await this.endpoint.request(attempt, 'POST', '/images/generations', PAINT_LIMIT, fields);
+    const image = (jsonOf(answer) as { data?: Array<{ b64_json?: unknown }> }).data?.[0]?.b64_json;
     if (typeof image !== 'string') throw new AttemptFailed('response has no data[0].b64_json', true);
     return { bytes: base64Bytes(image) };
   }
@@ -58,4 +84,13 @@ export class OpenAIImages implements ImageBackend {
   async close() {
     await this.endpoint.close();
   }
+}
+
+/** The edit endpoint's multipart body: the fields as text, each reference as an `image[]` file. */
+function editForm(fields: Record<string, string | number>, references: readonly ReferenceImage[]): FormData {
+  const form = new FormData();
+  for (const r of references)
+    form.append('image[]', new Blob([new Uint8Array(r.bytes)], { type: r.type }), r.name);
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  return form;
 }

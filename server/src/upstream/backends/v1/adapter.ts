@@ -3,6 +3,9 @@ import { ImageGenerationResponse } from '@lootsmith/protocol';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
 import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from '../types.ts';
 
+/** Longest negative prompt the spec's request schema takes. */
+const NEGATIVE_LIMIT = 2000;
+
 /** Largest `/v1` image answer: 768² RGBA as PNG, in base64, with room. */
 const V1_IMAGE_LIMIT = 8 * 1024 * 1024;
 
@@ -22,11 +25,18 @@ export class V1Backend implements ChatBackend, ImageBackend {
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
     // An icon is asked as it always was (the painter reads every word): no seed, no extra wording.
-    const { icon, seed, model, ...rest } = ask;
+    // The game's avoid words join the spec's negative_prompt; the spec takes no reference images.
+    const negative = [ask.negative_prompt, ask.avoid].filter(Boolean).join(', ').slice(0, NEGATIVE_LIMIT);
+    const model = ask.model ?? this.imageModel;
     const body = {
-      ...rest,
-      ...(icon || seed === undefined ? {} : { seed }),
-      ...((model ?? this.imageModel) ? { model: model ?? this.imageModel } : {}),
+      client_id: ask.client_id,
+      prompt: ask.prompt,
+      ...(negative ? { negative_prompt: negative } : {}),
+      width: ask.width,
+      height: ask.height,
+      ...(ask.steps === undefined ? {} : { steps: ask.steps }),
+      ...(ask.icon || ask.seed === undefined ? {} : { seed: ask.seed }),
+      ...(model ? { model } : {}),
     };
     const json = jsonOf(
       await this.endpoint.request(attempt, 'POST', '/v1/image/generations', V1_IMAGE_LIMIT, body),
