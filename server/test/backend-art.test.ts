@@ -103,7 +103,7 @@ describe.each(APIS)('images from %s', (api) => {
     b = undefined;
   });
 
-  it("are asked in the game's style words, through the real server", async () => {
+  it("are asked in the game's style and avoid words, with its references where taken, through the real server", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-art-'));
     closing.push(() => rmSync(dataDir, { recursive: true, force: true }));
     writeFileSync(join(dataDir, 'sword.png'), await icon('#d04648'));
@@ -124,7 +124,15 @@ describe.each(APIS)('images from %s', (api) => {
     expect(painted.statusCode).toBe(200);
     const asked = paints(b.fake);
     expect(asked.length).toBeGreaterThanOrEqual(1);
-    for (const r of asked) expect(wordsOf(r).positive).toContain(STYLE);
+    for (const r of asked) {
+      const words = wordsOf(r);
+      expect(words.positive).toContain(STYLE);
+      // OpenAI's image API has no negative prompt: its prompt says what to avoid.
+      expect(api === 'openai' ? words.positive : words.negative).toContain(AVOID);
+    }
+    // The game file's reference, read at start-up, goes to the one API here that takes references
+    // without an operator's setting: OpenAI's edits, for a GPT image model.
+    expect(asked.some((r) => r.path === '/v1/images/edits')).toBe(api === 'openai');
   });
 
   it('is told the avoid words in its own way, and given the references where it takes them', async () => {
