@@ -423,6 +423,8 @@ describe('through the real server, on every backend', () => {
           game: withArt,
           env: { LOOTSMITH_UPSTREAM_TIMEOUT_MS: '5000' },
         });
+        // What a real model paints: a smooth full-colour 1024² picture on white.
+        b.fake.picture = 'smooth';
         await expectInArt(
           await droppedIcon(b.server.app.inject.bind(b.server.app), {
             authorization: `Bearer ${await b.token('ada')}`,
