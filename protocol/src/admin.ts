@@ -310,6 +310,28 @@ export const PlaygroundCombineResult = z.object({
 });
 export type PlaygroundCombineResult = z.infer<typeof PlaygroundCombineResult>;
 
+/** A fresh sheet of the game's icons: the loaded game, or a candidate definition's art. */
+export const PlaygroundSheet = z.strictObject({ definition: Candidate });
+export type PlaygroundSheet = z.infer<typeof PlaygroundSheet>;
+
+export const PlaygroundSheetResult = z.object({
+  /** The side, in pixels, every icon is painted at (the definition's `icon_size`). */
+  icon_size: z.int(),
+  /** One icon per item type (at most 64), in the definition's order, painted by the configured image backend. */
+  icons: z.array(
+    z.object({
+      type: ItemType,
+      /** What the icon shows: the type's name, or its first material for a stackable type. */
+      name: z.string(),
+      icon: ItemIcon,
+    }),
+  ),
+});
+export type PlaygroundSheetResult = z.infer<typeof PlaygroundSheetResult>;
+
+/** One of the loaded game's `art.references`, by its place in the list. */
+export const ReferenceParams = z.strictObject({ index: z.coerce.number().int().min(0).max(63) });
+
 export const DefinitionIssue = z.object({ path: z.string(), message: z.string() });
 
 export const GameState = z.object({

@@ -74,8 +74,8 @@ export class IconService {
     private readonly metrics?: Metrics,
     /** The icon URL answers 202 while a paint runs, rather than painting while the request waits. */
     private readonly afterItem = false,
-    /** The game's `art.references`, read at start-up (`loadArtReferences`). */
-    private readonly references: readonly ReferenceImage[] = [],
+    /** The game's `art.references`, read at start-up (`loadArtReferences`); the console shows them. */
+    readonly references: readonly ReferenceImage[] = [],
   ) {
     this.artKey = artKey(game.art, references);
   }

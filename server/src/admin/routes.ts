@@ -20,10 +20,14 @@ import {
   PlaygroundCombineResult,
   PlaygroundDrop,
   PlaygroundDropResult,
+  PlaygroundSheet,
+  PlaygroundSheetResult,
+  ReferenceParams,
   RemoveItem,
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
+import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
 import { docs } from '../routes/schemas.ts';
 import type { Services } from '../services.ts';
@@ -159,6 +163,27 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
       async () => playground.gameState(),
     );
 
+    scope.get(
+      '/api/v1/admin/game/references/:index',
+      {
+        schema: adminDocs(
+          "one of the loaded game's reference icons (`art.references[index]`), as read at start-up",
+          {},
+        ),
+      },
+      async (request, reply) => {
+        const { index } = parse(ReferenceParams, request.params, 'params');
+        const reference = icons.references[index];
+        if (!reference)
+          throw new ApiError(
+            404,
+            'not_found',
+            `The loaded game has ${icons.references.length} reference icon(s): ask for an index below that`,
+          );
+        return reply.type(reference.type).header('cache-control', 'private, no-cache').send(reference.bytes);
+      },
+    );
+
     scope.post(
       '/api/v1/admin/game/check',
       {
@@ -191,6 +216,18 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
       },
       async (request, reply) =>
         playground.combine(parse(PlaygroundCombine, request.body), clientSignal(reply)),
+    );
+
+    scope.post(
+      '/api/v1/admin/playground/sheet',
+      {
+        schema: adminDocs(
+          "a fresh icon of each item type (at most 64), painted by the configured image backend in the game's art",
+          { body: PlaygroundSheet, response: PlaygroundSheetResult },
+        ),
+      },
+      async (request, reply) =>
+        playground.sheet(parse(PlaygroundSheet, request.body).definition, clientSignal(reply)),
     );
 
     scope.get(
