@@ -1,5 +1,5 @@
 import { effectText, type Item, type ItemIcon } from '@lootsmith/protocol';
-import { iconUrl } from './api.ts';
+import { ApiFailure, iconUrl } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { n } from './format.ts';
 import { currency, effectCatalogue, rarityStep } from './game.ts';
@@ -104,4 +104,23 @@ export function action(label: string, run: () => Promise<void>, kind = '') {
     }
   });
   return h('span', { class: 'action' }, button, message);
+}
+
+/** A failure as the developer needs it: the message, and each issue of a definition. */
+export function failure(err: unknown) {
+  const details =
+    err instanceof ApiFailure && Array.isArray(err.details)
+      ? (err.details as Array<{ path?: string; message?: string }>)
+      : [];
+  return h(
+    'div',
+    { class: 'error', role: 'alert' },
+    h('p', {}, (err as Error).message),
+    details.length > 0 &&
+      h(
+        'ul',
+        {},
+        details.map((d) => h('li', {}, d.path ? `${d.path}: ${d.message}` : String(d.message))),
+      ),
+  );
 }

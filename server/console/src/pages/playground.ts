@@ -4,11 +4,12 @@ import type {
   PlaygroundCombineResult,
   PlaygroundDropResult,
 } from '@lootsmith/protocol';
-import { ApiFailure, api } from '../api.ts';
+import { api } from '../api.ts';
+import { artSection } from '../art.ts';
 import { field, h, select, show } from '../dom.ts';
 import { percent } from '../format.ts';
 import { facts, gameState } from '../game.ts';
-import { badge, itemCard, itemFacts, rarity } from '../parts.ts';
+import { badge, failure, itemCard, itemFacts, rarity } from '../parts.ts';
 
 const STATE_TEXT: Record<GameState['file_state'], string> = {
   loaded: 'The file on disk is the definition loaded.',
@@ -19,25 +20,6 @@ const STATE_TEXT: Record<GameState['file_state'], string> = {
 
 const number = (name: string, value: number, min: number, max: number) =>
   h('input', { type: 'number', name, value, min, max, required: true });
-
-/** A failure as the developer needs it: the message, and each issue of a definition. */
-function failure(err: unknown) {
-  const details =
-    err instanceof ApiFailure && Array.isArray(err.details)
-      ? (err.details as Array<{ path?: string; message?: string }>)
-      : [];
-  return h(
-    'div',
-    { class: 'error', role: 'alert' },
-    h('p', {}, (err as Error).message),
-    details.length > 0 &&
-      h(
-        'ul',
-        {},
-        details.map((d) => h('li', {}, d.path ? `${d.path}: ${d.message}` : String(d.message))),
-      ),
-  );
-}
 
 export async function playgroundPage(view: HTMLElement) {
   const state = await gameState();
@@ -236,6 +218,7 @@ export async function playgroundPage(view: HTMLElement) {
     ),
     h('section', {}, h('h2', {}, 'Drop'), dropForm, dropOut),
     h('section', {}, h('h2', {}, 'Combine'), combineForm, combineOut),
+    artSection(state, candidate),
     h(
       'section',
       {},
