@@ -1,16 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '@lootsmith/test-support/browser';
+import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { type ActivityRecorder, CONSOLE_DIR } from '@lootsmith/test-support/internals';
 import { loadConfig, type RunningServer, startServer } from 'lootsmith';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoGame } from '../../scripts/demo-game-file.mjs';
 
 // The developer console in Chromium, over a server with the embedded engine: sign in, the overview,
 // a player's inventory with icons, block and unblock, the playground, items, moderation; who is
-// refused. Screenshots of each page at 1280×800 land in test-results/console/ (docs/CONSOLE.md shows them).
+// refused; the game's art and a fresh sheet of icons. Screenshots of each page at 1280×800 land in test-results/console/ (docs/CONSOLE.md shows them).
 
 const PASSWORD = 'console-password-for-e2e-0123';
 const SERVER_KEY = 'server-key-for-console-e2e-0123';
@@ -49,7 +52,32 @@ async function stopRig(rig: Rig | undefined) {
   if (rig) rmSync(rig.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The shipped fantasy game in the demo's pixel art (its palette, grid and outline), with words to
+ * avoid and one reference icon beside the file: what the playground's Art section shows.
+ */
+async function gameWithArt(dir: string): Promise<string> {
+  const potion = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" shape-rendering="crispEdges">
+<rect x="13" y="4" width="6" height="3" fill="#6b4a2f"/><rect x="12" y="7" width="8" height="5" fill="#bfe6ff"/>
+<rect x="7" y="12" width="18" height="15" fill="#c0392b"/><rect x="9" y="14" width="4" height="6" fill="#ff4d6d"/>
+</svg>`;
+  writeFileSync(join(dir, 'potion.png'), await sharp(Buffer.from(potion)).png().toBuffer());
+  const { art } = demoGame() as { art: Record<string, unknown> };
+  return writeGameFile(
+    (game) => ({
+      art: {
+        ...game.art,
+        ...art,
+        avoid: 'photorealistic, gradients, text',
+        references: ['potion.png'],
+      },
+    }),
+    dir,
+  );
+}
+
 let rig: Rig;
+let artDir: string;
 let browser: Browser;
 const tokens = new Map<string, string>();
 
@@ -142,7 +170,12 @@ beforeAll(async () => {
   if (!existsSync(join(CONSOLE_DIR, 'index.html')))
     throw new Error('the console is not built: run `npm run build`');
   mkdirSync(SHOTS, { recursive: true });
-  rig = await startRig({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD, LOOTSMITH_SERVER_KEY: SERVER_KEY });
+  artDir = mkdtempSync(join(tmpdir(), 'lootsmith-console-art-'));
+  rig = await startRig({
+    LOOTSMITH_CONSOLE_PASSWORD: PASSWORD,
+    LOOTSMITH_SERVER_KEY: SERVER_KEY,
+    LOOTSMITH_GAME_FILE: await gameWithArt(artDir),
+  });
   browser = await launchChromium();
   await seed();
 }, 120_000);
@@ -150,6 +183,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopRig(rig);
+  if (artDir) rmSync(artDir, { recursive: true, force: true });
 });
 
 describe('the developer console', () => {
@@ -214,6 +248,37 @@ describe('the developer console', () => {
     await (rig.server.core.deps.activity as ActivityRecorder).flush();
     expect(await store.admin.countPlayers()).toBe(before.players);
     expect((await store.admin.items({ limit: 100 })).length).toBe(before.items);
+    await page.close();
+  });
+
+  it('shows the game’s art and paints a fresh sheet of every item type from the configured backend', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page);
+    await page.getByRole('link', { name: 'Playground' }).click();
+    const art = page.locator('section.art');
+    const palette = (demoGame() as { art: { palette: string[] } }).art.palette;
+    const swatches = art.getByRole('list', { name: 'Palette' }).getByRole('listitem');
+    expect(await swatches.allTextContents()).toEqual(palette);
+    await expect.poll(() => art.locator('.art-facts').textContent()).toContain('32×32 pixels');
+    expect(await art.locator('.art-facts').textContent()).toContain('photorealistic, gradients, text');
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('.references img');
+      return img?.complete && img.naturalWidth === 32;
+    });
+    const types = rig.server.core.deps.game.item_types.length;
+    await art.getByRole('button', { name: 'Paint a fresh sheet' }).click();
+    await art.getByText(`${types} icons at 128 px`).waitFor({ timeout: 60_000 });
+    await iconsLoaded(page, '.sheet');
+    expect(await art.locator('.sheet .sheet-tile img').count()).toBe(types);
+    await art.getByRole('heading', { name: 'Art' }).evaluate((e) => e.scrollIntoView());
+    await shot(page, 'playground-art');
+
+    // On a phone the section stacks, and nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await art.getByRole('heading', { name: 'Art' }).evaluate((e) => e.scrollIntoView());
+    await page.screenshot({ path: join(SHOTS, 'phone-playground-art.png') });
     await page.close();
   });
 
