@@ -5,7 +5,7 @@ import type { GameDefinition, IconArt } from '@lootsmith/protocol';
 import { label } from '@lootsmith/test-support/backends';
 import { type Booted, bootServer } from '@lootsmith/test-support/boot';
 import { shippedGame, writeGameFile } from '@lootsmith/test-support/game-file';
-import { TINY_PNG } from '@lootsmith/test-support/png';
+import { SWEETIE_16, TINY_PNG } from '@lootsmith/test-support/png';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoGame } from '../../scripts/demo-game-file.mjs';
@@ -23,24 +23,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'lootsmith-icon-art-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Sixteen colours of a game's own (Sweetie 16), and its darkest for the outline. */
-const PALETTE = [
-  '#1a1c2c',
-  '#5d275d',
-  '#b13e53',
-  '#ef7d57',
-  '#ffcd75',
-  '#a7f070',
-  '#38b764',
-  '#257179',
-  '#29366f',
-  '#3b5dc9',
-  '#41a6f6',
-  '#73eff7',
-  '#f4f4f4',
-  '#94b0c2',
-  '#566c86',
-  '#333c57',
-];
+const PALETTE = [...SWEETIE_16];
 const OUTLINE = '#1a1c2c';
 const ART: IconArt = { palette: PALETTE, pixel_size: 32, outline: OUTLINE, references: [] };
 

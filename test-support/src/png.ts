@@ -42,3 +42,23 @@ export function solidPng(size: number, [r, g, b]: [number, number, number]): Buf
 
 /** A 1×1 PNG, the smallest icon a fake sends that still decodes. */
 export const TINY_PNG = solidPng(1, [200, 80, 40]);
+
+/** Sweetie 16, a common pixel-art palette (its darkest colour makes a good outline): a game file's `art.palette` for the suites and benches. */
+export const SWEETIE_16: readonly string[] = [
+  '#1a1c2c',
+  '#5d275d',
+  '#b13e53',
+  '#ef7d57',
+  '#ffcd75',
+  '#a7f070',
+  '#38b764',
+  '#257179',
+  '#29366f',
+  '#3b5dc9',
+  '#41a6f6',
+  '#73eff7',
+  '#f4f4f4',
+  '#94b0c2',
+  '#566c86',
+  '#333c57',
+];

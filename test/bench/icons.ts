@@ -1,26 +1,10 @@
 import { normaliseIcon } from '@lootsmith/test-support/internals';
+import { SWEETIE_16 } from '@lootsmith/test-support/png';
 import sharp from 'sharp';
 import type { BenchRow } from './row.ts';
 
-/** A game's own sixteen colours (Sweetie 16): the art a pixel-art game file gives. */
-const PALETTE = [
-  '#1a1c2c',
-  '#5d275d',
-  '#b13e53',
-  '#ef7d57',
-  '#ffcd75',
-  '#a7f070',
-  '#38b764',
-  '#257179',
-  '#29366f',
-  '#3b5dc9',
-  '#41a6f6',
-  '#73eff7',
-  '#f4f4f4',
-  '#94b0c2',
-  '#566c86',
-  '#333c57',
-];
+/** A game's own sixteen colours: the art a pixel-art game file gives. */
+const PALETTE = [...SWEETIE_16];
 
 /**
  * What an image model answers for an item: a smooth, full-colour 1024² PNG on white (a gradient orb
