@@ -1,5 +1,5 @@
 import { hex, type Rgb } from './colour.ts';
-import type { Raster } from './render.ts';
+import type { Raster } from './scene.ts';
 
 /**
  * A game's art as an icon prompt carries it (`readIconPrompt`'s `art`): the painter paints within it

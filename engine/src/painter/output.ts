@@ -1,6 +1,6 @@
 import type { Rgb } from './colour.ts';
 import { encodeIndexedPng } from './png.ts';
-import type { Raster } from './render.ts';
+import type { Raster } from './scene.ts';
 
 /**
  * Scene pixels → indexed PNG at the requested size. The palette is built from the few hundred

@@ -1,6 +1,6 @@
 import type { PaletteMap } from './art.ts';
 import { hslToRgb, mixRgb, type Rgb, rgbToHsl, shadeRamp } from './colour.ts';
-import type { Material, Part, Scene, Style } from './scene.ts';
+import type { Material, Part, Raster, Scene, Style } from './scene.ts';
 
 /** What the step count buys: more shading and anti-aliasing passes, at a cost in time. */
 export interface Quality {
@@ -18,16 +18,6 @@ export function qualityFor(steps: number): Quality {
     highlights: steps >= 4,
     occlusion: steps >= 8,
   };
-}
-
-export interface Raster {
-  width: number;
-  height: number;
-  /** Size of one scene pixel in output pixels. */
-  cell: number;
-  /** The scene pixels are a game's grid stretched over the whole image (cells of uneven size when it does not divide). */
-  stretched?: boolean;
-  rgba: Uint8Array;
 }
 
 const LIGHT = (() => {

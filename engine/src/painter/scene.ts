@@ -94,3 +94,14 @@ export const STYLES: Record<Style['name'], Style> = {
     innerLines: false,
   },
 };
+
+/** A scene rasterised: its pixels, and how many output pixels one scene pixel covers. */
+export interface Raster {
+  width: number;
+  height: number;
+  /** Size of one scene pixel in output pixels. */
+  cell: number;
+  /** The scene pixels are a game's grid stretched over the whole image (cells of uneven size when it does not divide). */
+  stretched?: boolean;
+  rgba: Uint8Array;
+}
