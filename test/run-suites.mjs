@@ -4,10 +4,10 @@
 // The projects run in two lanes at once, so a machine of two cores is busy with both, and the lanes
 // take about as long: the browser suites (one file at a time, each with its Chromium), then the
 // reliability suites, in one; the unit suites, then the browser-plugin suite, in the other.
-// `--also-on-node=22` (as `.ci/run` asks) adds, at the end of each lane, a run on that other tested
-// Node (scripts/node.sh), over the same node_modules: the consumer test in the first, the unit suites
-// in the second. The heap suites (memory, soak) run last, on their own, with nothing else running
-// while they measure. Other arguments go to every Vitest run (a file filter, `-t`); with `--project`, one
+// `--also-on-node=22` (as `.ci/run` asks) adds, at the end of the second lane, runs on that other
+// tested Node (scripts/node.sh), over the same node_modules: the unit suites, then the consumer test.
+// The heap suites (memory, soak) run last, on their own, with nothing else running while they
+// measure. Other arguments go to every Vitest run (a file filter, `-t`); with `--project`, one
 // Vitest run of what they name.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,14 +37,12 @@ if (otherNode) {
   // Its bin first on PATH: npx, Vitest and what the tests start run on it; anything npm compiles, for it.
   const node = dir.stdout.trim();
   const env = { ...process.env, PATH: `${node}/bin:${process.env.PATH}`, npm_config_nodedir: node };
-  const [browser, unit = browser] = STAGES[0];
-  browser.push({
-    name: `consumer on node ${otherNode}`,
-    projects: ['browser'],
-    files: ['test/consumer/'],
-    env,
-  });
-  unit.push({ name: `unit on node ${otherNode}`, projects: ['unit'], env });
+  // Both at the end of the second lane: the first (browser and reliability suites) is the longer.
+  const lane = STAGES[0].at(-1);
+  lane.push(
+    { name: `unit on node ${otherNode}`, projects: ['unit'], env },
+    { name: `consumer on node ${otherNode}`, projects: ['browser'], files: ['test/consumer/'], env },
+  );
 }
 
 ensureChromium();
