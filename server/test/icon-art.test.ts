@@ -5,7 +5,7 @@ import type { GameDefinition, IconArt } from '@lootsmith/protocol';
 import { label } from '@lootsmith/test-support/backends';
 import { type Booted, bootServer } from '@lootsmith/test-support/boot';
 import { shippedGame, writeGameFile } from '@lootsmith/test-support/game-file';
-import { SWEETIE_16, TINY_PNG } from '@lootsmith/test-support/png';
+import { SWEETIE_16, smoothPicture, TINY_PNG } from '@lootsmith/test-support/png';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoGame } from '../../scripts/demo-game-file.mjs';
@@ -26,23 +26,6 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const PALETTE = [...SWEETIE_16];
 const OUTLINE = '#1a1c2c';
 const ART: IconArt = { palette: PALETTE, pixel_size: 32, outline: OUTLINE, references: [] };
-
-/**
- * What an image model paints when asked for an item: a smooth, full-colour 1024² picture on white (a
- * radial-gradient orb and a gradient sword, anti-aliased, in colours no palette has).
- */
-async function smoothPicture(format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
-<defs><radialGradient id="orb" cx="40%" cy="35%" r="65%"><stop offset="0" stop-color="#fff6a0"/><stop offset="0.45" stop-color="#d2452b"/><stop offset="1" stop-color="#3b1f5c"/></radialGradient>
-<linearGradient id="steel" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e8f7ff"/><stop offset="1" stop-color="#3d6e99"/></linearGradient></defs>
-<rect width="100%" height="100%" fill="#ffffff"/>
-<circle cx="430" cy="560" r="300" fill="url(#orb)"/>
-<polygon points="600,120 680,120 700,620 580,620" fill="url(#steel)"/>
-<rect x="520" y="620" width="240" height="40" rx="12" fill="#d4af37"/>
-<rect x="620" y="660" width="40" height="160" fill="#6b4a2f"/>
-</svg>`;
-  return sharp(Buffer.from(svg)).toFormat(format).toBuffer();
-}
 
 const hex = (r: number, g: number, b: number) =>
   `#${((r << 16) | (g << 8) | b).toString(16).padStart(6, '0')}`;

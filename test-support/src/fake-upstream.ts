@@ -36,7 +36,7 @@ import { startEngine } from '@lootsmith/engine';
 import { parsePrompt } from '@lootsmith/protocol';
 import sharp from 'sharp';
 import { listenOnLoopback } from './listen.ts';
-import { TINY_PNG } from './png.ts';
+import { smoothPicture, TINY_PNG } from './png.ts';
 
 export type FakeMode =
   | 'ok'
@@ -231,27 +231,6 @@ async function painting(width: number, height: number, format: FakeUpstream['ima
   const r = Math.min(width, height) / 4;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/><circle cx="${width / 2}" cy="${height / 2}" r="${r}" fill="#b02818"/></svg>`;
   return sharp(Buffer.from(svg)).toFormat(format).toBuffer();
-}
-
-/**
- * A picture as a real model paints an item at 1024²: a potion-like subject in smooth gradients of
- * many colours, soft anti-aliased edges and a highlight, on white (thousands of colours, no grid).
- */
-const SMOOTH_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
-<defs>
-<linearGradient id="body" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e63946"/><stop offset="0.35" stop-color="#f4a261"/><stop offset="0.65" stop-color="#2a9d8f"/><stop offset="1" stop-color="#3a0ca3"/></linearGradient>
-<radialGradient id="shine" cx="0.35" cy="0.3" r="0.5"><stop offset="0" stop-color="#fff" stop-opacity="0.85"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
-<linearGradient id="neck" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#8d6e63"/><stop offset="1" stop-color="#d7ccc8"/></linearGradient>
-</defs>
-<rect width="1024" height="1024" fill="#fff"/>
-<rect x="452" y="180" width="120" height="200" rx="24" fill="url(#neck)"/>
-<circle cx="512" cy="580" r="290" fill="url(#body)"/>
-<circle cx="512" cy="580" r="290" fill="url(#shine)"/>
-<ellipse cx="512" cy="900" rx="230" ry="26" fill="#000" fill-opacity="0.12"/>
-</svg>`;
-
-async function smoothPainting(format: FakeUpstream['imageFormat']): Promise<Buffer> {
-  return sharp(Buffer.from(SMOOTH_SVG)).toFormat(format).toBuffer();
 }
 
 /** A multipart body's fields (text) and files, parsed by the runtime's own fetch `Request.formData()`. */
@@ -660,13 +639,13 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         hostile && 'image' in hostile
           ? hostile.image
           : (state.picture === 'smooth'
-              ? await smoothPainting(state.imageFormat)
+              ? await smoothPicture(state.imageFormat)
               : await painting(width, height, state.imageFormat)
             ).toString('base64');
       if (path === '/v1/image/generations') {
         if (pace) await new Promise((r) => setTimeout(r, pace));
         state.calls.image++;
-        const tiny = state.picture === 'smooth' ? await smoothPainting('png') : TINY_PNG;
+        const tiny = state.picture === 'smooth' ? await smoothPicture('png') : TINY_PNG;
         return send(200, {
           image: hostile && 'image' in hostile ? hostile.image : tiny.toString('base64'),
         });
@@ -758,59 +737,45 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
         | Record<string, { class_type?: string; inputs?: Record<string, unknown> }>
         | undefined;
       if (!graph || typeof graph !== 'object') return send(400, { error: 'no prompt', node_errors: [] });
+      // The body validate_prompt answers for a node whose input fails: one error of its kind.
+      const failed = (id: string, classType: string, type: string, message: string, details: string) =>
+        send(400, {
+          error: {
+            type: 'prompt_outputs_failed_validation',
+            message: 'Prompt outputs failed validation',
+            details: '',
+            extra_info: {},
+          },
+          node_errors: {
+            [id]: {
+              errors: [{ type, message, details, extra_info: {} }],
+              dependent_outputs: [],
+              class_type: classType,
+            },
+          },
+        });
       for (const [id, node] of Object.entries(graph)) {
         const file = String(node.inputs?.image ?? '');
         if (node.class_type === 'LoadImage' && !state.comfyInputs.has(file))
-          return send(400, {
-            error: {
-              type: 'prompt_outputs_failed_validation',
-              message: 'Prompt outputs failed validation',
-              details: '',
-              extra_info: {},
-            },
-            node_errors: {
-              [id]: {
-                errors: [
-                  {
-                    type: 'custom_validation_failed',
-                    message: 'Custom validation failed for node',
-                    details: `image - Invalid image file: ${file}`,
-                    extra_info: {},
-                  },
-                ],
-                dependent_outputs: [],
-                class_type: 'LoadImage',
-              },
-            },
-          });
-      }
-      for (const [id, node] of Object.entries(graph))
+          return failed(
+            id,
+            'LoadImage',
+            'custom_validation_failed',
+            'Custom validation failed for node',
+            `image - Invalid image file: ${file}`,
+          );
         if (
           node.class_type === 'CheckpointLoaderSimple' &&
           !state.models.includes(String(node.inputs?.ckpt_name))
         )
-          return send(400, {
-            error: {
-              type: 'prompt_outputs_failed_validation',
-              message: 'Prompt outputs failed validation',
-              details: '',
-              extra_info: {},
-            },
-            node_errors: {
-              [id]: {
-                errors: [
-                  {
-                    type: 'value_not_in_list',
-                    message: 'Value not in list',
-                    details: `ckpt_name: '${node.inputs?.ckpt_name}' not in ${JSON.stringify(state.models)}`,
-                    extra_info: {},
-                  },
-                ],
-                dependent_outputs: [],
-                class_type: 'CheckpointLoaderSimple',
-              },
-            },
-          });
+          return failed(
+            id,
+            'CheckpointLoaderSimple',
+            'value_not_in_list',
+            'Value not in list',
+            `ckpt_name: '${node.inputs?.ckpt_name}' not in ${JSON.stringify(state.models)}`,
+          );
+      }
       const latent = Object.values(graph).find((n) => n.class_type === 'EmptyLatentImage')?.inputs ?? {};
       const promptId = randomUUID();
       send(200, { prompt_id: promptId, number: state.calls.image, node_errors: {} });

@@ -1,6 +1,7 @@
 // The one PNG writer of the suites: real, decodable files (the CRC and zlib framing the PNG
 // specification requires), so what reads them (browsers, sharp, the server's checks) is exercised.
 import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -62,3 +63,21 @@ export const SWEETIE_16: readonly string[] = [
   '#566c86',
   '#333c57',
 ];
+
+/**
+ * What an image model paints when asked for an item: a smooth, full-colour 1024² picture on white (a
+ * radial-gradient orb and a gradient sword, anti-aliased, in colours no palette has). `variant` moves
+ * and sizes the orb, so a bench's pictures differ and no cache helps.
+ */
+export function smoothPicture(format: 'png' | 'jpeg' | 'webp' = 'png', variant = 0): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
+<defs><radialGradient id="orb" cx="40%" cy="35%" r="65%"><stop offset="0" stop-color="#fff6a0"/><stop offset="0.45" stop-color="#d2452b"/><stop offset="1" stop-color="#3b1f5c"/></radialGradient>
+<linearGradient id="steel" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e8f7ff"/><stop offset="1" stop-color="#3d6e99"/></linearGradient></defs>
+<rect width="100%" height="100%" fill="#ffffff"/>
+<circle cx="${430 + variant * 7}" cy="560" r="${300 - variant * 5}" fill="url(#orb)"/>
+<polygon points="600,120 680,120 700,620 580,620" fill="url(#steel)"/>
+<rect x="520" y="620" width="240" height="40" rx="12" fill="#d4af37"/>
+<rect x="620" y="660" width="40" height="160" fill="#6b4a2f"/>
+</svg>`;
+  return sharp(Buffer.from(svg)).toFormat(format).toBuffer();
+}

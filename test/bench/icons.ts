@@ -1,28 +1,9 @@
 import { normaliseIcon } from '@lootsmith/test-support/internals';
-import { SWEETIE_16 } from '@lootsmith/test-support/png';
-import sharp from 'sharp';
+import { SWEETIE_16, smoothPicture } from '@lootsmith/test-support/png';
 import type { BenchRow } from './row.ts';
 
 /** A game's own sixteen colours: the art a pixel-art game file gives. */
 const PALETTE = [...SWEETIE_16];
-
-/**
- * What an image model answers for an item: a smooth, full-colour 1024² PNG on white (a gradient orb
- * and a gradient blade), each picture a little different so no cache helps.
- */
-async function picture(i: number): Promise<Buffer> {
-  const hue = (i * 47) % 360;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
-<defs><radialGradient id="orb" cx="40%" cy="35%" r="65%"><stop offset="0" stop-color="hsl(${hue},90%,85%)"/><stop offset="0.45" stop-color="hsl(${(hue + 20) % 360},70%,50%)"/><stop offset="1" stop-color="hsl(${(hue + 200) % 360},60%,20%)"/></radialGradient>
-<linearGradient id="steel" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e8f7ff"/><stop offset="1" stop-color="#3d6e99"/></linearGradient></defs>
-<rect width="100%" height="100%" fill="#ffffff"/>
-<circle cx="${400 + i * 7}" cy="560" r="${260 + i * 5}" fill="url(#orb)"/>
-<polygon points="600,120 680,120 700,620 580,620" fill="url(#steel)"/>
-<rect x="520" y="620" width="240" height="40" rx="12" fill="#d4af37"/>
-<rect x="620" y="660" width="40" height="160" fill="#6b4a2f"/>
-</svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,7 +26,7 @@ const CASES = [
  * one run, not on the figure.
  */
 export async function benchIconNormalise(): Promise<BenchRow[]> {
-  const pictures = await Promise.all(Array.from({ length: 12 }, (_, i) => picture(i)));
+  const pictures = await Promise.all(Array.from({ length: 12 }, (_, i) => smoothPicture('png', i)));
   const rows: BenchRow[] = [];
   for (const { name, art } of CASES) {
     for (const p of pictures.slice(0, 3)) await normaliseIcon(p, 128, art);
