@@ -6,6 +6,7 @@ export type { EngineKeyConfig } from './keys.ts';
 export { PAINTER_MODEL, WRITER_MODEL } from './models.ts';
 export { type PaintRequest, paintImage } from './painter/index.ts';
 export { type Completion, type WriteRequest, writeCompletion } from './writer/index.ts';
+export { isThingIn, readWishFor, type Wish } from './writer/requests.ts';
 
 export interface StartEngineOptions {
   host?: string;

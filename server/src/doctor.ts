@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { loadGameDefinition } from './game/definition.ts';
-import { ApiError } from './http/errors.ts';
 import { serverSecrets } from './services.ts';
 import type { BackendSpec, Check, CheckResult, Finding, Kind } from './upstream/backends/description.ts';
 import { probeKit } from './upstream/backends/probe.ts';
@@ -38,7 +37,7 @@ export async function runDoctor(config: Config, say: (line: string) => void): Pr
     } catch (err) {
       // The backend's own reason (from the client's warning) says more than the 502 a player gets.
       const reason = reasons.splice(0).at(-1);
-      const message = err instanceof ApiError ? err.message : String((err as Error).message);
+      const message = String((err as Error).message);
       finding = { verdict: 'FAIL', what: reason ? `${message} (${reason})` : message };
     }
     const result = { ...finding, ms: Date.now() - started };

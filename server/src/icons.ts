@@ -72,8 +72,11 @@ export class IconService {
     private readonly upstream: UpstreamClient,
     private readonly game: GameDefinition,
     private readonly metrics?: Metrics,
-    /** The icon URL answers 202 while a paint runs, rather than painting while the request waits. */
-    private readonly afterItem = false,
+    /**
+     * Icons after the item (`LOOTSMITH_ICONS_AFTER_ITEM`): a drop answers before its icons are
+     * painted, and the icon URL answers 202 while a paint runs rather than painting while it waits.
+     */
+    readonly afterItem = false,
     /** The game's `art.references`, read at start-up (`loadArtReferences`); the console shows them. */
     readonly references: readonly ReferenceImage[] = [],
   ) {
@@ -140,6 +143,20 @@ export class IconService {
     await this.coordination.rememberIcon(icon.id, prompt);
     this.startBehind(icon.id, prompt, clientId);
     return { icon, pending: true };
+  }
+
+  /**
+   * With icons after the item, starts painting the icons these items still lack, for this player;
+   * the ids of those not painted yet (none when icons come with the item).
+   */
+  async pendingFor(
+    items: Array<{ icon?: Pick<ItemIcon, 'prompt'> | null }>,
+    clientId: string,
+  ): Promise<string[]> {
+    if (!this.afterItem) return [];
+    const prompts = [...new Set(items.flatMap((i) => (i.icon ? [i.icon.prompt] : [])))];
+    const later = await Promise.all(prompts.map((prompt) => this.paintBehind(prompt, clientId)));
+    return later.filter((l) => l.pending).map((l) => l.icon.id);
   }
 
   /** What the icon URL serves: with icons after the item, a paint in progress answers a wait. */

@@ -1,7 +1,7 @@
 export { type AppOptions, buildLootsmithApp } from './app.ts';
 export { signPlayerToken } from './auth.ts';
 export { type Config, ConfigError, type LootsmithOptions, loadConfig, resolveConfig } from './config.ts';
-export { type DropGrantClaims, signDropGrant } from './drop-grants.ts';
+export { type DropGrantClaims, signDropGrant } from './drops/grants.ts';
 export { type LootsmithPluginOptions, lootsmith } from './plugin.ts';
 export { type RunningServer, startServer } from './server.ts';
 export { Core } from './service/core.ts';

@@ -30,6 +30,25 @@ export class Refused extends Error {
 export const refuse = (code: RuleRefusal['code'], message: string, details?: unknown) =>
   new Refused({ code, message, ...(details === undefined ? {} : { details }) });
 
+/** Why work was not done that the rules allowed: the caller hung up, or a backend failed. */
+export type FailureCode = Extract<
+  ErrorCode,
+  'aborted' | 'generation_failed' | 'upstream_unavailable' | 'upstream_key_refused' | 'upstream_rejected'
+>;
+
+/** Thrown below the HTTP layer when a backend (or the caller) failed the work; nothing was changed. */
+export class Failed extends Error {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const cancelled = () => new Failed('aborted', 'The request was cancelled');
+
 export interface Missing {
   item_id: string;
   have: number;

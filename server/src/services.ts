@@ -113,7 +113,15 @@ export async function startServices(config: Config, options: { store?: Store } =
   // A pool refill waits behind players and icons at every backend: its own view of the client and icons.
   const refillIcons =
     config.pools &&
-    new IconService(store, coordination, upstream.at('refill'), game, metrics, false, references);
+    new IconService(
+      store,
+      coordination,
+      upstream.at('refill'),
+      game,
+      metrics,
+      config.iconsAfterItem,
+      references,
+    );
   const pools =
     config.pools &&
     refillIcons &&
@@ -123,7 +131,6 @@ export async function startServices(config: Config, options: { store?: Store } =
         upstream: upstream.at('refill'),
         icons: refillIcons,
         materials: new Map(),
-        iconsAfterItem: config.iconsAfterItem,
       },
       store,
       settings: config.pools,
@@ -137,7 +144,6 @@ export async function startServices(config: Config, options: { store?: Store } =
     coordination,
     serverKey: config.serverKey,
     pools: pools || undefined,
-    iconsAfterItem: config.iconsAfterItem,
     // Production never leaves a player's spend unbounded: the game's defaults stand in for none set.
     budgets: config.production ? game.default_budgets : undefined,
   });

@@ -1,9 +1,9 @@
 import type { GenerateItemsRequest } from '@lootsmith/protocol';
 import { describe, expect, it } from 'vitest';
+import { gamePlace, lootPlan } from '../src/drops/plan.ts';
 import { loadGameDefinition } from '../src/game/definition.ts';
 import { planDrop } from '../src/game/loot-authority.ts';
 import { bucketOf, namedLocation } from '../src/pools/buckets.ts';
-import { gamePlace, lootPlan } from '../src/service/drop-plan.ts';
 import type { PlayerRecord } from '../src/store/store.ts';
 
 const game = loadGameDefinition();

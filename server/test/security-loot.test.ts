@@ -6,7 +6,7 @@ import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
-import { signDropGrant } from '../src/drop-grants.ts';
+import { signDropGrant } from '../src/drops/grants.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 
 // Loot farming and budget races (issue 13, items 2 and 3), replayed as they were tried: a player

@@ -2,8 +2,8 @@ import { type Booted, bootWithFake, PLAYER_SECRET } from '@lootsmith/test-suppor
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import type { Coordination } from '../src/coordination/coordination.ts';
+import { CombinePlanner } from '../src/crafting/generate.ts';
 import { statCeiling } from '../src/game/rules.ts';
-import { CombinePlanner } from '../src/pipeline/crafting.ts';
 
 // Issue 35, items 4 and 5, replayed as they were tried: what players share (a combine's flight, the
 // one-at-a-time backend) is never another's to take, whether another game definition or a burst.

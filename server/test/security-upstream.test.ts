@@ -17,7 +17,7 @@ import { TINY_PNG } from '@lootsmith/test-support/png';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { LocalCoordination } from '../src/coordination/local.ts';
-import { CombinePlanner } from '../src/pipeline/crafting.ts';
+import { CombinePlanner } from '../src/crafting/generate.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
 
 // Issue 13, items 1 and 4–9, replayed as they were tried: a player with a valid token and a hostile

@@ -30,7 +30,7 @@ it('starts no new attempt for a caller who left during the back-off', async () =
   setTimeout(() => leave.abort(), 200);
   const started = Date.now();
   await expect(client.image({ client_id: 'ana', prompt: 'a shield' }, leave.signal)).rejects.toMatchObject({
-    status: 499,
+    code: 'aborted',
   });
   expect(Date.now() - started).toBeLessThan(800);
   // Long enough for a second attempt to have been made, had the back-off not been cut short.

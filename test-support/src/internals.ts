@@ -19,8 +19,8 @@ export { loadGameDefinition } from '../../server/src/game/definition.ts';
 export { dropLimits } from '../../server/src/game/loot-authority.ts';
 export { pickWeighted, seededRandom } from '../../server/src/game/random.ts';
 export { checkItem } from '../../server/src/game/rules.ts';
+export { gameLines } from '../../server/src/generation/prompts.ts';
 export { normaliseIcon } from '../../server/src/images/normalise.ts';
-export { gameLines } from '../../server/src/pipeline/prompts.ts';
 export { Secrets } from '../../server/src/secrets.ts';
 export {
   INVENTORY,

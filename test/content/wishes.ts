@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isThingIn } from '@lootsmith/engine/requests';
+import { isThingIn } from '@lootsmith/engine';
 import type { GameDefinition, Item } from '@lootsmith/protocol';
 import { gameLines } from '@lootsmith/test-support/internals';
 import { percent } from './measure.ts';

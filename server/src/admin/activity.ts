@@ -1,4 +1,4 @@
-import type { ActivitySink } from '../pipeline/provenance.ts';
+import type { ActivitySink } from '../generation/provenance.ts';
 import type { UpstreamCall } from '../upstream/client.ts';
 import {
   type ActivityBatch,

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import {
-  ApiError,
   type GameCheckResult,
   type GameDefinition,
   type GameState,
@@ -15,15 +14,16 @@ import {
 } from '@lootsmith/protocol';
 import type { ContentGuard } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
+import { CombinePlanner } from '../crafting/generate.ts';
+import { generateLoot, type LootDeps } from '../drops/generate.ts';
+import { lootPlan } from '../drops/plan.ts';
 import { DEFAULT_GAME_FILE, GameFileError, parseGame } from '../game/definition.ts';
 import { dropLimits, knownEnemy } from '../game/loot-authority.ts';
 import { materialItems } from '../game/materials.ts';
 import { loadArtReferences } from '../game/references.ts';
 import { clampLevel, knownType, rarityIds, rarityWeights } from '../game/rules.ts';
 import { IconService } from '../icons.ts';
-import { CombinePlanner } from '../pipeline/crafting.ts';
-import { generateLoot, type LootDeps } from '../pipeline/loot.ts';
-import { lootPlan } from '../service/drop-plan.ts';
+import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 import type { ReferenceImage } from '../upstream/backends/types.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -54,9 +54,7 @@ interface Trial {
 }
 
 const invalidCandidate = (issues: GameCheckResult['issues']) =>
-  new ApiError(400, 'invalid_request', 'body.definition is not a valid game definition', {
-    details: issues,
-  });
+  refuse('invalid_request', 'body.definition is not a valid game definition', issues);
 
 const titleCase = (words: string) => words.replace(/(^|\s)\p{Ll}/gu, (c) => c.toUpperCase());
 
@@ -152,7 +150,7 @@ export class Playground {
     const { upstream, textModel, content } = this.deps;
     // No `activity`: no provenance or figures (a refusal of a model's text is recorded, as the
     // console's); icons are painted before the answer, as the console shows them.
-    return { game, materials, upstream, icons, textModel, content, iconsAfterItem: false };
+    return { game, materials, upstream, icons, textModel, content };
   }
 
   /**

@@ -1,25 +1,25 @@
-import {
-  ApiError,
-  type BackendFigures,
-  type GameDefinition,
-  type Item,
-  type ItemDetail,
-  type ItemsPage,
-  type ItemsQuery,
-  type Latency,
-  type ModerationEvent,
-  type ModerationPage,
-  type ModerationQuery,
-  type Overview,
-  type PlayerDetail,
-  type PlayerPatch,
-  type PlayerSummary,
-  type PlayersPage,
-  type PlayersQuery,
-  type RouteFigures,
+import type {
+  BackendFigures,
+  GameDefinition,
+  Item,
+  ItemDetail,
+  ItemsPage,
+  ItemsQuery,
+  Latency,
+  ModerationEvent,
+  ModerationPage,
+  ModerationQuery,
+  Overview,
+  PlayerDetail,
+  PlayerPatch,
+  PlayerSummary,
+  PlayersPage,
+  PlayersQuery,
+  RouteFigures,
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
+import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 import {
   type AdminStore,
@@ -65,7 +65,7 @@ function fromCursor<T>(text: string | undefined, valid: (v: unknown) => v is T):
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (valid(value)) return value;
   } catch {}
-  throw new ApiError(400, 'invalid_request', 'query.after: not a position this list gave out');
+  throw refuse('invalid_request', 'query.after: not a position this list gave out');
 }
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -289,7 +289,7 @@ export class AdminService {
   async player(id: string): Promise<PlayerDetail> {
     const { store, materials } = this.deps;
     const row = await store.admin.player(id);
-    if (!row) throw new ApiError(404, 'not_found', `No player ${id}`);
+    if (!row) throw refuse('not_found', `No player ${id}`);
     const [read, equipment, usage, requests, moderation] = await Promise.all([
       store.inventory(id),
       store.equipment(id),
@@ -325,7 +325,7 @@ export class AdminService {
 
   /** Blocks or unblocks (read inside every reservation, so on every instance at once) and sets budgets. */
   async updatePlayer(id: string, patch: PlayerPatch): Promise<PlayerDetail> {
-    if (!(await this.deps.store.getPlayer(id))) throw new ApiError(404, 'not_found', `No player ${id}`);
+    if (!(await this.deps.store.getPlayer(id))) throw refuse('not_found', `No player ${id}`);
     await this.deps.store.updatePlayer(id, patch);
     return this.player(id);
   }
@@ -375,7 +375,7 @@ export class AdminService {
 
   async item(id: string): Promise<ItemDetail> {
     const found = await this.deps.store.admin.item(id);
-    if (!found) throw new ApiError(404, 'not_found', `No item ${id}`);
+    if (!found) throw refuse('not_found', `No item ${id}`);
     const p: ProvenanceRow | null = found.provenance;
     return {
       item: JSON.parse(found.row.data) as Item,
@@ -403,7 +403,7 @@ export class AdminService {
 
   async removeItem(id: string, reason: string, by: string): Promise<ItemDetail> {
     const removal = await this.deps.store.admin.removeItem(id, reason, by, iso(Date.now()));
-    if (!removal) throw new ApiError(404, 'not_found', `No item ${id}`);
+    if (!removal) throw refuse('not_found', `No item ${id}`);
     return this.item(id);
   }
 

@@ -1,7 +1,6 @@
 import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
 import type { AdminStore, ModerationRecord } from '../admin/store.ts';
-import { ApiError } from '../http/errors.ts';
-import { refuse } from '../refusal.ts';
+import { Failed, refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 import { type Moderation, ModerationUnavailable } from '../upstream/backends/moderation/adapter.ts';
 import type { TextFilter } from './filter.ts';
@@ -128,11 +127,7 @@ export class ContentGuard {
     } catch (err) {
       if (!(err instanceof ModerationUnavailable)) throw err;
       // Nothing unchecked is shown: with the endpoint down, text waits (nothing was changed).
-      throw new ApiError(
-        502,
-        'upstream_unavailable',
-        'The moderation service is unavailable; try again shortly',
-      );
+      throw new Failed('upstream_unavailable', 'The moderation service is unavailable; try again shortly');
     }
     texts.forEach(([field, text], i) => {
       const categories = flagged[i] ?? [];

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { cancelled } from '../refusal.ts';
 
 export interface FlightOptions {
   /** Callers arriving this long after the work finished get the same result. */
@@ -13,8 +13,6 @@ interface Flight {
   /** Callers still waiting who can hang up; one that cannot keeps the work alive for good. */
   waiting: number;
 }
-
-const aborted = () => new ApiError(499, 'aborted', 'The request was cancelled');
 
 /**
  * Work shared by concurrent callers with the same key, in this process. The work runs under a signal
@@ -48,12 +46,12 @@ function follow(flight: Flight, signal: AbortSignal | undefined): Promise<unknow
     flight.waiting = Number.POSITIVE_INFINITY;
     return flight.promise;
   }
-  if (signal.aborted) return Promise.reject(aborted());
+  if (signal.aborted) return Promise.reject(cancelled());
   flight.waiting++;
   return new Promise((resolve, reject) => {
     const leave = () => {
       if (--flight.waiting === 0) flight.controller.abort();
-      reject(aborted());
+      reject(cancelled());
     };
     signal.addEventListener('abort', leave, { once: true });
     flight.promise.then(

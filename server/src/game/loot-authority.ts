@@ -1,5 +1,5 @@
 import type { DropLimits, GameDefinition } from '@lootsmith/protocol';
-import type { VerifiedDropGrant } from '../drop-grants.ts';
+import type { VerifiedDropGrant } from '../drops/grants.ts';
 import { refuse } from '../refusal.ts';
 import type { PlayerRecord } from '../store/store.ts';
 import { clampLevel, findEnemy } from './rules.ts';

@@ -1,5 +1,5 @@
 import { ApiError, ERROR_CODES, requestError } from '@lootsmith/protocol';
-import { type Refusal, Refused } from '../refusal.ts';
+import { Failed, type Refusal, Refused } from '../refusal.ts';
 
 export { ApiError };
 
@@ -37,11 +37,13 @@ export function refusalAnswer(refusal: Refusal, now = Date.now()): ApiError {
 }
 
 /**
- * What a route's failure answers: a refusal, an ApiError, or the framework refusing the request
+ * What a route's failure answers: a refusal, a failure, an ApiError, or the framework refusing the request
  * (bad JSON, a body over `bodyLimit`); undefined for a fault of the server itself (a 500).
  */
 export function answerOf(err: unknown, bodyLimit: number): ApiError | undefined {
   if (err instanceof Refused) return refusalAnswer(err.refusal);
+  if (err instanceof Failed)
+    return new ApiError(ERROR_CODES[err.code].status, err.code, err.message, { details: err.details });
   if (err instanceof ApiError) return err;
   return err instanceof Error ? requestError(err, bodyLimit) : undefined;
 }

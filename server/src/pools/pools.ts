@@ -1,11 +1,11 @@
 import type { GameDefinition, Item } from '@lootsmith/protocol';
 import type { Registry } from 'prom-client';
 import type { PoolSettings } from '../config.ts';
+import type { LootDeps, LootSupply, PoolDraw } from '../drops/generate.ts';
+import type { LootPlan } from '../drops/loot-plan.ts';
 import { gameKey } from '../game/definition.ts';
 import { checkItem } from '../game/rules.ts';
-import type { LootDeps, LootSupply, PoolDraw } from '../pipeline/loot.ts';
-import type { LootPlan } from '../pipeline/loot-plan.ts';
-import type { ItemSpec } from '../pipeline/prompts.ts';
+import type { ItemSpec } from '../generation/prompts.ts';
 import type { Store } from '../store/store.ts';
 import { untracked } from '../upstream/spend.ts';
 import { type Bucket, bandAway, bucketOf, levelWindow, NEAR_BANDS, namedLocation } from './buckets.ts';
@@ -53,7 +53,7 @@ export class LootPools implements LootSupply {
     this.metrics = poolMetrics(deps.registry, () => deps.store.poolStock(this.game, Date.now()));
     this.forecast = new Forecast(deps.loot.game);
     // Drops answer before icons: pooled items are stocked as soon as they are written.
-    this.backlog = deps.loot.iconsAfterItem
+    this.backlog = deps.loot.icons.afterItem
       ? new IconBacklog(
           deps.loot.icons,
           POOL_CLIENT,

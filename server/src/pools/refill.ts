@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Rarity } from '@lootsmith/protocol';
 import type { PoolSettings } from '../config.ts';
+import { enemyContext, type LootDeps, newItemId, writeItems } from '../drops/generate.ts';
 import { seededRandom } from '../game/random.ts';
 import { statBudget } from '../game/rules.ts';
-import { enemyContext, type LootDeps, newItemId, writeItems } from '../pipeline/loot.ts';
-import type { ItemSpec } from '../pipeline/prompts.ts';
+import type { ItemSpec } from '../generation/prompts.ts';
 import type { PoolSlot, PoolStock, Store } from '../store/store.ts';
 import { type Bucket, bandAway, NEAR_BANDS, rarityOdds } from './buckets.ts';
 import type { DemandRates } from './demand.ts';

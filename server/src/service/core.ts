@@ -1,9 +1,9 @@
-import { CraftingService } from './crafting.ts';
+import { CraftingService } from '../crafting/service.ts';
+import { DropService } from '../drops/service.ts';
+import { EquipmentService } from '../players/equipment.ts';
+import { PlayerService } from '../players/service.ts';
 import type { CoreDeps } from './deps.ts';
-import { DropService } from './drops.ts';
-import { EquipmentService } from './equipment.ts';
 import { ForwardingService } from './forwarding.ts';
-import { PlayerService } from './players.ts';
 
 /**
  * What the routes serve, as plain methods that take values and return values, each service apart:

@@ -1,10 +1,10 @@
 import type { GameDefinition } from '@lootsmith/protocol';
 import type { ContentGuard } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
+import type { LootSupply } from '../drops/generate.ts';
+import type { ActivitySink } from '../generation/provenance.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
-import type { LootSupply } from '../pipeline/loot.ts';
-import type { ActivitySink } from '../pipeline/provenance.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import type { DefaultBudgets } from './reservations.ts';
@@ -22,8 +22,6 @@ export interface CoreDeps {
   serverKey?: string;
   /** Loot pools (`LOOTSMITH_POOLS`): drops take ready items from them before asking the model. */
   pools?: LootSupply;
-  /** Drops answer before their icons are painted (`icon.status: "pending"`). */
-  iconsAfterItem?: boolean;
   /** Screens player text before anything is spent, and model text before it is stored. */
   content?: ContentGuard;
   /** Daily budgets of players the game server set none for (production); unlimited when absent. */

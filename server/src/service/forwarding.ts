@@ -1,4 +1,4 @@
-import type { PlayerService } from './players.ts';
+import type { PlayerService } from '../players/service.ts';
 import { type DefaultBudgets, type Release, type ReservationStore, reserve } from './reservations.ts';
 
 /** A per-player limit on forwarded calls, e.g. 30 images a minute. */

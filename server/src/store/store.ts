@@ -29,6 +29,13 @@ export interface Stack {
   quantity: number;
 }
 
+/** Sums repeated ids so `[{a,1},{a,1}]` spends two of `a`. */
+export function mergeStacks(stacks: Array<{ id: string; quantity: number }>): Stack[] {
+  const sums = new Map<string, number>();
+  for (const s of stacks) sums.set(s.id, (sums.get(s.id) ?? 0) + s.quantity);
+  return [...sums].map(([item_id, quantity]) => ({ item_id, quantity }));
+}
+
 export interface CraftInput {
   playerId: string;
   consume: Stack[];

@@ -6,9 +6,9 @@ import {
   type ImageGenerationResponse,
 } from '@lootsmith/protocol';
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
-import { ApiError } from '../http/errors.ts';
 import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
+import { cancelled, Failed } from '../refusal.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
 import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
@@ -86,8 +86,6 @@ export interface OpenOptions {
 const MESSAGE_LIMIT = 200;
 /** Steps an icon is painted with (the spec's "below 15 is typically sufficient"). */
 const ICON_STEPS = 12;
-
-const cancelled = () => new ApiError(499, 'aborted', 'The request was cancelled');
 
 /** Waits `ms`, or less when `signal` fires first. */
 const sleep = (ms: number, signal?: CallerSignal) =>
@@ -334,7 +332,7 @@ export class UpstreamClient {
         } catch (err) {
           if (attempting.started) left -= Date.now() - attempting.started;
           if (err instanceof LeftQueue || signal?.aborted) throw cancelled();
-          if (err instanceof ApiError) throw err;
+          if (err instanceof Failed) throw err;
           if (err instanceof Rejected) throw this.rejected(target, err, attempting);
           const failure = err instanceof AttemptFailed ? err : new AttemptFailed(String(err), true);
           this.failed(target, failure, attempting);
@@ -349,12 +347,11 @@ export class UpstreamClient {
       }
     }
     if (refused)
-      throw new ApiError(
-        502,
+      throw new Failed(
         'upstream_key_refused',
         `The content service refused the server’s API key: the operator should check ${refused.keyName}`,
       );
-    throw new ApiError(502, 'upstream_unavailable', 'The content service is unavailable; try again shortly');
+    throw new Failed('upstream_unavailable', 'The content service is unavailable; try again shortly');
   }
 
   /**
@@ -391,7 +388,7 @@ export class UpstreamClient {
   }
 
   /** What a player is told of a 4xx: the backend's own message, cleaned, without its catalogue (the log has it whole). */
-  private rejected(target: Target<unknown>, err: Rejected, attempting: Attempting): ApiError {
+  private rejected(target: Target<unknown>, err: Rejected, attempting: Attempting): Failed {
     const said = err.said ? this.clean(err.said) : '';
     const told = withoutCatalogue(said);
     this.count(target, 'rejected', attempting, { status: err.status, detail: said });
@@ -400,7 +397,7 @@ export class UpstreamClient {
       'backend rejected the request',
     );
     const message = `The content service rejected the request (status ${err.status})`;
-    return new ApiError(502, 'upstream_rejected', told ? `${message}: ${told}` : message);
+    return new Failed('upstream_rejected', told ? `${message}: ${told}` : message);
   }
 
   private failed(target: Target<unknown>, failure: AttemptFailed, attempting: Attempting) {

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import type { GameDefinition, InventoryResponse, Item, PlayerSettingsRequest } from '@lootsmith/protocol';
 import { BoundedMap } from '@lootsmith/protocol';
 import { assertActsFor, assertTokenCurrent, type Principal, safeEqual } from '../auth.ts';
+import type { LootSupply } from '../drops/generate.ts';
 import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
 import type { IconService } from '../icons.ts';
-import { mergeStacks } from '../pipeline/crafting.ts';
-import type { LootSupply } from '../pipeline/loot.ts';
 import { insufficientMaterials, playerBlocked, refuse } from '../refusal.ts';
 import {
   InsufficientError,
   type InventoryRead,
+  mergeStacks,
   type PlayerRecord,
   type Stack,
   type Store,

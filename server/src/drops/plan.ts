@@ -1,7 +1,7 @@
 import type { GameDefinition, GenerateItemsRequest } from '@lootsmith/protocol';
 import type { DropSite } from '../game/loot-authority.ts';
-import { enemyContext } from '../pipeline/loot.ts';
-import type { LootPlan } from '../pipeline/loot-plan.ts';
+import { enemyContext } from './generate.ts';
+import type { LootPlan } from './loot-plan.ts';
 
 /** The game's spelling of a place it names (a pooled location or a room of its map); none for free text. */
 export function gamePlace(game: GameDefinition, text: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { refuse } from './refusal.ts';
+import { refuse } from '../refusal.ts';
 
 /** Audience of a drop grant, so no other token signed with the same key passes for one. */
 const AUDIENCE = 'lootsmith:drop';

@@ -12,13 +12,13 @@ import { gameSchemas } from '../game/item-schemas.ts';
 import type { GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
 import { checkItem, dropLevels, rollRarity, settleItem, statBudget } from '../game/rules.ts';
+import { askJson } from '../generation/ask-json.ts';
+import { type ItemSpec, systemPrompt } from '../generation/prompts.ts';
+import { type ActivitySink, newTrace, provenanceRows } from '../generation/provenance.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { askJson } from './ask-json.ts';
 import type { LootPlan } from './loot-plan.ts';
-import { type ItemSpec, systemPrompt } from './prompts.ts';
-import { type ActivitySink, newTrace, provenanceRows } from './provenance.ts';
 
 export const newItemId = () => `itm_${randomUUID().replaceAll('-', '')}`;
 
@@ -30,8 +30,6 @@ export interface LootDeps {
   icons: IconService;
   metrics?: Metrics;
   textModel?: string;
-  /** Answer before icons are painted: new items come back with their icons pending. */
-  iconsAfterItem?: boolean;
   /** Screens what players write and what models write for them. */
   content?: ContentGuard;
   /** Records each generated item's provenance and the pools' hits (none in the console's playground). */
@@ -210,12 +208,6 @@ export async function writeItems(
 }
 
 /** Ids of these items' icons not painted yet; each starts painting in the background. */
-async function unpaintedIcons(deps: LootDeps, items: Item[], clientId: string): Promise<string[]> {
-  const icons = [...new Set(items.flatMap((i) => (i.icon ? [i.icon.prompt] : [])))];
-  const later = await Promise.all(icons.map((prompt) => deps.icons.paintBehind(prompt, clientId)));
-  return later.filter((l) => l.pending).map((l) => l.icon.id);
-}
-
 /**
  * Rolls what the request leaves open, takes what the loot pools hold for it, asks the model for the
  * rest, checks them and gives them icons.
@@ -253,7 +245,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
     .map((s) => rollMaterial(deps, s.type, plan.materialElement, random));
   specs = specs.filter((s) => !wantsMaterial(s));
   // A material's icon is painted when first asked for: not before the drop answers either.
-  const pendingMaterials = deps.iconsAfterItem ? await unpaintedIcons(deps, materials, plan.playerId) : [];
+  const pendingMaterials = await deps.icons.pendingFor(materials, plan.playerId);
   const nothing = async () => {};
   if (!specs.length)
     return { items: [], materials, pendingIcons: pendingMaterials, pooled: 0, giveBack: nothing };
@@ -261,7 +253,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
   const draw = await req.supply?.take(plan, specs, req.takenNames);
   const pooled = (draw?.items ?? []).filter((i): i is Item => i !== undefined);
   // A pooled item's icon may still wait in the pools' backlog: it starts painting now, for this player.
-  const pendingPooled = deps.iconsAfterItem ? await unpaintedIcons(deps, pooled, plan.playerId) : [];
+  const pendingPooled = await deps.icons.pendingFor(pooled, plan.playerId);
   const missing = specs.filter((_, i) => !draw?.items[i]);
   if (draw) {
     deps.activity?.count('pool_draw', 'hit', pooled.length);
@@ -277,7 +269,7 @@ export async function generateLoot(deps: LootDeps, req: LootRequest): Promise<Lo
         constraints: plan.constraints,
         takenNames: [...req.takenNames, ...pooled.map((i) => i.name)],
         random,
-        icons: deps.iconsAfterItem ? 'behind' : 'paint',
+        icons: deps.icons.afterItem ? 'behind' : 'paint',
         kind: 'loot',
         playerWords: plan.playerWords.map(([, text]) => text),
         signal: req.signal,

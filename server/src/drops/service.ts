@@ -5,16 +5,16 @@ import type {
   GenerateItemsResponse,
 } from '@lootsmith/protocol';
 import { assertActsFor, issuedAt, type Principal } from '../auth.ts';
-import { DropGrantVerifier, signDropGrant } from '../drop-grants.ts';
 import { knownEnemy, planDrop } from '../game/loot-authority.ts';
 import { knownRarity, knownType } from '../game/rules.ts';
-import { mergeStacks } from '../pipeline/crafting.ts';
-import { generateLoot, type Loot, type LootDeps } from '../pipeline/loot.ts';
+import type { PlayerService } from '../players/service.ts';
 import { refuse } from '../refusal.ts';
-import type { CoreDeps } from './deps.ts';
-import { lootPlan } from './drop-plan.ts';
-import type { PlayerService } from './players.ts';
-import { reserve, withReservation } from './reservations.ts';
+import type { CoreDeps } from '../service/deps.ts';
+import { reserve, withReservation } from '../service/reservations.ts';
+import { mergeStacks } from '../store/store.ts';
+import { generateLoot, type Loot, type LootDeps } from './generate.ts';
+import { DropGrantVerifier, signDropGrant } from './grants.ts';
+import { lootPlan } from './plan.ts';
 
 /**
  * Loot drops, in one pass down: the plan (enemy, tier, level, limits) is settled once, the budget,

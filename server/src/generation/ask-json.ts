@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { type ChatMessage, jsonSchemaOf, schemaInstruction } from '@lootsmith/protocol';
 import { jsonrepair } from 'jsonrepair';
 import type { ZodType } from 'zod';
-import { ApiError } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
+import { Failed } from '../refusal.ts';
 import { backendLabel, type UpstreamClient } from '../upstream/client.ts';
 import type { GenerationTrace } from './provenance.ts';
 
@@ -107,13 +107,10 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
     );
   }
   o.metrics?.generations.inc({ kind: o.kind, outcome: 'failed' });
-  throw new ApiError(
-    502,
+  throw new Failed(
     'generation_failed',
     'The model did not produce a valid answer; nothing was changed, try again',
-    {
-      details: problems.slice(0, 10),
-    },
+    problems.slice(0, 10),
   );
 }
 

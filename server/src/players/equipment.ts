@@ -9,9 +9,9 @@ import type {
 import type { Principal } from '../auth.ts';
 import { equipmentSlots, isConsumable, slotOf, statTotals } from '../game/slots.ts';
 import { refuse } from '../refusal.ts';
+import type { CoreDeps } from '../service/deps.ts';
 import { InsufficientError, type Store } from '../store/store.ts';
-import type { CoreDeps } from './deps.ts';
-import type { PlayerService } from './players.ts';
+import type { PlayerService } from './service.ts';
 
 const notOwned = (playerId: string, itemId: string) =>
   refuse('not_owned', `Player ${playerId} does not own item ${itemId}`, { item_id: itemId });

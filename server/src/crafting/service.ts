@@ -7,6 +7,11 @@ import type {
 } from '@lootsmith/protocol';
 import { issuedAt, type Principal } from '../auth.ts';
 import { craftingXp } from '../game/rules.ts';
+import { type PlayerService, spending } from '../players/service.ts';
+import { refuse } from '../refusal.ts';
+import type { CoreDeps } from '../service/deps.ts';
+import { type Reserved, reserve, withReservation } from '../service/reservations.ts';
+import { type CraftInput, type Stack, WornError, wornSpent } from '../store/store.ts';
 import {
   CombinePlanner,
   type CraftingDeps,
@@ -14,12 +19,7 @@ import {
   crafterOf,
   createItemTexts,
   planCreateItem,
-} from '../pipeline/crafting.ts';
-import { refuse } from '../refusal.ts';
-import { type CraftInput, type Stack, WornError, wornSpent } from '../store/store.ts';
-import type { CoreDeps } from './deps.ts';
-import { type PlayerService, spending } from './players.ts';
-import { type Reserved, reserve, withReservation } from './reservations.ts';
+} from './generate.ts';
 
 /**
  * Crafting: combining items and creating one from materials. Ownership is checked and a daily

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readWishFor, type Wish } from '@lootsmith/engine/requests';
+import { readWishFor, type Wish } from '@lootsmith/engine';
 import {
   type CombineRequest,
   type CombineVerdict,
@@ -14,6 +14,7 @@ import {
 } from '@lootsmith/protocol';
 import { itemTexts, type Texts } from '../content/guard.ts';
 import type { Coordination } from '../coordination/coordination.ts';
+import { type LootDeps, newItemId } from '../drops/generate.ts';
 import { gameKey } from '../game/definition.ts';
 import { gameSchemas } from '../game/item-schemas.ts';
 import {
@@ -29,12 +30,17 @@ import {
   statBudget,
   statCeiling,
 } from '../game/rules.ts';
+import { askJson } from '../generation/ask-json.ts';
+import {
+  combineIngredientLine,
+  gameLines,
+  ingredientLine,
+  stationLine,
+  systemPrompt,
+} from '../generation/prompts.ts';
+import { newTrace, provenanceRows } from '../generation/provenance.ts';
 import { refuse } from '../refusal.ts';
-import type { Stack } from '../store/store.ts';
-import { askJson } from './ask-json.ts';
-import { type LootDeps, newItemId } from './loot.ts';
-import { combineIngredientLine, gameLines, ingredientLine, stationLine, systemPrompt } from './prompts.ts';
-import { newTrace, provenanceRows } from './provenance.ts';
+import { mergeStacks, type Stack } from '../store/store.ts';
 
 /** A verdict stays reusable this long, covering requests that arrive before the first craft records it. */
 const RECIPE_FLIGHT_REUSE_MS = 30_000;
@@ -66,13 +72,6 @@ export function createItemTexts(body: CreateItemRequest): Texts {
 }
 
 const wordsOf = (texts: Texts) => texts.flatMap(([, t]) => (t ? [t] : []));
-
-/** Sums repeated ids so `[{a,1},{a,1}]` spends two of `a`. */
-export function mergeStacks(stacks: Array<{ id: string; quantity: number }>): Stack[] {
-  const sums = new Map<string, number>();
-  for (const s of stacks) sums.set(s.id, (sums.get(s.id) ?? 0) + s.quantity);
-  return [...sums].map(([item_id, quantity]) => ({ item_id, quantity }));
-}
 
 function station(deps: LootDeps, name: string | undefined) {
   if (!name) return null;
