@@ -4,8 +4,11 @@ import { RARITY_COLORS } from '../../src/core/rarity-colors.ts';
 import { errorBody, fakeItem } from '../support/fake-server.ts';
 import { type Harness, PHASERS, startHarness } from './harness.ts';
 
-// The whole suite runs once per Phaser version in the matrix.
+// The suite runs once per Phaser version in the matrix. On 4.0, the oldest 4 (between the newest 4
+// and the oldest 3, each run whole), only what touches Phaser's own API: the plugin's install, sprites,
+// textures, scene lifecycle and renderers; what runs in the plugin's core alone is the same on every 4.
 describe.each(Object.entries(PHASERS))('with Phaser %s', (version, phaser) => {
+  const coreAlone = it.skipIf(version === '4.0');
   let harness: Harness;
   let page: Page;
 
@@ -87,21 +90,24 @@ describe.each(Object.entries(PHASERS))('with Phaser %s', (version, phaser) => {
       expect(result.events).not.toContain('error');
     });
 
-    it('drops loot without sprites when no position is given, and lets the game build its own sprites', async () => {
-      page = await harness.open();
-      const result = await page.evaluate(async () => {
-        const { lootsmith } = window.lootsmithTest.scene('arena');
-        const plain = await lootsmith.loot.drop({ count: 1 });
-        const custom = await lootsmith.loot.drop({
-          x: 50,
-          y: 50,
-          sprite: ({ scene, item, x, y }) => scene.add.text(x, y, item.name),
+    coreAlone(
+      'drops loot without sprites when no position is given, and lets the game build its own sprites',
+      async () => {
+        page = await harness.open();
+        const result = await page.evaluate(async () => {
+          const { lootsmith } = window.lootsmithTest.scene('arena');
+          const plain = await lootsmith.loot.drop({ count: 1 });
+          const custom = await lootsmith.loot.drop({
+            x: 50,
+            y: 50,
+            sprite: ({ scene, item, x, y }) => scene.add.text(x, y, item.name),
+          });
+          return { plain: plain.sprites.length, text: custom.sprites[0]?.text, name: custom.items[0]?.name };
         });
-        return { plain: plain.sprites.length, text: custom.sprites[0]?.text, name: custom.items[0]?.name };
-      });
-      expect(result.plain).toBe(0);
-      expect(result.text).toBe(result.name);
-    });
+        expect(result.plain).toBe(0);
+        expect(result.text).toBe(result.name);
+      },
+    );
 
     it('resolves icons.texture only once the texture is in the texture manager', async () => {
       page = await harness.open();
@@ -238,36 +244,39 @@ describe.each(Object.entries(PHASERS))('with Phaser %s', (version, phaser) => {
       expect(result.afterRestart).toBe(1);
     });
 
-    it('rejects with a typed LootsmithError and emits an error event for a game-rule refusal', async () => {
-      page = await harness.open();
-      harness.server.script('/api/v1/crafting/combine', {
-        status: 400,
-        body: errorBody('insufficient_materials'),
-      });
-      const result = await page.evaluate(async () => {
-        const t = window.lootsmithTest;
-        const { lootsmith } = t.scene('arena');
-        const seen: unknown[] = [];
-        lootsmith.on('error', ({ op, error }) => seen.push({ op, reason: error.reason }));
-        const error = await lootsmith.crafting
-          .combine({ ingredients: ['iron_ore', 'iron_ore'] })
-          .catch((e) => e);
-        return {
-          typed: error instanceof t.LootsmithError,
-          status: error.status,
-          reason: error.reason,
-          seen,
-        };
-      });
-      expect(result).toEqual({
-        typed: true,
-        status: 400,
-        reason: 'insufficient_materials',
-        seen: [{ op: 'combine', reason: 'insufficient_materials' }],
-      });
-    });
+    coreAlone(
+      'rejects with a typed LootsmithError and emits an error event for a game-rule refusal',
+      async () => {
+        page = await harness.open();
+        harness.server.script('/api/v1/crafting/combine', {
+          status: 400,
+          body: errorBody('insufficient_materials'),
+        });
+        const result = await page.evaluate(async () => {
+          const t = window.lootsmithTest;
+          const { lootsmith } = t.scene('arena');
+          const seen: unknown[] = [];
+          lootsmith.on('error', ({ op, error }) => seen.push({ op, reason: error.reason }));
+          const error = await lootsmith.crafting
+            .combine({ ingredients: ['iron_ore', 'iron_ore'] })
+            .catch((e) => e);
+          return {
+            typed: error instanceof t.LootsmithError,
+            status: error.status,
+            reason: error.reason,
+            seen,
+          };
+        });
+        expect(result).toEqual({
+          typed: true,
+          status: 400,
+          reason: 'insufficient_materials',
+          seen: [{ op: 'combine', reason: 'insufficient_materials' }],
+        });
+      },
+    );
 
-    it('returns crafting results typed from the protocol and emits craft events', async () => {
+    coreAlone('returns crafting results typed from the protocol and emits craft events', async () => {
       page = await harness.open();
       const result = await page.evaluate(async () => {
         const { lootsmith } = window.lootsmithTest.scene('arena');
@@ -290,7 +299,7 @@ describe.each(Object.entries(PHASERS))('with Phaser %s', (version, phaser) => {
       expect(result).toMatchObject({ crafts: ['combine', 'createItem'], success: true, xp: 25 });
     });
 
-    it('wears, takes off and uses items, emitting equipment and use events', async () => {
+    coreAlone('wears, takes off and uses items, emitting equipment and use events', async () => {
       page = await harness.open();
       const result = await page.evaluate(async () => {
         const { lootsmith } = window.lootsmithTest.scene('arena');
