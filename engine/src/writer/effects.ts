@@ -37,6 +37,27 @@ export const effectLeansTo = (effect: EffectLine, element: string, vocab: Vocabu
  * asked for (`wanted`, ids) first, then those of its element, each number between its least value
  * and the ceiling of the item's rarity and level.
  */
+/** What a game's catalogue gives every item alike, worked out once per vocabulary. */
+interface Catalogue {
+  /** The elements of each effect of the catalogue. */
+  elements: Map<EffectLine, string[]>;
+  /** The effects an item of one type and element may carry (key `type element`). */
+  pools: Map<string, EffectLine[]>;
+}
+const catalogues = new WeakMap<Vocabulary, Catalogue>();
+
+function catalogueOf(vocab: Vocabulary): Catalogue {
+  let catalogue = catalogues.get(vocab);
+  if (!catalogue) {
+    catalogue = {
+      elements: new Map(vocab.effects.map((e) => [e, effectElements(e, vocab.elements)])),
+      pools: new Map(),
+    };
+    catalogues.set(vocab, catalogue);
+  }
+  return catalogue;
+}
+
 export function effectsFor(
   vocab: Vocabulary,
   type: string,
@@ -48,14 +69,21 @@ export function effectsFor(
   wanted: readonly string[] = [],
 ): ItemEffect[] {
   // No effect whose element cancels out the item's, or another effect's (fire and frost do not mix).
-  const elementsOf = (e: EffectLine) => effectElements(e, vocab.elements);
+  const catalogue = catalogueOf(vocab);
+  const elementsOf = (e: EffectLine) => catalogue.elements.get(e) ?? [];
   const clashes = (a: string, b: string) =>
     vocab.element(a)?.opposes.includes(b) || vocab.element(b)?.opposes.includes(a);
   const fits = (e: EffectLine, with_: readonly string[]) =>
-    !elementsOf(e).some((x) => with_.some((y) => clashes(x, y)));
-  const pool = vocab.effects.filter(
-    (e) => e.types?.includes(type) && (element === 'none' || fits(e, [element])),
-  );
+    !with_.length || !elementsOf(e).some((x) => with_.some((y) => clashes(x, y)));
+  const key = `${type} ${element}`;
+  let pool = catalogue.pools.get(key);
+  if (!pool) {
+    pool = vocab.effects.filter((e) => e.types?.includes(type) && (element === 'none' || fits(e, [element])));
+    // Types and elements come from requests: a developer's own words must not grow it without end.
+    if (catalogue.pools.size > 500) catalogue.pools.clear();
+    catalogue.pools.set(key, pool);
+  }
+  if (!count) return [];
   // What the player asked for first, while it fits.
   const chosen: EffectLine[] = [];
   for (const id of wanted ?? []) {
