@@ -8,6 +8,7 @@ import {
   recordConsole,
   screenshot,
   useDemoRig,
+  useStation,
   walkTo,
 } from './support/demo.ts';
 
@@ -22,16 +23,22 @@ const TILE = 32;
 const panel = (page: Page) => page.evaluate(() => window.__lootsmithDemo.panel);
 const goal = (page: Page) => page.evaluate(() => window.__lootsmithDemo.goal);
 
-/** Creates an item in the Forge panel at a station; returns its id (from the result card). */
+/**
+ * Creates an item in the Forge panel at a station (walked to, then F there); returns its id (from
+ * the result card).
+ */
 async function forge(
   page: Page,
   o: { station: string; type: string; materials: string[]; description: string; focus: string },
 ) {
+  // The station's own panel opens (a combine at the Workbench); F forges there instead.
+  await useStation(page, o.station);
+  await page.keyboard.press('Escape');
   await page.keyboard.press('f');
   expect(await panel(page)).toBe('forge-panel');
+  expect(await page.getAttribute('#forge-panel [data-role=station]', 'data-station')).toBe(o.station);
   // The demo's own game file allows 30 creations an hour (the shipped game 5).
   expect(await page.textContent('#forge-panel .limit')).toBe('Limit: 30 creations per hour');
-  await page.selectOption('#forge-panel select[name=station]', o.station);
   await page.selectOption('#forge-panel select[name=type]', o.type);
   for (const id of o.materials) await page.click(`#forge-panel [data-role=owned][data-item-id=${id}]`);
   await page.fill('#forge-panel textarea[name=description]', o.description);
@@ -109,6 +116,15 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(giant?.visible).toBe(false);
   expect(await goal(page)).toMatch(/Defeat monsters/);
 
+  // Away from the stations, crafting says where to go and makes nothing.
+  await page.keyboard.press('c');
+  expect(await panel(page)).toBe('crafting-panel');
+  expect(await page.textContent('#crafting-panel [data-role=station]')).toMatch(
+    /^Crafting needs a station\. Walk up to the Workbench, .* or the Enchanting Altar in the Crafters' Hall and press E\.$/,
+  );
+  expect(await page.isDisabled('#crafting-panel button[name=combine]')).toBe(true);
+  await page.keyboard.press('Escape');
+
   // At a station, its prompt stands above it in place of its name (which the hero would cover).
   const forgeStation = (await page.evaluate(() => window.__lootsmithDemo.stations())).find(
     (s) => s.id === 'forge',
@@ -121,6 +137,13 @@ it('plays from the first fight to the Frost Giant’s defeat, and the gear is wh
   expect(prompt).toMatchObject({ visible: true, text: 'E — use the Forge', namesHidden: ['forge'] });
   expect(prompt?.y).toBeLessThan(forgeStation.y);
   expect(prompt?.y).toBeLessThan((await hero(page)).y - TILE);
+  // E there opens what the Forge does: forging, at the Forge (which needs crafting level 1).
+  await page.keyboard.press('e');
+  expect(await panel(page)).toBe('forge-panel');
+  expect(await page.textContent('#forge-panel [data-role=station]')).toBe(
+    'At the Forge — it makes weapons, shields and armour. It needs crafting level 1. Combine here instead',
+  );
+  await page.keyboard.press('Escape');
 
   // Bare-handed, every hit is the base attack's (doubled on a critical hit), and no sword shows.
   const bare = await hero(page);

@@ -1,7 +1,7 @@
 import type { Item } from '@lootsmith/protocol';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { openGame, recordConsole, screenshot, useDemoRig } from './support/demo.ts';
+import { openGame, recordConsole, screenshot, useDemoRig, useStation } from './support/demo.ts';
 
 // Combining what the hero wears, at a desk and on a phone: the demo asks first, a no changes
 // nothing, and only a yes sends the combine that uses the worn axe up.
@@ -84,9 +84,9 @@ for (const [width, height, touch] of [
     await openGame(page, rig().server.url);
     const player = await page.evaluate(() => window.__lootsmithDemo.playerId);
 
-    // The hero wears an axe with Burn; an UNCOMMON result needs crafting level 1.
+    // The hero wears an axe with Burn; the Enchanting Altar needs crafting level 3.
     const { core } = rig().server;
-    await core.players.update(player, { crafting_level: 2 });
+    await core.players.update(player, { crafting_level: 3 });
     await core.deps.store.grantLoot(player, [wornAxe(player)], [], 'test');
     await core.deps.store.equip(player, 'WEAPON', AXE_ID(player));
     await page.reload();
@@ -97,8 +97,9 @@ for (const [width, height, touch] of [
     const before = await serverState(player);
 
     const combine = async () => {
-      await press('.hud-button[name=crafting]');
-      await page.waitForSelector('#crafting-panel');
+      // The Altar's own panel: an enchant (a combine there).
+      expect(await useStation(page, 'enchanting_altar', touch)).toBe('crafting-panel');
+      expect(await page.textContent('#crafting-panel button[name=combine]')).toBe('Enchant');
       await press(`#crafting-panel [data-role=owned][data-item-id="${AXE_ID(player)}"]`);
       await press('#crafting-panel [data-role=owned][data-item-id=ember_essence]');
       await page.fill('#crafting-panel input[name=intent]', 'burn hotter and glow green');

@@ -8,6 +8,7 @@ import {
   recordConsole,
   screenshot,
   useDemoRig,
+  useStation,
 } from './support/demo.ts';
 
 // The demo on phones in portrait, by touch: the interface spans the screen, every primary button
@@ -100,9 +101,12 @@ for (const [width, height] of [
     expect((await drops(page)).length).toBeGreaterThan(0);
     await pickUpLoot(page);
 
-    // Forge: its Create button stays in reach while the form scrolls.
-    await tap(page, '.hud-button[name=forge]');
+    // Forge: tap the Workbench (its own panel combines), then forge there; the Create button stays
+    // in reach while the form scrolls.
+    expect(await useStation(page, 'workbench', true)).toBe('crafting-panel');
+    await tap(page, '#crafting-panel button[name=switch]');
     expect(await panel(page)).toBe('forge-panel');
+    expect(await page.getAttribute('#forge-panel [data-role=station]', 'data-station')).toBe('workbench');
     await tap(page, '#forge-panel [data-role=owned][data-item-id=iron_ore]');
     await tap(page, '#forge-panel [data-role=owned][data-item-id=oak_wood]');
     await page.selectOption('#forge-panel select[name=type]', 'WEAPON');
@@ -122,7 +126,9 @@ for (const [width, height] of [
         document.querySelector('.hud-button[name=potion] .count')?.textContent?.match(/×(\d+)/)?.[1] ?? 0,
       ),
     );
-    await page.selectOption('#forge-panel select[name=station]', 'alchemy_table');
+    await tap(page, '#forge-panel .close');
+    expect(await useStation(page, 'alchemy_table', true)).toBe('crafting-panel');
+    await tap(page, '#crafting-panel button[name=switch]');
     await page.selectOption('#forge-panel select[name=type]', 'CONSUMABLE');
     await tap(page, '#forge-panel [data-role=owned][data-item-id=healing_herb]');
     await page.fill('#forge-panel textarea[name=description]', 'a healing potion');

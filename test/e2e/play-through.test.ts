@@ -9,6 +9,7 @@ import {
   screenshot,
   UPSTREAM_KEY,
   useDemoRig,
+  useStation,
 } from './support/demo.ts';
 
 // A whole session with real mouse and keyboard input: fight, loot, pick up, craft, meet the skill
@@ -110,7 +111,7 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   if (!forge) throw new Error('no forge');
   await page.mouse.click(forge.page.x, forge.page.y);
   await expect.poll(() => panel(page), { timeout: 15_000 }).toBe('forge-panel');
-  expect(await page.inputValue('#forge-panel select[name=station]')).toBe('forge');
+  expect(await page.getAttribute('#forge-panel [data-role=station]', 'data-station')).toBe('forge');
   await page.click('#forge-panel [data-role=owned][data-item-id=iron_ore]');
   await page.fill('#forge-panel textarea[name=description]', 'a heavy iron helm');
   await page.click('#forge-panel button[name=create]');
@@ -123,8 +124,9 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
   expect(await page.$$('#forge-panel .result > *')).toHaveLength(0);
   await page.keyboard.press('Escape');
 
-  // Craft: the dropped item with both of a starting essence, and an intent in the player's words. An
-  // UNCOMMON or RARE result needs crafting level 1 or 2 on every route: the game server grants it.
+  // Craft at the Forge (C where the hero stands): the dropped item with both of a starting essence,
+  // and an intent in the player's words. An UNCOMMON or RARE result needs crafting level 1 or 2 on
+  // every route: the game server grants it.
   await rig().server.core.players.update(playerId, { crafting_level: 2 });
   const essence = drop.itemId === 'ember_essence' ? 'frost_shard' : 'ember_essence';
   await page.keyboard.press('c');
@@ -165,8 +167,9 @@ it('plays through fighting, looting, crafting, forging and a reload', async () =
 
   // Create items at the level-0 workbench until the rate limit (5 per hour; the try the skill check
   // refused took no slot) answers.
-  await page.keyboard.press('f');
-  await page.selectOption('#forge-panel select[name=station]', 'workbench');
+  expect(await useStation(page, 'workbench')).toBe('crafting-panel');
+  await page.click('#crafting-panel button[name=switch]');
+  expect(await page.getAttribute('#forge-panel [data-role=station]', 'data-station')).toBe('workbench');
   const created: string[] = [];
   for (let attempt = 0; attempt < 6; attempt++) {
     await page.click(

@@ -34,10 +34,13 @@ export class DungeonUi {
   readonly #crafting: CraftingPanel;
   readonly #forge: ForgePanel;
   readonly #win: WinPanel;
+  readonly #stationHere: () => StationId | undefined;
 
-  constructor(context: DungeonContext, root: HTMLElement) {
+  /** `stationHere`: the station the hero stands at, if any (crafting happens only there). */
+  constructor(context: DungeonContext, root: HTMLElement, stationHere: () => StationId | undefined) {
     const { scene, plugin, state, toasts, hero, progress, run } = context;
     this.#c = context;
+    this.#stationHere = stationHere;
     this.#gear = new HeroGear(context, () => this.paintHealth());
     this.icons = new IconSource(plugin, scene.textures);
     const services: Services = { plugin, state, icons: this.icons, toasts, gear: this.#gear };
@@ -47,8 +50,8 @@ export class DungeonUi {
       hp: hero.hp,
       level: progress.level,
     }));
-    this.#crafting = new CraftingPanel(this.#panels, services);
-    this.#forge = new ForgePanel(this.#panels, services);
+    this.#crafting = new CraftingPanel(this.#panels, services, (at) => this.#forge.openAt(at));
+    this.#forge = new ForgePanel(this.#panels, services, (at) => this.#crafting.openAt(at));
     this.#win = new WinPanel(this.#panels, services, () => {
       forgetPlayer();
       window.location.reload();
@@ -80,20 +83,26 @@ export class DungeonUi {
     return this.#panels.current?.root.id;
   }
 
-  /** Opens a panel, or closes it when it is open (crafting and forge open at the Workbench). */
+  /**
+   * Opens a panel, or closes it when it is open. Crafting and forging open at the station the hero
+   * stands at; elsewhere they say where to go.
+   */
   toggle(name: PanelName) {
     if (name === 'inventory') this.#inventory.toggle();
     else if (name === 'hero') this.#character.toggle();
     else {
       const panel = name === 'crafting' ? this.#crafting : this.#forge;
       if (panel.isOpen) panel.close();
-      else panel.openAt('workbench');
+      else panel.openAt(this.#stationHere());
     }
   }
 
-  /** Opens the panel of the station the hero walked up to. */
+  /**
+   * Opens what the station the hero walked up to does: the Forge forges new things from materials,
+   * the Workbench and the Alchemy Table combine, the Enchanting Altar enchants gear (a combine).
+   */
   openStation(id: StationId) {
-    if (id === 'forge' || id === 'enchanting_altar') this.#forge.openAt(id);
+    if (id === 'forge') this.#forge.openAt(id);
     else this.#crafting.openAt(id);
   }
 

@@ -122,7 +122,7 @@ export class DungeonScene extends Phaser.Scene {
         if (enemy.kind.boss) this.#win();
       },
     });
-    this.#ui = new DungeonUi(context, this.#uiRoot);
+    this.#ui = new DungeonUi(context, this.#uiRoot, () => this.#stations.nearest(this.#hero)?.id);
     this.#loot = new Loot(context, this.#ui.icons, this.#ui.hud.bag);
     this.#orders = new HeroOrders(context, {
       combat: this.#combat,

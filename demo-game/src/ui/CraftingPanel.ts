@@ -8,8 +8,15 @@ import { ItemPicker } from './ItemPicker.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import type { Services } from './services.ts';
 import { showFailure } from './show-failure.ts';
+import { stationLine } from './station-line.ts';
 
-/** Combine owned items at a station, with an intent in the player's words; lists found recipes. */
+const MAKE = 'What do you want to make? e.g. “a fiery dagger”';
+const ENCHANT = 'How should it change? e.g. “burn hotter”';
+
+/**
+ * Combine owned items at the station the hero stands at, with an intent in the player's words; lists
+ * found recipes. At the Enchanting Altar a combine enchants: a piece of gear and what to put in it.
+ */
 export class CraftingPanel extends Panel {
   readonly #s: Services;
   readonly #picker: ItemPicker;
@@ -17,17 +24,20 @@ export class CraftingPanel extends Panel {
     type: 'text',
     name: 'intent',
     maxlength: 300,
-    placeholder: 'What do you want to make? e.g. “a fiery dagger”',
+    placeholder: MAKE,
     autocomplete: 'off',
   });
-  readonly #station = h('select', { name: 'station' });
+  readonly #forgeHere: (station: StationId) => void;
+  /** The station the hero stands at, if any: crafting happens there. */
+  #station: StationId | undefined;
   readonly #button = h('button', { type: 'button', class: 'primary', name: 'combine' }, 'Combine');
   readonly #result = h('div', { class: 'result', 'aria-live': 'polite' });
   #busy = false;
 
-  constructor(host: PanelHost, services: Services) {
+  constructor(host: PanelHost, services: Services, forgeHere: (station: StationId) => void) {
     super(host, 'crafting-panel', 'Crafting', 'panel-crafting');
     this.#s = services;
+    this.#forgeHere = forgeHere;
     this.#picker = new ItemPicker(services.state, services.icons, { max: 6, onChange: () => this.#sync() });
     this.#button.addEventListener('click', () => void this.#combine());
     this.#intent.addEventListener('keydown', (e) => {
@@ -36,20 +46,17 @@ export class CraftingPanel extends Panel {
     services.state.onChange(() => this.isOpen && this.render());
   }
 
-  /** Opens at a station (the one the hero walked to). */
-  openAt(station: StationId) {
+  /** Opens at the station the hero stands at; elsewhere it says where to go. */
+  openAt(station: StationId | undefined) {
     if (!this.#busy) fill(this.#result);
+    this.#station = station;
     this.open();
-    this.#station.value = station;
   }
 
   render() {
-    const stations = this.#s.state.game?.stations ?? [];
-    const chosenStation = this.#station.value || 'workbench';
-    fill(
-      this.#station,
-      ...stations.map((s) => h('option', { value: s.id, selected: s.id === chosenStation }, s.name)),
-    );
+    const at = this.#station;
+    const enchant = at === 'enchanting_altar';
+    this.#intent.placeholder = enchant ? ENCHANT : MAKE;
     this.#picker.render();
     const recipes = this.#s.state.recipes;
     fill(
@@ -61,7 +68,17 @@ export class CraftingPanel extends Panel {
         h(
           'div',
           { class: 'column' },
-          h('label', {}, 'Station', this.#station),
+          stationLine(
+            this.#s.state,
+            at,
+            at && { label: 'Forge something new here', go: () => this.#forgeHere(at) },
+          ),
+          enchant &&
+            h(
+              'p',
+              { class: 'hint' },
+              'Put in a piece of gear you own and what to enchant it with (an essence, a gem).',
+            ),
           h('label', {}, 'Intent', this.#intent),
           h('div', { class: 'action-bar' }, this.#button),
           this.#result,
@@ -99,12 +116,16 @@ export class CraftingPanel extends Panel {
   }
 
   #sync() {
-    this.#button.disabled = this.#busy || this.#picker.total < 2;
-    this.#button.textContent = this.#busy ? 'Combining…' : 'Combine';
+    this.#button.disabled = this.#busy || this.#picker.total < 2 || !this.#station;
+    this.#button.textContent = this.#busy
+      ? 'Combining…'
+      : this.#station === 'enchanting_altar'
+        ? 'Enchant'
+        : 'Combine';
   }
 
   async #combine() {
-    if (this.#busy || this.#picker.total < 2) return;
+    if (this.#busy || this.#picker.total < 2 || !this.#station) return;
     this.#busy = true;
     this.#sync();
     fill(
@@ -134,7 +155,7 @@ export class CraftingPanel extends Panel {
   async #combineAsked(): Promise<CombineResult | undefined> {
     const params = {
       ingredients: this.#picker.selection,
-      station: this.#station.value,
+      station: this.#station as StationId,
       intent: this.#intent.value.trim() || undefined,
     };
     try {

@@ -7,16 +7,19 @@ import { Panel, type PanelHost } from './Panel.ts';
 import { titleCase } from './rarity.ts';
 import type { Services } from './services.ts';
 import { showFailure } from './show-failure.ts';
+import { stationLine } from './station-line.ts';
 
 const FOCUS = ['attack', 'defense', 'magic', 'speed', 'health', 'mana', 'crit_chance', 'luck'];
 const COLOURS = ['crimson', 'azure', 'emerald', 'gold', 'obsidian', 'ivory'];
 const FINISHES = ['rugged', 'ornate', 'elegant', 'runic'];
 
-/** Create an item from materials and parameters at a station (5 per hour; stations need skill). */
+/** Create an item from materials and parameters at the station the hero stands at (stations need skill). */
 export class ForgePanel extends Panel {
   readonly #s: Services;
   readonly #picker: ItemPicker;
-  readonly #station = h('select', { name: 'station' });
+  readonly #combineHere: (station: StationId) => void;
+  /** The station the hero stands at, if any: forging happens there. */
+  #station: StationId | undefined;
   readonly #type = h('select', { name: 'type' });
   readonly #description = h('textarea', {
     name: 'description',
@@ -40,37 +43,25 @@ export class ForgePanel extends Panel {
   readonly #result = h('div', { class: 'result', 'aria-live': 'polite' });
   #busy = false;
 
-  constructor(host: PanelHost, services: Services) {
+  constructor(host: PanelHost, services: Services, combineHere: (station: StationId) => void) {
     super(host, 'forge-panel', 'Forge an item', 'panel-forge');
     this.#s = services;
+    this.#combineHere = combineHere;
     this.#picker = new ItemPicker(services.state, services.icons, { max: 6, onChange: () => this.#sync() });
     this.#button.addEventListener('click', () => void this.#create());
-    this.#station.addEventListener('change', () => this.#fillTypes());
     services.state.onChange(() => this.isOpen && this.render());
   }
 
-  openAt(station: StationId) {
+  /** Opens at the station the hero stands at; elsewhere it says where to go. */
+  openAt(station: StationId | undefined) {
     // A new visit starts clean: the last attempt's message belongs to that attempt.
     if (!this.#busy) fill(this.#result);
+    this.#station = station;
     this.open();
-    this.#station.value = station;
-    this.#fillTypes();
   }
 
   render() {
-    const stations = this.#s.state.game?.stations ?? [];
-    const chosen = this.#station.value || 'workbench';
-    const level = this.#s.state.craftingLevel;
-    fill(
-      this.#station,
-      ...stations.map((s) =>
-        h(
-          'option',
-          { value: s.id, selected: s.id === chosen },
-          `${s.name}${s.min_level > level ? ` (needs crafting level ${s.min_level})` : ''}`,
-        ),
-      ),
-    );
+    const at = this.#station;
     this.#fillTypes();
     this.#picker.render();
     const chips = FOCUS.map((f) =>
@@ -98,12 +89,12 @@ export class ForgePanel extends Panel {
         h(
           'div',
           { class: 'column' },
-          h(
-            'div',
-            { class: 'row' },
-            h('label', {}, 'Station', this.#station),
-            h('label', {}, 'Type', this.#type),
+          stationLine(
+            this.#s.state,
+            at,
+            at && { label: 'Combine here instead', go: () => this.#combineHere(at) },
           ),
+          h('label', {}, 'Type', this.#type),
           h('label', {}, 'Description', this.#description),
           h('div', { class: 'label' }, 'Focus (up to 4)'),
           h('div', { class: 'chips' }, ...chips),
@@ -133,19 +124,20 @@ export class ForgePanel extends Panel {
   }
 
   #fillTypes() {
-    const station = this.#s.state.game?.stations.find((s) => s.id === this.#station.value);
+    const station = this.#s.state.game?.stations.find((s) => s.id === this.#station);
     const current = this.#type.value;
     const types = station?.types ?? [];
     fill(this.#type, ...types.map((t) => h('option', { value: t, selected: t === current }, titleCase(t))));
   }
 
   #sync() {
-    this.#button.disabled = this.#busy || this.#picker.total < 1;
+    this.#button.disabled = this.#busy || this.#picker.total < 1 || !this.#station;
     this.#button.textContent = this.#busy ? 'Forging…' : 'Create item';
   }
 
   async #create() {
-    if (this.#busy || this.#picker.total < 1) return;
+    const station = this.#station;
+    if (this.#busy || this.#picker.total < 1 || !station) return;
     this.#busy = true;
     this.#sync();
     showResult(
@@ -155,7 +147,7 @@ export class ForgePanel extends Panel {
     const type = this.#type.value as ItemType;
     try {
       const result = await this.#s.plugin.crafting.createItem({
-        station: this.#station.value,
+        station,
         materials: this.#picker.selection,
         type,
         description: this.#description.value.trim() || `A ${titleCase(type).toLowerCase()} forged by hand`,

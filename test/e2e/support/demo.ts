@@ -247,6 +247,26 @@ export async function walkTo(page: Page, to: Point, within = 24) {
 }
 
 /**
+ * Uses a station as a player does: walks into view of it, then clicks it (taps it on a touch
+ * screen); the hero walks up and the station's own panel opens. Returns the panel's id.
+ */
+export async function useStation(page: Page, id: string, touch = false): Promise<string> {
+  const find = async () => {
+    const station = (await page.evaluate(() => window.__lootsmithDemo.stations())).find((s) => s.id === id);
+    if (!station) throw new Error(`no station ${id}`);
+    return station;
+  };
+  const station = await find();
+  await walkTo(page, { x: station.x, y: station.y + 32 }, 72);
+  await cameraStill(page);
+  const { page: at } = await find();
+  if (touch) await page.touchscreen.tap(at.x, at.y);
+  else await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(() => window.__lootsmithDemo.panel !== undefined, null, { timeout: 15_000 });
+  return (await page.evaluate(() => window.__lootsmithDemo.panel)) as string;
+}
+
+/**
  * Clicks a living enemy of `kind` with the real mouse, walking into view of it first: the hero
  * walks up and fights it until it falls (clicking again if the fight stalls). Returns its uid.
  */
