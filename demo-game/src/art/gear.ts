@@ -11,10 +11,9 @@ const grid = (rows: Record<number, string>): string[] =>
 export const GEAR_SPRITES: Record<string, PixelSprite> = {
   HELMET: {
     rows: grid({
-      0: '...m..wwww..m...',
-      1: '...mmwllllwmm...',
-      2: '....wllllllw....',
-      3: '....wdddddd.....',
+      0: '.....wwwwww.....',
+      1: '....wllllllw....',
+      2: '....mllllllm....',
     }),
     palette: GREYS,
   },

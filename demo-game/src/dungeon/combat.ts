@@ -201,7 +201,7 @@ export class Combat {
     toasts.show(
       'warn',
       'You were knocked out',
-      `You lose ${lost} XP and come to in the Crafters’ Hall. Better gear and potions would help.`,
+      `${lost > 0 ? `You lose ${lost} XP and come` : 'You come'} to in the Crafters’ Hall. Better gear and potions would help.`,
     );
     this.#monsters.calm();
     this.#events.levelChanged();

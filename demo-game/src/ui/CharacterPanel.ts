@@ -1,7 +1,8 @@
 import type { ItemType } from '@lootsmith/plugin';
+import { itemEffects } from '../hero-effects.ts';
 import { type HeroStats, hitText } from '../hero-stats.ts';
 import { fill, h } from './dom.ts';
-import { itemCard, itemTile } from './ItemCard.ts';
+import { effectLine, itemCard, itemTile } from './ItemCard.ts';
 import { itemActions } from './item-actions.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import { titleCase } from './rarity.ts';
@@ -53,7 +54,13 @@ export class CharacterPanel extends Panel {
       h(
         'div',
         { class: 'hero-layout' },
-        h('div', { class: 'column' }, h('div', { class: 'paper-doll' }, ...paperDoll), this.#statList()),
+        h(
+          'div',
+          { class: 'column' },
+          h('div', { class: 'paper-doll' }, ...paperDoll),
+          this.#statList(),
+          this.#effectList(),
+        ),
         h('div', { class: 'column slot-details' }, ...this.#details()),
       ),
     );
@@ -64,7 +71,7 @@ export class CharacterPanel extends Panel {
     const rows: Array<[string, string]> = [
       ['Attack', `${stats.attack} (hits ${hitText(stats.attack)})`],
       [
-        'Defence',
+        'Defense',
         `${stats.defense} (${Math.round((100 * stats.defense) / (12 + stats.defense))}% less damage)`,
       ],
       ['Health', `${Math.ceil(hp)} / ${stats.maxHp}`],
@@ -79,6 +86,36 @@ export class CharacterPanel extends Panel {
       'dl',
       { class: 'hero-stats' },
       ...rows.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-stat': name }, value)]),
+    );
+  }
+
+  /** What the worn gear's effects do in a fight, each with the item that brings it. */
+  #effectList(): HTMLElement {
+    const { state } = this.#s;
+    const lines = state.slots.flatMap(({ item }) =>
+      item
+        ? itemEffects(item).flatMap((e) => effectLine(e, state.effects).map((line) => ({ line, item })))
+        : [],
+    );
+    return h(
+      'div',
+      { class: 'hero-effects' },
+      h('div', { class: 'label' }, 'Effects worn'),
+      lines.length === 0
+        ? h('p', { class: 'hint small' }, 'None yet: uncommon and rarer gear may carry one.')
+        : h(
+            'ul',
+            { class: 'item-effects' },
+            ...lines.map(({ line, item }) =>
+              h(
+                'li',
+                { 'data-effect': line.id },
+                h('b', {}, line.name),
+                ` — ${line.text} `,
+                h('span', { class: 'muted' }, `(${item.name})`),
+              ),
+            ),
+          ),
     );
   }
 

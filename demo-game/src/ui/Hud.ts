@@ -90,7 +90,7 @@ export class Hud {
         { class: 'hud-buttons', 'aria-label': 'Panels' },
         this.bag,
         button('hero', '♞ Hero', 'H', actions.hero),
-        button('crafting', '⚗ Craft', 'C', actions.crafting),
+        button('crafting', '⚒ Craft', 'C', actions.crafting),
         button('forge', '♨ Forge', 'F', actions.forge),
         this.#potion,
       ),

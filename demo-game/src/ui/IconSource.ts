@@ -48,11 +48,14 @@ export class IconSource {
 
   /**
    * The colour an item is drawn in on the hero: its own `color` when that names a colour ("crimson",
-   * "azure", "#3366ff"), else the average of its icon's opaque pixels once the icon is loaded.
+   * "azure", "#3366ff"), else the main colour of its look (what its words and icon show: a gold
+   * crown is gold), else the average of its icon's opaque pixels once the icon is loaded.
    */
   colorOf(item: Item): number | undefined {
-    const own = item.color ? namedColor(item.color) : undefined;
-    if (own !== undefined) return own;
+    for (const word of [item.color, item.look?.colors[0]]) {
+      const own = word ? namedColor(word) : undefined;
+      if (own !== undefined) return own;
+    }
     const key = this.keyFor(item);
     if (!key || !item.icon) return undefined;
     let color = this.#colors.get(item.icon.id);

@@ -59,10 +59,12 @@ export class InventoryPanel extends Panel {
       slot.addEventListener('pointerenter', () => show(item.id));
       slot.addEventListener('pointerleave', () => show(this.#chosen));
       slot.addEventListener('click', () => {
+        // Only the choice and the card change: the grid stays, so no icon blinks.
         this.#chosen = item.id;
-        this.render();
+        for (const other of slots) other.classList.toggle('pinned', other === slot);
+        show(item.id);
         // On a narrow screen the card sits below the grid: bring it into view.
-        this.root.querySelector('.details')?.scrollIntoView({ block: 'nearest' });
+        details.scrollIntoView({ block: 'nearest' });
       });
       return slot;
     });

@@ -9,7 +9,7 @@ const statValue = (name: string, value: number) =>
   name.endsWith('_chance') || name.endsWith('_resist') ? `${signed(value)}%` : signed(value);
 
 /** An effect as the card shows it: the catalogue's text with the item's numbers; none the catalogue lacks. */
-function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinition[]) {
+export function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinition[]) {
   const known = catalogue.find((e) => e.id === effect.id);
   if (!known) return [];
   const text = known.text.replace(/\{(\w+)\}/g, (whole, name: string) =>

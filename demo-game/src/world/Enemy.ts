@@ -23,6 +23,8 @@ export class Enemy extends Phaser.GameObjects.Container {
   provoked = false;
   readonly sprite: Phaser.GameObjects.Image;
   readonly #bar: Phaser.GameObjects.Graphics;
+  /** A mark per effect on it, left of its health bar: read on any monster, whatever its colour. */
+  readonly #marks: { chill: Phaser.GameObjects.Text; burn: Phaser.GameObjects.Text };
   #wander = { x: 0, y: 0, until: 0 };
   #nextAttack = 0;
   #hurtUntil = 0;
@@ -45,7 +47,18 @@ export class Enemy extends Phaser.GameObjects.Container {
       .setDisplaySize(kind.radius * 2.6, kind.radius);
     this.sprite = scene.add.image(0, 0, `enemy-${kind.id}`).setOrigin(0.5, 0.7);
     this.#bar = scene.add.graphics();
-    this.add([shadow, this.sprite, this.#bar]);
+    const mark = (glyph: string, color: string) =>
+      scene.add
+        .text(0, 0, glyph, { fontFamily: 'DejaVu Sans, sans-serif', fontSize: '13px', color })
+        .setStroke('#0b0a10', 4)
+        .setOrigin(0.5)
+        .setVisible(false);
+    this.#marks = { chill: mark('❄', '#bfe6ff'), burn: mark('✹', '#ffb347') };
+    const top = -this.sprite.displayHeight * 0.7 - 4;
+    const left = -Math.max(28, kind.radius * 2) / 2 - 9;
+    this.#marks.chill.setPosition(left, top);
+    this.#marks.burn.setPosition(left - 14, top);
+    this.add([shadow, this.sprite, this.#bar, this.#marks.chill, this.#marks.burn]);
     if (kind.boss) {
       const label = scene.add
         .text(0, -this.sprite.displayHeight * 0.7 - 18, kind.name, {
@@ -243,11 +256,18 @@ export class Enemy extends Phaser.GameObjects.Container {
     this.#stompRing = undefined;
   }
 
-  /** Blue while chilled, orange while burning (chilled shows first). */
+  /**
+   * Blue while chilled, orange while burning (chilled shows first), and each effect's mark beside
+   * the health bar: a tint alone is lost on a monster of that colour (a blue giant chilled).
+   */
   #tintStatus() {
-    if (this.slowedBy > 0) this.sprite.setTint(CHILLED);
-    else if (this.burning) this.sprite.setTint(BURNING);
+    const chilled = this.slowedBy > 0;
+    const burning = this.burning;
+    if (chilled) this.sprite.setTint(CHILLED);
+    else if (burning) this.sprite.setTint(BURNING);
     else this.sprite.clearTint();
+    this.#marks.chill.setVisible(chilled);
+    this.#marks.burn.setVisible(burning).setX(this.#marks.chill.x - (chilled ? 14 : 0));
   }
 
   #wanderTarget(time: number) {
