@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import {
   drops,
   enemies,
+  hero,
   openGame,
   pickUpLoot,
   recordConsole,
@@ -87,6 +88,12 @@ for (const [width, height] of [
       expect(covered, `${selector} under a button`).toBe(false);
     }
     expect(await page.textContent('.room-name')).toBe("Crafters' Hall");
+
+    // A tap just past the floor's edge (into the dark below the hall) walks to the floor nearest it.
+    const start = await hero(page);
+    const offFloor = 21.4 * 32;
+    await page.touchscreen.tap(start.page.x, start.page.y + offFloor - start.y);
+    await expect.poll(async () => (await hero(page)).y, { timeout: 10_000 }).toBe(20.5 * 32);
 
     // A tap on a slime walks the hero to it and fights; the loot is taken by tapping it.
     const slime = (await enemies(page)).find((e) => e.kind === 'slime' && e.visible && e.page.onScreen);
