@@ -121,8 +121,8 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
       figure('crafts', n(p.crafts)),
       figure('refusals', n(p.refusals)),
       figure('recipes', n(p.recipes)),
-      figure('tokens', n(p.tokens), 'ever'),
-      figure('images painted', n(p.images), 'ever, item icons included'),
+      figure('tokens', n(p.tokens), 'all time'),
+      figure('images painted', n(p.images), 'all time, item icons included'),
     ),
     h('h2', {}, 'Daily budget'),
     h(
