@@ -67,12 +67,14 @@ const COUNTED = {
   error: 'errors',
 } as const satisfies Record<Exclude<AnswerKind, 'ok'>, string>;
 
-/** Answers but successes, counted by kind (`answerKind`) and listed by kind and code. */
+/** Requests, and their answers but successes counted by kind (`answerKind`) and listed by kind and code. */
 class AnswerTally {
+  requests = 0;
   readonly counts = { game_refusals: 0, content_refusals: 0, client_errors: 0, errors: 0 };
   private readonly byCode = new Map<string, Answers[number]>();
 
   add(status: number, code: string, count: number) {
+    this.requests += count;
     const kind = answerKind(status, code);
     if (kind === 'ok') return;
     this.counts[COUNTED[kind]] += count;
@@ -186,14 +188,13 @@ export class AdminService {
       });
       latencies.set(key, sum);
     };
-    const routes = new Map<string, { requests: number; answers: AnswerTally }>();
+    const routes = new Map<string, AnswerTally>();
     const answers = new AnswerTally();
     for (const r of routeRows) {
-      const f = routes.get(r.route) ?? { requests: 0, answers: new AnswerTally() };
+      const f = routes.get(r.route) ?? new AnswerTally();
       routes.set(r.route, f);
       addLatency(`route ${r.route}`, r.buckets);
-      f.requests += r.count;
-      f.answers.add(r.status, r.code, r.count);
+      f.add(r.status, r.code, r.count);
       answers.add(r.status, r.code, r.count);
     }
     const backends = new Map<string, BackendFigures>();
@@ -225,18 +226,17 @@ export class AdminService {
       ([route, f]): RouteFigures => ({
         route,
         requests: f.requests,
-        ...f.answers.counts,
-        answers: f.answers.list(),
+        ...f.counts,
+        answers: f.list(),
         latency: latencyOf(latencies.get(`route ${route}`) ?? []),
       }),
     );
     for (const [key, f] of backends) f.latency = latencyOf(latencies.get(`backend ${key}`) ?? []);
-    const bySlot = new Map<number, { requests: number; answers: AnswerTally }>();
+    const bySlot = new Map<number, AnswerTally>();
     for (const s of series) {
-      const slot = bySlot.get(s.slot) ?? { requests: 0, answers: new AnswerTally() };
+      const slot = bySlot.get(s.slot) ?? new AnswerTally();
       bySlot.set(s.slot, slot);
-      slot.requests += s.count;
-      slot.answers.add(s.status, s.code, s.count);
+      slot.add(s.status, s.code, s.count);
     }
     const counter = (name: string, label: string) =>
       counters.find((c) => c.name === name && c.label === label)?.value ?? 0;
@@ -255,7 +255,7 @@ export class AdminService {
       window,
       since: iso(since),
       totals: {
-        requests: sum(routeList, (r) => r.requests),
+        requests: answers.requests,
         ...answers.counts,
         generated_items: sum(generations, (g) => g.items),
         tokens: sum(backendList, (b) => b.prompt_tokens + b.completion_tokens),
@@ -273,7 +273,7 @@ export class AdminService {
       series: Array.from({ length: slots }, (_, i) => {
         const slot = firstSlot + i;
         const s = bySlot.get(slot);
-        const counts = s?.answers.counts;
+        const counts = s?.counts;
         return {
           at: iso(slot * step * 60_000),
           requests: s?.requests ?? 0,
