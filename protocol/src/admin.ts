@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ItemId } from './api.ts';
+import { AnswerKind } from './errors.ts';
 import { PlayerId } from './generation.ts';
 import { Item, ItemIcon, ItemType, Rarity } from './items.ts';
 
@@ -39,12 +40,30 @@ export const Latency = z.object({
 });
 export type Latency = z.infer<typeof Latency>;
 
+/**
+ * Answers that were not plain successes, by kind (`answerKind`) and code, most first: the game's
+ * refusals by reason (`skill_too_low`, `rate_limit_exceeded`, `not_sensible` for a combine the judge
+ * refused), the content checks' (`content_refused`), the caller's mistakes (`invalid_request`), and
+ * errors of the server or a backend (`upstream_unavailable`, `internal`).
+ */
+export const Answers = z.array(
+  z.object({ kind: AnswerKind.exclude(['ok']), code: z.string(), count: z.int() }),
+);
+export type Answers = z.infer<typeof Answers>;
+
+/** Answers of each kind but success; `errors` (the server's or a backend's, every 5xx) is what an error rate counts. */
+const AnswerCounts = {
+  game_refusals: z.int(),
+  content_refusals: z.int(),
+  client_errors: z.int(),
+  errors: z.int(),
+};
+
 export const RouteFigures = z.object({
   route: z.string(),
   requests: z.int(),
-  errors: z.int(),
-  /** Answers that were not 2xx, by error code. */
-  errors_by_code: z.record(z.string(), z.int()),
+  ...AnswerCounts,
+  answers: Answers,
   latency: Latency,
 });
 export type RouteFigures = z.infer<typeof RouteFigures>;
@@ -69,7 +88,7 @@ export const Overview = z.object({
   since: z.string(),
   totals: z.object({
     requests: z.int(),
-    errors: z.int(),
+    ...AnswerCounts,
     generated_items: z.int(),
     tokens: z.int(),
     images: z.int(),
@@ -79,10 +98,15 @@ export const Overview = z.object({
   }),
   /** Items generated in the window, by how (`loot`, `pool`, `combine`, `create_item`, `recipe`) and backend. */
   generations: z.array(z.object({ source: z.string(), backend: z.string().nullable(), items: z.int() })),
+  /** Every route's answers but successes, added up by kind and code. */
+  answers: Answers,
   routes: z.array(RouteFigures),
   backends: z.array(BackendFigures),
-  /** Requests and errors per step (a minute over the hour, an hour over the day), oldest first. */
-  series: z.array(z.object({ at: z.string(), requests: z.int(), errors: z.int() })),
+  /**
+   * Requests, refusals (the game's and the content checks') and errors (the server's or a backend's)
+   * per step (a minute over the hour, an hour over the day), oldest first.
+   */
+  series: z.array(z.object({ at: z.string(), requests: z.int(), refusals: z.int(), errors: z.int() })),
   pools: z.object({
     enabled: z.boolean(),
     hits: z.int(),
@@ -106,8 +130,14 @@ export type PlayersQuery = z.infer<typeof PlayersQuery>;
 
 export const PlayerSummary = z.object({
   id: z.string(),
-  /** The level the game server set, else the highest level served on the player's claim. */
+  /**
+   * The player's level as the game last reported it: the level of a drop request (its grant's, or
+   * the one it claimed) or the one the game server set, whichever came last. For a player with no
+   * report recorded, the level the game server set, else the highest level served on its claims.
+   */
   level: z.int().nullable(),
+  /** When that report came; null when none was recorded. */
+  level_at: z.string().nullable(),
   blocked: z.boolean(),
   crafting_level: z.int(),
   /** Stacks in the inventory. */
@@ -116,7 +146,7 @@ export const PlayerSummary = z.object({
   crafts: z.int(),
   refusals: z.int(),
   requests: z.int(),
-  /** What the backends reported for this player's calls. */
+  /** What the backends reported for this player's calls, ever: tokens, and images painted (item icons included). */
   tokens: z.int(),
   images: z.int(),
   last_seen: z.string().nullable(),
@@ -164,6 +194,10 @@ export const PlayerDetail = z.object({
     crafting_xp: z.int(),
     recipes: z.int(),
   }),
+  /**
+   * Today's use of the daily budgets (UTC): items (a drop's items, a craft's result; their icons come
+   * with them) and images (calls of `/v1/image/generations`).
+   */
   usage_today: z.object({ items: z.int(), images: z.int() }),
   inventory: z.array(z.object({ item: Item, quantity: z.int(), slot: z.string().nullable() })),
   requests: z.array(PlayerRequest),
@@ -208,6 +242,11 @@ export const ItemSummary = z.object({
   created_at: z.string(),
   icon: ItemIcon.nullable(),
   removed: z.boolean(),
+  /**
+   * What used the item up, when no one holds it now: `combine` or `create_item` (eaten by a craft),
+   * `use` (a consumable used), `server_remove` (the game server took it); null while someone holds it.
+   */
+  consumed: z.string().nullable(),
 });
 export type ItemSummary = z.infer<typeof ItemSummary>;
 
@@ -259,6 +298,8 @@ export const ItemDetail = z.object({
   holders: z.array(Holder),
   provenance: Provenance.nullable(),
   removal: Removal.nullable(),
+  /** Who used the item up, how (`ItemSummary.consumed`) and when; null while someone holds it. */
+  consumed: z.object({ how: z.string(), player_id: z.string(), at: z.string() }).nullable(),
 });
 export type ItemDetail = z.infer<typeof ItemDetail>;
 

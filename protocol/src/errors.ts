@@ -1,11 +1,15 @@
 import { type ZodError, z } from 'zod';
 
-const reason = (status: number) => ({ status, reason: true }) as const;
+/** Who said no, for the developer's figures: the game's rules or the content checks (else a caller's mistake). */
+type Refusal = 'game' | 'content';
+const reason = (status: number, refusal: Refusal = 'game') => ({ status, reason: true, refusal }) as const;
+const rule = (status: number) => ({ status, refusal: 'game' }) as const;
 
 /**
  * Every code an error body of the server or the engine can carry, with the status it is sent with.
  * Adding a code is one line here. `reason`: a game rule, named again in the body's `reason`
- * (docs/SPEC.md 4.3.1).
+ * (docs/SPEC.md 4.3.1). `refusal`: the game's rules or the content checks working as they should
+ * (the console counts these apart from errors); any other 4xx is the caller's mistake.
  */
 export const ERROR_CODES = {
   // A request that cannot be read or does not match its schema.
@@ -22,19 +26,19 @@ export const ERROR_CODES = {
   unauthorized: { status: 401 },
   token_expired: { status: 401 },
   /** Issued before the player was blocked: every such token stays refused. */
-  token_revoked: { status: 401 },
+  token_revoked: rule(401),
   /** Guest login for a player that exists, without its guest secret. */
   guest_secret_required: { status: 403 },
   forbidden: { status: 403 },
   dev_login_disabled: { status: 403 },
   console_disabled: { status: 403 },
   chat_disabled: { status: 403 },
-  player_blocked: { status: 403 },
-  grant_required: { status: 403 },
-  grant_invalid: { status: 403 },
-  grant_expired: { status: 403 },
-  grant_mismatch: { status: 403 },
-  grant_used: { status: 409 },
+  player_blocked: rule(403),
+  grant_required: rule(403),
+  grant_invalid: rule(403),
+  grant_expired: rule(403),
+  grant_mismatch: rule(403),
+  grant_used: rule(409),
   // The engine's keys (docs/SPEC.md 5).
   missing_api_key: { status: 401 },
   invalid_api_key: { status: 401 },
@@ -48,7 +52,7 @@ export const ERROR_CODES = {
   unknown_item: { status: 400 },
   unknown_slot: { status: 400 },
   unknown_type: { status: 400 },
-  too_many_items: { status: 400 },
+  too_many_items: rule(400),
   // Game rules.
   insufficient_materials: reason(400),
   skill_too_low: reason(400),
@@ -61,9 +65,9 @@ export const ERROR_CODES = {
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),
   /** A player's text the content filter (or the moderation endpoint) refuses; nothing was changed. */
-  content_refused: reason(400),
+  content_refused: reason(400, 'content'),
   /** A player refused too often (`content_filter.restrict_after`): free text is off for a while. */
-  player_restricted: { status: 403 },
+  player_restricted: { status: 403, refusal: 'content' },
   // The work itself.
   aborted: { status: 499 },
   internal: { status: 500 },
@@ -71,7 +75,7 @@ export const ERROR_CODES = {
   upstream_unavailable: { status: 502 },
   upstream_key_refused: { status: 502 },
   upstream_rejected: { status: 502 },
-} as const satisfies Record<string, { status: number; reason?: true }>;
+} as const satisfies Record<string, { status: number; reason?: true; refusal?: Refusal }>;
 
 type Codes = typeof ERROR_CODES;
 export type ErrorCode = keyof Codes;
@@ -85,6 +89,23 @@ export const ERROR_REASONS = ErrorCode.options.filter(
 export const ErrorReason = z.enum(ERROR_REASONS as [ErrorReason, ...ErrorReason[]]);
 
 const isReason = (code: ErrorCode): code is ErrorReason => 'reason' in ERROR_CODES[code];
+
+/**
+ * What an answer was, for the figures: the game's rules or the content checks refusing (normal
+ * play), the caller's mistake, or an error of the server or a backend (every 5xx, and only those:
+ * what an error rate counts). A 2xx answer with a code is a refusal the game gives in its body (a
+ * combine the judge found senseless).
+ */
+export const AnswerKind = z.enum(['ok', 'game_refusal', 'content_refusal', 'client_error', 'error']);
+export type AnswerKind = z.infer<typeof AnswerKind>;
+
+export function answerKind(status: number, code: string | null): AnswerKind {
+  if (status >= 500) return 'error';
+  if (status < 400) return code ? 'game_refusal' : 'ok';
+  const known = Object.hasOwn(ERROR_CODES, code ?? '') ? ERROR_CODES[code as ErrorCode] : undefined;
+  const refusal = known && 'refusal' in known ? known.refusal : undefined;
+  return refusal === 'game' ? 'game_refusal' : refusal === 'content' ? 'content_refusal' : 'client_error';
+}
 
 /** `details` of an `item_equipped` refusal: the worn items a combine would have used up. */
 export const ItemEquippedDetails = z.object({

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
+  answerKind,
+  ERROR_CODES,
   ERROR_REASONS,
   ErrorBody,
   errorBody,
@@ -39,6 +41,40 @@ describe('one error model', () => {
       'budget_exceeded',
       'content_refused',
     ]);
+  });
+
+  it('tells the game’s and the content checks’ refusals from the caller’s mistakes and the server’s errors', () => {
+    expect(answerKind(200, null)).toBe('ok');
+    // A combine the judge refused answers 200 with its verdict.
+    expect(answerKind(200, 'not_sensible')).toBe('game_refusal');
+    for (const code of [
+      'skill_too_low',
+      'rate_limit_exceeded',
+      'player_blocked',
+      'grant_used',
+      'too_many_items',
+    ])
+      expect(answerKind(ERROR_CODES[code as keyof typeof ERROR_CODES].status, code), code).toBe(
+        'game_refusal',
+      );
+    expect(answerKind(400, 'content_refused')).toBe('content_refusal');
+    expect(answerKind(403, 'player_restricted')).toBe('content_refusal');
+    for (const [status, code] of [
+      [400, 'invalid_request'],
+      [401, 'unauthorized'],
+      [404, 'not_found'],
+      [400, 'unknown_enemy'],
+      [499, 'aborted'],
+      [429, 'status_429'],
+    ] as const)
+      expect(answerKind(status, code), code).toBe('client_error');
+    for (const [status, code] of [
+      [502, 'upstream_unavailable'],
+      [502, 'generation_failed'],
+      [500, 'internal'],
+      [503, 'status_503'],
+    ] as const)
+      expect(answerKind(status, code), code).toBe('error');
   });
 
   it('accepts only the codes of the enum in an error body', () => {

@@ -50,6 +50,7 @@ export async function registerApi(
   });
   // Authenticated once per request, however many hooks and handlers ask.
   app.decorateRequest('verifiedPrincipal', null);
+  app.decorateRequest('verdict', null);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     this.verifiedPrincipal ??= auth.principal(this.headers.authorization);
     return this.verifiedPrincipal;

@@ -27,21 +27,43 @@ describe('the activity recorder', () => {
   it('adds requests up per minute, route, status and code, and counts each player’s drops, crafts and refusals', async () => {
     const batches: ActivityBatch[] = [];
     recorder = new ActivityRecorder(fakeStore(async (b) => void batches.push(b)));
+    const combine = 'POST /api/v1/crafting/combine';
     recorder.request(request());
     recorder.request(request({ ms: 3000 }));
     recorder.request(request({ status: 429, code: 'rate_limit_exceeded', ms: 1 }));
-    recorder.request(request({ route: 'POST /api/v1/crafting/combine' }));
+    recorder.request(request({ route: combine }));
     recorder.request(request({ status: 400, code: 'invalid_request' }));
     recorder.request(request({ route: 'GET /nowhere', status: 404, playerId: undefined }));
+    // A combine the judge refused answers 200 with its verdict: a refusal, not a craft.
+    recorder.request(request({ route: combine, code: 'not_sensible' }));
+    recorder.request(request({ route: combine, status: 400, code: 'skill_too_low' }));
+    recorder.request(request({ route: combine, status: 400, code: 'content_refused' }));
+    recorder.request(request({ status: 502, code: 'upstream_unavailable' }));
     await recorder.flush();
     const [batch] = batches;
     const drops = batch?.routes.find((r) => r.route === 'POST /v1/generate/items' && r.status === 200);
     expect(drops).toMatchObject({ minute: Math.floor(at / 60_000), code: '', count: 2, totalMs: 3012 });
     expect(drops?.buckets.reduce((a, b) => a + b, 0)).toBe(2);
     expect(batch?.routes.find((r) => r.status === 404)?.code).toBe('not_found');
-    // A malformed request is no refusal of the game's; a rate limit is.
+    expect(batch?.routes.find((r) => r.route === combine && r.status === 200 && r.code)).toMatchObject({
+      code: 'not_sensible',
+      count: 1,
+    });
+    // A malformed request and a backend's failure are no refusals of the game's; a rate limit, a
+    // skill too low, a judge's verdict and the content checks are.
     expect(batch?.players).toEqual([
-      { playerId: 'ana', requests: 5, drops: 2, crafts: 1, refusals: 1, tokens: 0, images: 0, lastAt: at },
+      {
+        playerId: 'ana',
+        requests: 9,
+        drops: 2,
+        crafts: 1,
+        refusals: 4,
+        tokens: 0,
+        images: 0,
+        lastAt: at,
+        level: null,
+        levelAt: null,
+      },
     ]);
     expect(batch?.requests.map((r) => r.code)).toEqual([
       null,
@@ -49,6 +71,10 @@ describe('the activity recorder', () => {
       'rate_limit_exceeded',
       null,
       'invalid_request',
+      'not_sensible',
+      'skill_too_low',
+      'content_refused',
+      'upstream_unavailable',
     ]);
     // Nothing new: nothing written.
     await recorder.flush();
@@ -86,6 +112,20 @@ describe('the activity recorder', () => {
     expect(batch?.backends[0]).toMatchObject({ promptTokens: 100, completionTokens: 20 });
     expect(batch?.players).toEqual([
       expect.objectContaining({ playerId: 'ana', tokens: 120, images: 1, requests: 0 }),
+    ]);
+  });
+
+  it('keeps the level the game reported last for each player', async () => {
+    const batches: ActivityBatch[] = [];
+    recorder = new ActivityRecorder(fakeStore(async (b) => void batches.push(b)));
+    recorder.level('ana', 4, at);
+    recorder.level('ana', 6, at + 1000);
+    recorder.level('ana', 5, at + 500);
+    recorder.level('bob', 2, at);
+    await recorder.flush();
+    expect(batches[0]?.players.map((p) => [p.playerId, p.level, p.levelAt])).toEqual([
+      ['ana', 6, at + 1000],
+      ['bob', 2, at],
     ]);
   });
 

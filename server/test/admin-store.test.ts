@@ -152,7 +152,12 @@ describe.each(backends)('$name admin store', (backend) => {
       kind: 'chat',
     });
     expect(await store.admin.counters(minute - 60)).toEqual([{ name: 'pool_draw', label: 'hit', value: 4 }]);
-    expect(await store.admin.series(minute - 60, 1)).toEqual([{ slot: minute, requests: 8, errors: 2 }]);
+    expect(await store.admin.series(minute - 60, 1)).toEqual(
+      expect.arrayContaining([
+        { slot: minute, status: 200, code: '', count: 6 },
+        { slot: minute, status: 429, code: 'rate_limit_exceeded', count: 2 },
+      ]),
+    );
     // Figures older than the window are not counted.
     expect(await store.admin.routeStats(minute + 1)).toEqual([]);
   });
@@ -173,6 +178,8 @@ describe.each(backends)('$name admin store', (backend) => {
           tokens: 300,
           images: 2,
           lastAt: now - 3000,
+          level: 4,
+          levelAt: now - 3000,
         },
         {
           playerId: 'zed-2',
@@ -183,6 +190,8 @@ describe.each(backends)('$name admin store', (backend) => {
           tokens: 0,
           images: 1,
           lastAt: now - 1000,
+          level: null,
+          levelAt: null,
         },
         {
           playerId: 'zoe',
@@ -193,6 +202,8 @@ describe.each(backends)('$name admin store', (backend) => {
           tokens: 0,
           images: 0,
           lastAt: now - 2000,
+          level: null,
+          levelAt: null,
         },
       ],
       requests: [
@@ -214,22 +225,26 @@ describe.each(backends)('$name admin store', (backend) => {
         },
       ],
     });
-    // A second write adds up and keeps the latest activity.
-    await store.admin.recordActivity({
-      ...empty(),
-      players: [
-        {
-          playerId: 'zed-1',
-          requests: 1,
-          drops: 1,
-          crafts: 0,
-          refusals: 0,
-          tokens: 10,
-          images: 0,
-          lastAt: now - 5000,
-        },
-      ],
-    });
+    // A second write adds up and keeps the latest activity, and the level reported last.
+    const later = (level: number | null, levelAt: number | null) =>
+      store.admin.recordActivity({
+        ...empty(),
+        players: [
+          {
+            playerId: 'zed-1',
+            requests: 1,
+            drops: 1,
+            crafts: 0,
+            refusals: 0,
+            tokens: 10,
+            images: 0,
+            lastAt: now - 5000,
+            level,
+            levelAt,
+          },
+        ],
+      });
+    await later(6, now - 1000);
     const zed = await store.admin.player('zed-1');
     expect(zed).toMatchObject({
       requests: 6,
@@ -240,7 +255,14 @@ describe.each(backends)('$name admin store', (backend) => {
       images: 2,
       lastAt: now - 3000,
       stacks: 1,
+      reportedLevel: 6,
+      reportedAt: now - 1000,
     });
+    // Instances write in any order: an older report, or none, leaves the newest in place.
+    await later(5, now - 2000);
+    await later(null, null);
+    expect(await store.admin.player('zed-1')).toMatchObject({ reportedLevel: 6, reportedAt: now - 1000 });
+    expect(await store.admin.player('zed-2')).toMatchObject({ reportedLevel: null, reportedAt: null });
     const byId = await store.admin.players({ sort: 'id', prefix: 'zed', limit: 2 });
     expect(byId.map((p) => p.id)).toEqual(['zed-1', 'zed-2']);
     const rest = await store.admin.players({ sort: 'id', prefix: 'zed', after: { id: 'zed-2' }, limit: 2 });
@@ -319,7 +341,28 @@ describe.each(backends)('$name admin store', (backend) => {
       expect(detail?.holders).toEqual([{ player_id: 'gal', quantity: 1 }]);
       // What players receive is unchanged: no provenance in the item's JSON.
       expect(JSON.parse(detail?.row.data ?? '{}')).toEqual(items[2]);
+      expect(detail?.consumed).toBeNull();
       expect(await store.admin.item('itm_lost')).toBeNull();
+
+      // Eaten by a combine: no one holds it, and the list and the page say what used it up.
+      await store.craft({
+        playerId: 'gal',
+        consume: [{ item_id: 'itm_g1', quantity: 1 }],
+        item: item('itm_g4', { created_at: '2026-02-05T10:00:00.000Z' }),
+        recipe: null,
+        xp: 1,
+        discoveryXp: 0,
+        reason: 'combine',
+      });
+      const listed = await store.admin.items({ limit: 10 });
+      expect(listed.filter((i) => i.id.startsWith('itm_g')).map((i) => [i.id, i.consumed])).toEqual([
+        ['itm_g3', null],
+        ['itm_g2', null],
+        ['itm_g1', 'combine'],
+      ]);
+      const eaten = await store.admin.item('itm_g1');
+      expect(eaten?.holders).toEqual([]);
+      expect(eaten?.consumed).toEqual({ how: 'combine', playerId: 'gal', at: expect.any(String) });
     },
   );
 
@@ -364,6 +407,8 @@ describe.each(backends)('$name admin store', (backend) => {
       const detail = await store.admin.item('itm_bad');
       expect(detail?.row.removed).toBe(true);
       expect(detail?.holders).toEqual([]);
+      // Removed, not used up.
+      expect(detail?.consumed).toBeNull();
       // Removing again keeps who held it.
       const again = await store.admin.removeItem(
         'itm_bad',
@@ -494,11 +539,12 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the migrations after it undone (the moderation count, then
-  // issue 35's block times in milliseconds, then security's), then the console's tables gone, the
-  // version before them.
-  const undo = `DROP INDEX IF EXISTS moderation_events_repeat; ALTER TABLE moderation_events DROP COLUMN count;
-    UPDATE schema_version SET version = version - 2;
+  // A database from before the console: the migrations after it undone (the reported level, the
+  // moderation count, then issue 35's block times in milliseconds, then security's), then the
+  // console's tables gone, the version before them.
+  const undo = `ALTER TABLE player_stats DROP COLUMN level; ALTER TABLE player_stats DROP COLUMN level_at;
+    DROP INDEX IF EXISTS moderation_events_repeat; ALTER TABLE moderation_events DROP COLUMN count;
+    UPDATE schema_version SET version = version - 3;
     DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;
     DROP INDEX IF EXISTS idempotency_age; ALTER TABLE discoveries DROP COLUMN discovery_key;
     ALTER TABLE idempotency DROP COLUMN owner; ALTER TABLE idempotency DROP COLUMN saved_at;

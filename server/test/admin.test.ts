@@ -38,14 +38,20 @@ async function signIn(b: Booted, credential = PASSWORD) {
 
 const flush = (b: Booted) => (b.server.core.deps.activity as ActivityRecorder).flush();
 
-async function drop(b: Booted, token: string, player: string, items = 1): Promise<LightMyRequestResponse> {
+async function drop(
+  b: Booted,
+  token: string,
+  player: string,
+  items = 1,
+  level = 2,
+): Promise<LightMyRequestResponse> {
   return b.server.app.inject({
     method: 'POST',
     url: '/v1/generate/items',
     headers: bearer(token),
     payload: {
       client_id: player,
-      generation_context: { enemy: 'slime', player_level: 2 },
+      generation_context: { enemy: 'slime', player_level: level },
       items: Array(items).fill({ type: 'WEAPON' }),
     },
   });
@@ -260,13 +266,19 @@ describe('console actions', () => {
     // Guest logins carry no token: they count as requests, not as a player's.
     expect(overview.totals).toMatchObject({
       requests: 4,
-      errors: 1,
+      errors: 0,
+      game_refusals: 1,
       generated_items: 2,
       players: 2,
       active_players: 1,
     });
     const drops = overview.routes.find((r: { route: string }) => r.route === 'POST /v1/generate/items');
-    expect(drops).toMatchObject({ requests: 2, errors: 1, errors_by_code: { too_many_items: 1 } });
+    expect(drops).toMatchObject({
+      requests: 2,
+      errors: 0,
+      game_refusals: 1,
+      answers: [{ kind: 'game_refusal', code: 'too_many_items', count: 1 }],
+    });
     expect(drops.latency.p50_ms).toBeGreaterThan(0);
     const chat = overview.backends.find((b: { kind: string }) => b.kind === 'chat');
     expect(chat).toMatchObject({
@@ -297,6 +309,149 @@ describe('console actions', () => {
     expect(ana.requests.map((r: { status: number }) => r.status)).toEqual([400, 200]);
     expect(ana.usage_today).toEqual({ items: 2, images: 0 });
     expect((await call('GET', '/api/v1/admin/players/nobody')).statusCode).toBe(404);
+  });
+
+  it('counts the game’s refusals apart from errors: skill_too_low and a craft the judge refused are no errors, a backend’s failure is', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    const { call } = await signIn(t);
+    const combine = (station: string, extra: object = {}) =>
+      (t as Booted).server.app.inject({
+        method: 'POST',
+        url: '/api/v1/crafting/combine',
+        headers: bearer(token),
+        payload: {
+          player_id: 'ana',
+          crafting_station: station,
+          ingredients: [
+            { item_id: 'iron_ore', quantity: 2 },
+            { item_id: 'oak_wood', quantity: 1 },
+          ],
+          ...extra,
+        },
+      });
+    // The forge needs crafting level 1; a new player has 0.
+    expect((await combine('forge')).json().reason).toBe('skill_too_low');
+    t.fake.mode = 'senseless';
+    const judged = await combine('workbench');
+    expect(judged.statusCode, judged.body).toBe(200);
+    expect(judged.json()).toMatchObject({ success: false, consumed_items: [] });
+    expect((await combine('workbench', { description: 'a nazi blade' })).json().error.code).toBe(
+      'content_refused',
+    );
+    expect((await combine('workbench', { ingredients: [] })).json().error.code).toBe('invalid_request');
+    t.fake.mode = 'error500';
+    const failed = await drop(t, token, 'ana');
+    expect(failed.statusCode).toBe(502);
+    await flush(t);
+
+    const overview = (await call('GET', '/api/v1/admin/overview?window=hour')).json();
+    // The guest login is a request too.
+    expect(overview.totals).toMatchObject({
+      requests: 6,
+      game_refusals: 2,
+      content_refusals: 1,
+      client_errors: 1,
+      errors: 1,
+    });
+    expect(overview.answers).toEqual(
+      expect.arrayContaining([
+        { kind: 'game_refusal', code: 'skill_too_low', count: 1 },
+        { kind: 'game_refusal', code: 'not_sensible', count: 1 },
+        { kind: 'content_refusal', code: 'content_refused', count: 1 },
+        { kind: 'client_error', code: 'invalid_request', count: 1 },
+        { kind: 'error', code: failed.json().error.code, count: 1 },
+      ]),
+    );
+    expect(overview.answers).toHaveLength(5);
+    const crafts = overview.routes.find(
+      (r: { route: string }) => r.route === 'POST /api/v1/crafting/combine',
+    );
+    expect(crafts).toMatchObject({ requests: 4, game_refusals: 2, content_refusals: 1, errors: 0 });
+    // The chart counts the same way: three refusals and one error, not five errors.
+    const series = overview.series as Array<{ refusals: number; errors: number }>;
+    expect(series.reduce((sum, s) => sum + s.refusals, 0)).toBe(3);
+    expect(series.reduce((sum, s) => sum + s.errors, 0)).toBe(1);
+
+    const ana = (await call('GET', '/api/v1/admin/players/ana')).json();
+    expect(ana.player).toMatchObject({ refusals: 3, crafts: 0, drops: 0 });
+    expect(ana.requests[3]).toMatchObject({
+      route: 'POST /api/v1/crafting/combine',
+      status: 200,
+      code: 'not_sensible',
+    });
+  });
+
+  it('shows a player’s level as the game last reported it, today’s use of each budget, and what a combine ate', async () => {
+    t = await bootWithFake({ LOOTSMITH_CONSOLE_PASSWORD: PASSWORD });
+    const token = await t.token('ana');
+    const { call } = await signIn(t);
+    const player = async () => {
+      await flush(t as Booted);
+      return (await call('GET', '/api/v1/admin/players/ana')).json();
+    };
+    // The hero reached level 6; the claim is served one level above the last (4), as the rules say.
+    expect((await drop(t, token, 'ana', 1, 3)).statusCode).toBe(200);
+    const [sword] = (await drop(t, token, 'ana', 1, 6)).json().items;
+    expect(sword.level).toBeLessThanOrEqual(4);
+    expect((await player()).player).toMatchObject({ level: 6, level_at: expect.any(String) });
+    const listed = (await call('GET', '/api/v1/admin/players?q=ana')).json().players[0];
+    expect(listed.level).toBe(6);
+    // Then the game server sets level 7: the latest report (and a crafting level for any sword below).
+    await t.server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/player/ana',
+      headers: bearer(SERVER_KEY),
+      payload: { level: 7, crafting_level: 50 },
+    });
+    expect((await player()).player.level).toBe(7);
+
+    // Two icons painted with the items (the items budget), one image asked for (the images budget).
+    const image = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: bearer(token),
+      payload: { client_id: 'ana', prompt: 'a red potion, game item' },
+    });
+    expect(image.statusCode).toBe(200);
+    const spent = await player();
+    expect(spent.usage_today).toEqual({ items: 2, images: 1 });
+    expect(spent.player.images).toBe(3);
+
+    // The sword goes into a combine: consumed, not owned.
+    const upgraded = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v1/crafting/combine',
+      headers: bearer(token),
+      payload: {
+        player_id: 'ana',
+        crafting_station: 'workbench',
+        ingredients: [
+          { item_id: sword.id, quantity: 1 },
+          { item_id: 'iron_ore', quantity: 1 },
+        ],
+      },
+    });
+    expect(upgraded.json(), upgraded.body).toMatchObject({
+      success: true,
+      consumed_items: [sword.id, 'iron_ore'],
+    });
+    await flush(t);
+    const eaten = (await call('GET', `/api/v1/admin/items/${sword.id}`)).json();
+    expect(eaten).toMatchObject({
+      holders: [],
+      removal: null,
+      consumed: { how: 'combine', player_id: 'ana', at: expect.any(String) },
+    });
+    const gallery = (await call('GET', '/api/v1/admin/items')).json().items as Array<{
+      id: string;
+      consumed: string | null;
+    }>;
+    expect(gallery.find((i) => i.id === sword.id)?.consumed).toBe('combine');
+    const made = gallery.find((i) => i.id === upgraded.json().result_item.id);
+    expect(made?.consumed).toBeNull();
+    const inventory = (await player()).inventory as Array<{ item: { id: string } }>;
+    expect(inventory.map((e) => e.item.id)).not.toContain(sword.id);
   });
 
   it('names the backend of every call and item: the fallback when the primary is down', async () => {

@@ -103,7 +103,18 @@ const drop = (player: string, enemy = 'slime', level = 3, items = 1) =>
     items: Array.from({ length: items }, () => ({ type: 'WEAPON' })),
   });
 
-/** A game with a history: players who dropped loot from every enemy, crafted, were refused. */
+const combine = (player: string, station: string, ingredients: Array<[string, number]>) =>
+  call('POST', '/api/v1/crafting/combine', tokens.get(player), {
+    player_id: player,
+    ingredients: ingredients.map(([item_id, quantity]) => ({ item_id, quantity })),
+    crafting_station: station,
+  });
+
+/**
+ * A game with a history: players who dropped loot from every enemy and crafted; refused by the
+ * rules (too many items for a slime, the forge above their skill) and by the judge (iron at the
+ * alchemy table); one upgraded a sword, which the combine ate.
+ */
 async function seed() {
   for (const player of PLAYERS) {
     const { json } = await call('POST', '/api/v1/session', undefined, { player_id: player });
@@ -112,17 +123,24 @@ async function seed() {
   for (const [i, player] of PLAYERS.entries()) {
     for (let d = 0; d <= i % 4; d++)
       await drop(player, ENEMIES[(i + d) % ENEMIES.length], 1 + (i % 5), 1 + (d % 2));
-    if (i % 3 === 0)
-      await call('POST', '/api/v1/crafting/combine', tokens.get(player), {
-        player_id: player,
-        ingredients: [
-          { item_id: 'iron_ore', quantity: 2 },
-          { item_id: 'oak_wood', quantity: 1 },
-        ],
-        crafting_station: 'workbench',
-      });
+    const ores: Array<[string, number]> = [
+      ['iron_ore', 2],
+      ['oak_wood', 1],
+    ];
+    if (i % 3 === 0) await combine(player, 'workbench', ores);
+    // A new player's crafting level (0) is below the forge's.
+    if (i % 3 === 1) expect((await combine(player, 'forge', ores)).json.reason).toBe('skill_too_low');
+    if (i % 3 === 2)
+      expect((await combine(player, 'alchemy_table', [['iron_ore', 2]])).json.success).toBe(false);
     if (i % 4 === 1) await drop(player, 'slime', 2, 4);
   }
+  await call('PATCH', '/api/v1/player/ayla', SERVER_KEY, { crafting_level: 50 });
+  const [sword] = (await drop('ayla', 'rat', 2)).json.items as Array<{ id: string }>;
+  const upgrade = await combine('ayla', 'workbench', [
+    [sword?.id as string, 1],
+    ['iron_ore', 1],
+  ]);
+  expect(upgrade.json.success).toBe(true);
   const { store } = rig.server.core.deps;
   const events = [
     [
@@ -192,7 +210,28 @@ describe('the developer console', () => {
     await signIn(page);
     const requests = page.locator('.figure', { hasText: 'requests' }).locator('.figure-value');
     expect(Number((await requests.textContent())?.replace(/,/g, ''))).toBeGreaterThan(20);
-    await expect.poll(() => page.locator('table').first().textContent()).toContain('POST /v1/generate/items');
+    await expect.poll(() => page.locator('table').nth(1).textContent()).toContain('POST /v1/generate/items');
+    // The game's refusals (the judge's verdict among them) are counted apart: the error rate is 0.
+    const refusals = page.locator('.answers tbody tr', { hasText: /^Game refusals/ });
+    const reasons = await refusals.locator('.badge').allTextContents();
+    for (const reason of ['not_sensible', 'skill_too_low', 'too_many_items'])
+      expect(
+        reasons.some((r) => r.startsWith(`${reason} × `)),
+        reason,
+      ).toBe(true);
+    expect(
+      await page
+        .locator('.answers tbody tr', { hasText: /^Errors/ })
+        .locator('.badge')
+        .count(),
+    ).toBe(0);
+    expect(await page.locator('.figure', { hasText: 'error rate' }).textContent()).toContain(
+      '0.0% error rate',
+    );
+    // The chart has a time axis: clock times in UTC under the bars.
+    const ticks = await page.locator('.chart-axis span').allTextContents();
+    expect(ticks.length).toBeGreaterThanOrEqual(5);
+    for (const tick of ticks) expect(tick).toMatch(/^\d\d:\d0$/);
     await shot(page, 'overview');
 
     await page.getByRole('link', { name: 'Players' }).click();
@@ -211,6 +250,11 @@ describe('the developer console', () => {
     await iconsLoaded(page, '.grid');
     const names = await page.locator('.grid .item-card .name').allTextContents();
     expect(names.length).toBeGreaterThan(3);
+    const level = page.locator('.figure', { hasText: /^\d+level/ });
+    expect(await level.textContent()).toMatch(/^\d+levelreported /);
+    expect(await page.locator('.figure', { hasText: 'images painted' }).textContent()).toContain(
+      'item icons included',
+    );
     await shot(page, 'player');
 
     expect((await drop('gwen')).status).toBe(200);
@@ -288,12 +332,23 @@ describe('the developer console', () => {
     await page.getByRole('link', { name: 'Items' }).click();
     await iconsLoaded(page, '.grid');
     await shot(page, 'items');
-    await page.getByLabel('Enemy').selectOption('frost_giant');
+    // The sword a combine ate is shown as consumed, made for its player, owned by no one.
+    const eaten = page.locator('.grid a.item-card', { hasText: 'consumed: eaten by a combine' });
+    expect(await eaten.count()).toBe(1);
+    expect(await eaten.textContent()).toContain('made for ayla');
+    await eaten.click();
+    await page.getByText('No one: consumed (eaten by a combine) from ayla’s inventory').waitFor();
+    await shot(page, 'item-consumed');
+    await page.goBack();
+    await iconsLoaded(page, '.grid');
+    const giant = rig.server.core.deps.game.enemies.find((e) => e.id === 'frost_giant')?.name as string;
+    await page.getByLabel('Enemy').selectOption({ label: giant });
     await page.waitForURL(/enemy=frost_giant/);
     await iconsLoaded(page, '.grid');
     const cards = page.locator('.grid a.item-card');
     expect(await cards.count()).toBeGreaterThan(0);
-    for (const text of await cards.allTextContents()) expect(text).toContain('from frost_giant');
+    // Named as the filter names it.
+    for (const text of await cards.allTextContents()) expect(text).toContain(`from ${giant}`);
     await cards.first().click();
     await page.getByRole('heading', { name: 'How it was made' }).waitFor();
     await expect.poll(() => page.locator('.facts-list').textContent()).toContain('embedded');

@@ -43,3 +43,7 @@ export interface GameFacts {
   loot_pools?: { locations: string[] };
 }
 export const facts = (state: GameState) => state.definition as GameFacts;
+
+/** An enemy by the name the filters use; its id when the game lacks it (one the game server named). */
+export const enemyName = (state: GameState, id: string) =>
+  facts(state).enemies.find((e) => e.id === id)?.name ?? id;

@@ -1,3 +1,4 @@
+import { answerKind } from '@lootsmith/protocol';
 import type { ActivitySink } from '../generation/provenance.ts';
 import type { UpstreamCall } from '../upstream/client.ts';
 import {
@@ -31,7 +32,7 @@ export interface RequestOutcome {
   /** `POST /v1/generate/items`: the method and the route's pattern. */
   route: string;
   status: number;
-  /** The error code of an answer that is not 2xx. */
+  /** The error code of an answer that is not 2xx; of a 2xx, the refusal its body gives (a combine's verdict). */
   code?: string;
   ms: number;
   /** The player it was for, when known. */
@@ -41,19 +42,6 @@ export interface RequestOutcome {
 
 const DROP_ROUTE = /\/v1\/generate\/items$/;
 const CRAFT_ROUTE = /\/(crafting\/combine|create-item)$/;
-/** Codes of requests that were never the game's to refuse: malformed, unauthenticated, unknown routes. */
-const NOT_REFUSALS = new Set([
-  'invalid_request',
-  'missing_client_id',
-  'invalid_json',
-  'invalid_content_type',
-  'body_too_large',
-  'bad_url',
-  'not_found',
-  'unauthorized',
-  'token_expired',
-  'aborted',
-]);
 
 /** A failed attempt's reason as a short code, from its status or the upstream client's words. */
 export function failureCode(call: Pick<UpstreamCall, 'outcome' | 'status' | 'detail'>): string {
@@ -99,7 +87,8 @@ export class ActivityRecorder implements ActivitySink {
 
   request(r: RequestOutcome) {
     const minute = Math.floor(r.at / 60_000);
-    const code = r.status >= 400 ? (r.code ?? (r.status === 404 ? 'not_found' : `status_${r.status}`)) : '';
+    const code =
+      r.status >= 400 ? (r.code ?? (r.status === 404 ? 'not_found' : `status_${r.status}`)) : (r.code ?? '');
     const key = `${minute}\u0000${r.route}\u0000${r.status}\u0000${code}`;
     let route = this.routes.get(key);
     if (!route) {
@@ -112,9 +101,10 @@ export class ActivityRecorder implements ActivitySink {
     if (!r.playerId) return;
     const player = this.player(r.playerId, r.at);
     player.requests++;
-    if (r.status === 200 && DROP_ROUTE.test(r.route)) player.drops++;
-    if (r.status === 200 && CRAFT_ROUTE.test(r.route)) player.crafts++;
-    if (r.status >= 400 && r.status < 500 && !NOT_REFUSALS.has(code)) player.refusals++;
+    const kind = answerKind(r.status, code);
+    if (kind === 'ok' && DROP_ROUTE.test(r.route)) player.drops++;
+    if (kind === 'ok' && CRAFT_ROUTE.test(r.route)) player.crafts++;
+    if (kind === 'game_refusal' || kind === 'content_refusal') player.refusals++;
     if (this.requests.length >= MAX_PENDING_REQUESTS) this.dropped++;
     else
       this.requests.push({
@@ -168,6 +158,14 @@ export class ActivityRecorder implements ActivitySink {
     }
   }
 
+  level(playerId: string, level: number, at = Date.now()) {
+    const player = this.player(playerId, at);
+    if (player.levelAt === null || at >= player.levelAt) {
+      player.level = level;
+      player.levelAt = at;
+    }
+  }
+
   count(name: string, label: string, n: number, at = Date.now()) {
     if (!n) return;
     const minute = Math.floor(at / 60_000);
@@ -186,7 +184,18 @@ export class ActivityRecorder implements ActivitySink {
   private player(id: string, at: number): PlayerActivity {
     let p = this.players.get(id);
     if (!p) {
-      p = { playerId: id, requests: 0, drops: 0, crafts: 0, refusals: 0, tokens: 0, images: 0, lastAt: at };
+      p = {
+        playerId: id,
+        requests: 0,
+        drops: 0,
+        crafts: 0,
+        refusals: 0,
+        tokens: 0,
+        images: 0,
+        lastAt: at,
+        level: null,
+        levelAt: null,
+      };
       this.players.set(id, p);
     }
     if (at > p.lastAt) p.lastAt = at;

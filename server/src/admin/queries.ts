@@ -40,6 +40,8 @@ const toPlayerRow = (r: PlayerSqlRow): PlayerRow => ({
   id: r.id,
   level: r.level,
   claimedLevel: r.claimed_level,
+  reportedLevel: numOrNull(r.reported_level),
+  reportedAt: numOrNull(r.reported_at),
   blocked: Number(r.blocked) === 1,
   craftingXp: num(r.crafting_xp),
   dailyItems: r.daily_items,
@@ -69,6 +71,7 @@ const toItemRow = (r: ItemSqlRow) => ({
   enemy: r.enemy,
   createdAt: r.created_at,
   removed: Number(r.removed) === 1,
+  consumed: r.consumed,
 });
 
 type ModerationQuery = Parameters<AdminStore['moderation']>[0];
@@ -239,8 +242,9 @@ export class AdminQueries implements AdminStore {
   async series(since: number, step: number) {
     return (await this.db.autocommit(all('series', { since, step }))).map((r) => ({
       slot: num(r.slot),
-      requests: num(r.requests),
-      errors: num(r.errors),
+      status: Number(r.status),
+      code: r.code,
+      count: num(r.count),
     }));
   }
 
@@ -310,7 +314,14 @@ export class AdminQueries implements AdminStore {
                 createdAt: row.made_at ?? row.created_at,
               }
             : null;
-        return { row: toItemRow(row), provenance, removal: yield* removal(id), holders: yield* holders(id) };
+        const spent = row.consumed ? yield* get('itemSpent', { id }) : undefined;
+        return {
+          row: toItemRow(row),
+          provenance,
+          removal: yield* removal(id),
+          holders: yield* holders(id),
+          consumed: spent ? { how: spent.reason, playerId: spent.player_id, at: spent.created_at } : null,
+        };
       })(),
     );
   }

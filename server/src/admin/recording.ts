@@ -32,7 +32,7 @@ export function registerActivityRecording(app: FastifyInstance, activity: Activi
       activity.request({
         route: url ? `${request.method} ${url}` : 'unmatched',
         status: reply.statusCode,
-        code: codes.get(request),
+        code: codes.get(request) ?? request.verdict ?? undefined,
         ms: reply.elapsedTime,
         playerId: playerOf(request),
         at: Date.now(),

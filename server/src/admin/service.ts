@@ -1,21 +1,24 @@
-import type {
-  BackendFigures,
-  GameDefinition,
-  Item,
-  ItemDetail,
-  ItemsPage,
-  ItemsQuery,
-  Latency,
-  ModerationEvent,
-  ModerationPage,
-  ModerationQuery,
-  Overview,
-  PlayerDetail,
-  PlayerPatch,
-  PlayerSummary,
-  PlayersPage,
-  PlayersQuery,
-  RouteFigures,
+import {
+  type AnswerKind,
+  type Answers,
+  answerKind,
+  type BackendFigures,
+  type GameDefinition,
+  type Item,
+  type ItemDetail,
+  type ItemsPage,
+  type ItemsQuery,
+  type Latency,
+  type ModerationEvent,
+  type ModerationPage,
+  type ModerationQuery,
+  type Overview,
+  type PlayerDetail,
+  type PlayerPatch,
+  type PlayerSummary,
+  type PlayersPage,
+  type PlayersQuery,
+  type RouteFigures,
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
@@ -56,6 +59,36 @@ const latencyOf = (buckets: number[]): Latency => ({
   p95_ms: percentile(buckets, 0.95),
   p99_ms: percentile(buckets, 0.99),
 });
+
+const COUNTED = {
+  game_refusal: 'game_refusals',
+  content_refusal: 'content_refusals',
+  client_error: 'client_errors',
+  error: 'errors',
+} as const satisfies Record<Exclude<AnswerKind, 'ok'>, string>;
+
+/** Requests, and their answers but successes counted by kind (`answerKind`) and listed by kind and code. */
+class AnswerTally {
+  requests = 0;
+  readonly counts = { game_refusals: 0, content_refusals: 0, client_errors: 0, errors: 0 };
+  private readonly byCode = new Map<string, Answers[number]>();
+
+  add(status: number, code: string, count: number) {
+    this.requests += count;
+    const kind = answerKind(status, code);
+    if (kind === 'ok') return;
+    this.counts[COUNTED[kind]] += count;
+    const key = `${kind} ${code}`;
+    const answer = this.byCode.get(key) ?? { kind, code, count: 0 };
+    answer.count += count;
+    this.byCode.set(key, answer);
+  }
+
+  /** Most first. */
+  list(): Answers {
+    return [...this.byCode.values()].sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+  }
+}
 
 /** Opaque page positions: what the last row of a page was sorted by. */
 const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -155,22 +188,14 @@ export class AdminService {
       });
       latencies.set(key, sum);
     };
-    const routes = new Map<string, RouteFigures>();
+    const routes = new Map<string, AnswerTally>();
+    const answers = new AnswerTally();
     for (const r of routeRows) {
-      const f = routes.get(r.route) ?? {
-        route: r.route,
-        requests: 0,
-        errors: 0,
-        errors_by_code: {},
-        latency: latencyOf([]),
-      };
+      const f = routes.get(r.route) ?? new AnswerTally();
       routes.set(r.route, f);
       addLatency(`route ${r.route}`, r.buckets);
-      f.requests += r.count;
-      if (r.status >= 400) {
-        f.errors += r.count;
-        f.errors_by_code[r.code] = (f.errors_by_code[r.code] ?? 0) + r.count;
-      }
+      f.add(r.status, r.code, r.count);
+      answers.add(r.status, r.code, r.count);
     }
     const backends = new Map<string, BackendFigures>();
     for (const b of backendRows) {
@@ -197,9 +222,22 @@ export class AdminService {
       f.completion_tokens += b.completionTokens;
       f.images += b.images;
     }
-    for (const [key, f] of routes) f.latency = latencyOf(latencies.get(`route ${key}`) ?? []);
+    const routeList = [...routes].map(
+      ([route, f]): RouteFigures => ({
+        route,
+        requests: f.requests,
+        ...f.counts,
+        answers: f.list(),
+        latency: latencyOf(latencies.get(`route ${route}`) ?? []),
+      }),
+    );
     for (const [key, f] of backends) f.latency = latencyOf(latencies.get(`backend ${key}`) ?? []);
-    const bySlot = new Map(series.map((s) => [s.slot, s]));
+    const bySlot = new Map<number, AnswerTally>();
+    for (const s of series) {
+      const slot = bySlot.get(s.slot) ?? new AnswerTally();
+      bySlot.set(s.slot, slot);
+      slot.add(s.status, s.code, s.count);
+    }
     const counter = (name: string, label: string) =>
       counters.find((c) => c.name === name && c.label === label)?.value ?? 0;
     const hits = counter('pool_draw', 'hit');
@@ -211,15 +249,14 @@ export class AdminService {
       b.pending += Number(s.pending);
       buckets.set(s.bucket, b);
     }
-    const routeList = [...routes.values()];
     const backendList = [...backends.values()];
     const sum = <T>(list: T[], of: (t: T) => number) => list.reduce((a, t) => a + of(t), 0);
     return {
       window,
       since: iso(since),
       totals: {
-        requests: sum(routeList, (r) => r.requests),
-        errors: sum(routeList, (r) => r.errors),
+        requests: answers.requests,
+        ...answers.counts,
         generated_items: sum(generations, (g) => g.items),
         tokens: sum(backendList, (b) => b.prompt_tokens + b.completion_tokens),
         images: sum(backendList, (b) => b.images),
@@ -228,6 +265,7 @@ export class AdminService {
         moderation_events: moderation,
       },
       generations,
+      answers: answers.list(),
       routes: routeList.sort((a, b) => b.requests - a.requests),
       backends: backendList.sort(
         (a, b) => a.backend.localeCompare(b.backend) || a.kind.localeCompare(b.kind),
@@ -235,7 +273,13 @@ export class AdminService {
       series: Array.from({ length: slots }, (_, i) => {
         const slot = firstSlot + i;
         const s = bySlot.get(slot);
-        return { at: iso(slot * step * 60_000), requests: s?.requests ?? 0, errors: s?.errors ?? 0 };
+        const counts = s?.counts;
+        return {
+          at: iso(slot * step * 60_000),
+          requests: s?.requests ?? 0,
+          refusals: (counts?.game_refusals ?? 0) + (counts?.content_refusals ?? 0),
+          errors: counts?.errors ?? 0,
+        };
       }),
       pools: {
         enabled: this.deps.pools,
@@ -252,7 +296,8 @@ export class AdminService {
   private summary(row: PlayerRow): PlayerSummary {
     return {
       id: row.id,
-      level: row.level ?? row.claimedLevel,
+      level: row.reportedLevel ?? row.level ?? row.claimedLevel,
+      level_at: row.reportedAt === null ? null : iso(row.reportedAt),
       blocked: row.blocked,
       crafting_level: craftingLevel(this.deps.game, row.craftingXp),
       items: row.stacks,
@@ -367,6 +412,7 @@ export class AdminService {
           created_at: r.createdAt,
           icon: item.icon,
           removed: r.removed,
+          consumed: r.consumed,
         };
       }),
       next: rows.length > q.limit && last ? cursor({ createdAt: last.createdAt, id: last.id }) : null,
@@ -397,6 +443,11 @@ export class AdminService {
         removed_by: found.removal.removedBy,
         removed_at: found.removal.removedAt,
         holders: found.removal.holders,
+      },
+      consumed: found.consumed && {
+        how: found.consumed.how,
+        player_id: found.consumed.playerId,
+        at: found.consumed.at,
       },
     };
   }

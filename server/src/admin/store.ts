@@ -56,6 +56,9 @@ export interface ActivityCounts {
 export interface PlayerActivity extends ActivityCounts {
   playerId: string;
   lastAt: number;
+  /** The level the game last reported for the player, and when; null when it reported none. */
+  level: number | null;
+  levelAt: number | null;
 }
 
 export interface PlayerRequestRow {
@@ -143,6 +146,9 @@ export interface PlayerRow extends ActivityCounts {
   id: string;
   level: number | null;
   claimedLevel: number | null;
+  /** The level the game last reported (`PlayerActivity.level`), and when. */
+  reportedLevel: number | null;
+  reportedAt: number | null;
   blocked: boolean;
   craftingXp: number;
   dailyItems: number | null;
@@ -180,6 +186,15 @@ export interface ItemRow {
   enemy: string | null;
   createdAt: string;
   removed: boolean;
+  /** The ledger's reason for the last spend of an item no one holds (`combine`, `use`, …); null while held. */
+  consumed: string | null;
+}
+
+/** The last spend of an item no one holds now. */
+export interface Consumption {
+  how: string;
+  playerId: string;
+  at: string;
 }
 
 export interface Holding {
@@ -233,11 +248,11 @@ export interface AdminStore {
   routeStats(sinceMinute: number): Promise<RouteMinute[]>;
   backendStats(sinceMinute: number): Promise<BackendMinute[]>;
   counters(sinceMinute: number): Promise<Array<{ name: string; label: string; value: number }>>;
-  /** Requests and errors per `step` minutes since `sinceMinute`. */
+  /** Requests per `step` minutes since `sinceMinute`, by status and code. */
   series(
     sinceMinute: number,
     step: number,
-  ): Promise<Array<{ slot: number; requests: number; errors: number }>>;
+  ): Promise<Array<{ slot: number; status: number; code: string; count: number }>>;
   generations(since: string): Promise<Array<{ source: string; backend: string | null; items: number }>>;
   playerCounts(activeSince: number): Promise<{ players: number; active: number }>;
   players(query: PlayerListQuery): Promise<PlayerRow[]>;
@@ -250,6 +265,7 @@ export interface AdminStore {
     provenance: ProvenanceRow | null;
     removal: RemovalRow | null;
     holders: Holding[];
+    consumed: Consumption | null;
   } | null>;
   /**
    * Takes an item out of every inventory and slot (ledger rows `removed`, inventories' versions

@@ -21,6 +21,9 @@ import {
   planCreateItem,
 } from './generate.ts';
 
+/** The verdict of a combine the judge found senseless (`success: false`), as the console counts it. */
+export const COMBINE_REFUSED = 'not_sensible';
+
 /**
  * Crafting: combining items and creating one from materials. Ownership is checked and a daily
  * budget reserved before the model is asked; the craft spends, grants and records in one transaction.

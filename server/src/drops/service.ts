@@ -54,6 +54,9 @@ export class DropService {
       { playerId: body.client_id, enemy: ctx.enemy, playerLevel: ctx.player_level, items: body.items.length },
       { trusted, grant },
     );
+    // The level the game reports for the player: the grant's, or the one the request gives.
+    const reported = grant?.level ?? ctx.player_level;
+    if (reported !== undefined) this.deps.activity?.level(player.id, reported);
     // The request becomes one plan here: nothing below reads the body.
     const plan = lootPlan(this.deps.game, body, site, trusted);
     const windows = trusted

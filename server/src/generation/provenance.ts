@@ -17,10 +17,14 @@ export interface GenerationTrace {
 
 export const newTrace = (): GenerationTrace => ({ rejected: [] });
 
-/** The console's activity recorder, as generation sees it: provenance (kept apart from the items) and counts. */
+/**
+ * The console's activity recorder, as the services see it: provenance (kept apart from the items),
+ * counts, and the level the game reported for a player.
+ */
 export interface ActivitySink {
   record(rows: ProvenanceRow[]): void;
   count(name: string, label: string, n: number): void;
+  level(playerId: string, level: number): void;
 }
 
 export interface ItemOrigin {

@@ -10,6 +10,8 @@ declare module 'fastify' {
     principal(): Principal;
     /** `principal()` once it succeeded. */
     verifiedPrincipal: Principal | null;
+    /** The game's refusal a 2xx answer gives in its body (a combine's verdict), for the console's figures. */
+    verdict: string | null;
   }
 }
 

@@ -5,6 +5,7 @@ import { assertActsFor, assertTokenCurrent, type Principal, safeEqual } from '..
 import type { LootSupply } from '../drops/generate.ts';
 import { materialItems } from '../game/materials.ts';
 import { craftingLevel } from '../game/rules.ts';
+import type { ActivitySink } from '../generation/provenance.ts';
 import type { IconService } from '../icons.ts';
 import { insufficientMaterials, playerBlocked, refuse } from '../refusal.ts';
 import {
@@ -46,6 +47,7 @@ export class PlayerService {
       >;
       icons: IconService;
       pools?: LootSupply;
+      activity?: ActivitySink;
     },
   ) {
     this.materials = materialItems(deps.game, deps.icons);
@@ -111,8 +113,8 @@ export class PlayerService {
    * even after an unblock), set its level, crafting level or daily budgets; a player first seen here
    * keeps its starting materials.
    */
-  update(id: string, settings: PlayerSettingsRequest): Promise<PlayerRecord> {
-    return this.deps.store.updatePlayer(
+  async update(id: string, settings: PlayerSettingsRequest): Promise<PlayerRecord> {
+    const player = await this.deps.store.updatePlayer(
       id,
       {
         blocked: settings.blocked,
@@ -127,6 +129,8 @@ export class PlayerService {
       },
       this.starting,
     );
+    if (typeof settings.level === 'number') this.deps.activity?.level(id, settings.level);
+    return player;
   }
 
   /** Items by id: materials from the game definition, the rest from the store; unknown ids are left out. */

@@ -11,6 +11,7 @@ import {
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { COMBINE_REFUSED } from '../crafting/service.ts';
 import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
 import type { Services } from '../services.ts';
@@ -54,7 +55,9 @@ export function registerItemRoutes(app: FastifyInstance, { core }: Services) {
     async (request, reply) => {
       const principal = request.principal();
       const body = parse(CombineRequest, request.body);
-      return core.crafting.combine(principal, body, clientSignal(reply));
+      const answer = await core.crafting.combine(principal, body, clientSignal(reply));
+      if (!answer.success) request.verdict = COMBINE_REFUSED;
+      return answer;
     },
   );
 

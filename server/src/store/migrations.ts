@@ -216,6 +216,11 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE moderation_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
     CREATE INDEX moderation_events_repeat ON moderation_events (player_id, kind, reason, action, at);
   `,
+  // Issue 40: the console shows a player's level as the game last reported it, and when.
+  (d) => `
+    ALTER TABLE player_stats ADD COLUMN level INTEGER;
+    ALTER TABLE player_stats ADD COLUMN level_at ${d.bigint};
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

@@ -1,8 +1,8 @@
-import type { ItemDetail, ItemSummary, ItemsPage } from '@lootsmith/protocol';
+import type { GameState, ItemDetail, ItemSummary, ItemsPage } from '@lootsmith/protocol';
 import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
 import { n, time, when } from '../format.ts';
-import { facts, gameState } from '../game.ts';
+import { enemyName, facts, gameState } from '../game.ts';
 import {
   action,
   badge,
@@ -27,17 +27,32 @@ const SOURCES: Array<[string, string]> = [
   ['earlier', 'before the console'],
 ];
 
-const card = (i: ItemSummary) =>
+/** What used an item up (`ItemSummary.consumed`), in words. */
+const CONSUMED_BY: Record<string, string> = {
+  combine: 'eaten by a combine',
+  create_item: 'used in create-item',
+  use: 'used up',
+  server_remove: 'taken by the game server',
+};
+const consumedBy = (how: string) => CONSUMED_BY[how] ?? `spent (${how})`;
+
+const card = (game: GameState) => (i: ItemSummary) =>
   itemCard(
     i,
     [
       h(
         'span',
         { class: 'muted' },
-        [i.enemy && `from ${i.enemy}`, i.owner && `owned by ${i.owner}`].filter(Boolean).join(' · '),
+        [
+          i.enemy && `from ${enemyName(game, i.enemy)}`,
+          i.owner && (i.consumed || i.removed ? `made for ${i.owner}` : `owned by ${i.owner}`),
+        ]
+          .filter(Boolean)
+          .join(' · '),
       ),
       h('span', { class: 'muted' }, when(i.created_at)),
       i.removed ? badge('removed', 'danger') : '',
+      i.consumed ? badge(`consumed: ${consumedBy(i.consumed)}`) : '',
     ],
     itemHref(i.id),
   );
@@ -83,7 +98,7 @@ export async function itemsPage(view: HTMLElement, _path: string[], params: URLS
   const more = h('div', { class: 'more' });
   const load = async (after?: string) => {
     const page = await api<ItemsPage>('GET', `/api/v1/admin/items${query({ ...current, after, limit: 60 })}`);
-    grid.append(...page.items.map(card));
+    grid.append(...page.items.map(card(game)));
     if (!grid.children.length) show(grid, h('p', { class: 'empty' }, 'No item matches.'));
     show(more, page.next && action('Show more', () => load(page.next ?? undefined)));
   };
@@ -92,8 +107,11 @@ export async function itemsPage(view: HTMLElement, _path: string[], params: URLS
 }
 
 export async function itemPage(view: HTMLElement, [id = '']: string[]) {
-  const d = await api<ItemDetail>('GET', `/api/v1/admin/items/${encodeURIComponent(id)}`);
-  const { item, provenance: p, removal } = d;
+  const [d, game] = await Promise.all([
+    api<ItemDetail>('GET', `/api/v1/admin/items/${encodeURIComponent(id)}`),
+    gameState(),
+  ]);
+  const { item, provenance: p, removal, consumed } = d;
   const reason = h('textarea', {
     name: 'reason',
     rows: 2,
@@ -129,16 +147,25 @@ export async function itemPage(view: HTMLElement, [id = '']: string[]) {
           ' ',
           `${item.type.toLowerCase()} · level ${item.level}`,
           removal ? [' ', badge('removed', 'danger')] : '',
+          consumed ? [' ', badge('consumed')] : '',
         ),
         itemFacts(item),
       ),
     ),
     h('h2', {}, 'Held by'),
-    table(
-      ['player', 'quantity'],
-      d.holders.map((x) => [link(playerHref(x.player_id), x.player_id), n(x.quantity)]),
-      'No one holds it.',
-    ),
+    consumed
+      ? h(
+          'p',
+          {},
+          `No one: consumed (${consumedBy(consumed.how)}) from `,
+          link(playerHref(consumed.player_id), consumed.player_id),
+          `’s inventory at ${time(consumed.at)} UTC.`,
+        )
+      : table(
+          ['player', 'quantity'],
+          d.holders.map((x) => [link(playerHref(x.player_id), x.player_id), n(x.quantity)]),
+          'No one holds it.',
+        ),
     h('h2', {}, 'How it was made'),
     p
       ? [
@@ -148,7 +175,7 @@ export async function itemPage(view: HTMLElement, [id = '']: string[]) {
             ...[
               ['made by', p.source.replace('_', ' ')],
               ['for', p.player_id ?? 'the pools (no player)'],
-              ['enemy', p.enemy ?? '–'],
+              ['enemy', p.enemy ? enemyName(game, p.enemy) : '–'],
               ['backend', p.backend ?? '–'],
               ['model', p.model ?? '–'],
               ['seed', p.seed === null ? '–' : String(p.seed)],

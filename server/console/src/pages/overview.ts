@@ -1,4 +1,4 @@
-import type { Latency, Overview } from '@lootsmith/protocol';
+import type { Answers, Latency, Overview } from '@lootsmith/protocol';
 import { api } from '../api.ts';
 import { h, show, svg, table } from '../dom.ts';
 import { ms, n, percent, time } from '../format.ts';
@@ -11,46 +11,113 @@ const codes = (byCode: Record<string, number>) =>
   Object.entries(byCode)
     .sort((a, b) => b[1] - a[1])
     .map(([code, count]) => badge(`${code} × ${n(count)}`, 'error-code'));
+/** Answers as badges coloured by their kind. */
+const answerBadges = (answers: Answers) => answers.map((a) => badge(`${a.code} × ${n(a.count)}`, a.kind));
 
-/** Requests (and errors, in red) per step, as bars. */
-function chart(series: Overview['series'], window: string) {
-  const width = 600;
-  const height = 120;
-  const top = Math.max(1, ...series.map((s) => s.requests));
-  const bar = width / series.length;
-  const bars = series.flatMap((s, i) => {
-    const x = i * bar + 1;
-    const all = (s.requests / top) * (height - 4);
-    const bad = (s.errors / top) * (height - 4);
-    const title = svg('title', {});
-    title.textContent = `${time(s.at)}: ${s.requests} requests, ${s.errors} errors`;
-    return [
-      svg('rect', { x, y: height - all, width: bar - 2, height: all, class: 'bar' }, title),
-      svg('rect', { x, y: height - bad, width: bar - 2, height: bad, class: 'bar-error' }),
-    ];
-  });
+const KINDS: Array<[Answers[number]['kind'], string, string]> = [
+  ['game_refusal', 'Game refusals', 'the game’s rules saying no: normal play'],
+  ['content_refusal', 'Content refusals', 'the content checks refusing a player’s words'],
+  [
+    'client_error',
+    'Client errors',
+    'requests the game sent wrong: malformed, unauthenticated, unknown names',
+  ],
+  ['error', 'Errors', 'the server or a backend failed: what the error rate counts'],
+];
+
+/** Every answer but success, by kind: refusals apart from errors. */
+function answersTable(o: Overview) {
+  const t = o.totals;
+  const totals = {
+    game_refusal: t.game_refusals,
+    content_refusal: t.content_refusals,
+    client_error: t.client_errors,
+    error: t.errors,
+  };
   return h(
-    'figure',
-    { class: 'chart' },
-    svg(
-      'svg',
-      {
-        viewBox: `0 0 ${width} ${height}`,
-        preserveAspectRatio: 'none',
-        role: 'img',
-        'aria-label': `Requests per ${window === 'hour' ? 'minute' : 'hour'}`,
-      },
-      ...bars,
-    ),
-    h(
-      'figcaption',
-      {},
-      `Requests per ${window === 'hour' ? 'minute' : 'hour'}, most ${n(top)}; errors in red`,
+    'div',
+    { class: 'answers' },
+    table(
+      ['answer', 'what it is', 'count', 'by reason or code'],
+      KINDS.map(([kind, label, what]) => [
+        h('strong', {}, label),
+        h('span', { class: 'muted' }, what),
+        n(totals[kind]),
+        answerBadges(o.answers.filter((a) => a.kind === kind)),
+      ]),
     ),
   );
 }
 
-function draw(view: HTMLElement, o: Overview, window: string, switcher: HTMLElement) {
+/** Slot labels along the time axis: every 10 minutes over the hour, every 4 hours over the day. */
+const TICK_EVERY = { hour: 10, day: 4 };
+const clock = (iso: string) => iso.slice(11, 16);
+
+/** Requests per step as bars (errors red, refusals amber), over a time axis in UTC. */
+function chart(series: Overview['series'], window: 'hour' | 'day') {
+  const width = 600;
+  const height = 120;
+  const top = Math.max(1, ...series.map((s) => s.requests));
+  const bar = width / series.length;
+  const scale = (v: number) => (v / top) * (height - 4);
+  const bars = series.flatMap((s, i) => {
+    const x = i * bar + 1;
+    const title = svg('title', {});
+    title.textContent = `${time(s.at)} UTC: ${s.requests} requests, ${s.refusals} refusals, ${s.errors} errors`;
+    const errors = scale(s.errors);
+    const refusals = scale(s.refusals);
+    return [
+      svg(
+        'rect',
+        { x, y: height - scale(s.requests), width: bar - 2, height: scale(s.requests), class: 'bar' },
+        title,
+      ),
+      svg('rect', {
+        x,
+        y: height - errors - refusals,
+        width: bar - 2,
+        height: refusals,
+        class: 'bar-refusal',
+      }),
+      svg('rect', { x, y: height - errors, width: bar - 2, height: errors, class: 'bar-error' }),
+    ];
+  });
+  const every = TICK_EVERY[window];
+  // Ticks on whole steps counted from the hour (or midnight), wherever the window starts.
+  const ticks = series.flatMap((s, i) => {
+    const unit = window === 'hour' ? Number(s.at.slice(14, 16)) : Number(s.at.slice(11, 13));
+    return unit % every === 0 ? [{ i, label: clock(s.at) }] : [];
+  });
+  const step = window === 'hour' ? 'minute' : 'hour';
+  return h(
+    'figure',
+    { class: 'chart' },
+    h(
+      'div',
+      { class: 'chart-plot' },
+      h('span', { class: 'chart-top' }, n(top)),
+      svg(
+        'svg',
+        {
+          viewBox: `0 0 ${width} ${height}`,
+          preserveAspectRatio: 'none',
+          role: 'img',
+          'aria-label': `Requests per ${step}`,
+        },
+        ...ticks.map((t) => svg('line', { x1: t.i * bar, x2: t.i * bar, y1: 0, y2: height, class: 'tick' })),
+        ...bars,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'chart-axis', 'aria-hidden': 'true' },
+      ticks.map((t) => h('span', { style: `left:${(t.i / series.length) * 100}%` }, t.label)),
+    ),
+    h('figcaption', {}, `Requests per ${step} (UTC), most ${n(top)}; refusals in amber, errors in red`),
+  );
+}
+
+function draw(view: HTMLElement, o: Overview, window: 'hour' | 'day', switcher: HTMLElement) {
   const t = o.totals;
   show(
     view,
@@ -60,7 +127,10 @@ function draw(view: HTMLElement, o: Overview, window: string, switcher: HTMLElem
       'section',
       { class: 'figures' },
       figure('requests', n(t.requests)),
-      figure('errors', n(t.errors), t.requests ? percent(t.errors / t.requests) : undefined),
+      figure('errors', n(t.errors), t.requests ? `${percent(t.errors / t.requests)} error rate` : undefined),
+      figure('game refusals', n(t.game_refusals)),
+      figure('content refusals', n(t.content_refusals)),
+      figure('client errors', n(t.client_errors)),
       figure('items generated', n(t.generated_items)),
       figure('tokens', n(t.tokens)),
       figure('images', n(t.images)),
@@ -69,14 +139,18 @@ function draw(view: HTMLElement, o: Overview, window: string, switcher: HTMLElem
       figure('pool hit rate', o.pools.enabled ? percent(o.pools.hit_rate) : 'off'),
     ),
     chart(o.series, window),
+    h('h2', {}, 'Answers'),
+    answersTable(o),
     h('h2', {}, 'Routes'),
     table(
-      ['route', 'requests', 'errors', 'by code', 'p50', 'p95', 'p99'],
+      ['route', 'requests', 'refusals', 'client errors', 'errors', 'answers', 'p50', 'p95', 'p99'],
       o.routes.map((r) => [
         h('code', {}, r.route),
         n(r.requests),
+        n(r.game_refusals + r.content_refusals),
+        n(r.client_errors),
         n(r.errors),
-        codes(r.errors_by_code),
+        answerBadges(r.answers),
         ...latency(r.latency),
       ]),
       'No requests in this window.',

@@ -7,6 +7,9 @@ const TIMED = ['count', 'total_ms', ...H];
 const BACKEND_SUMS = ['prompt_tokens', 'completion_tokens', 'images'];
 const PLAYER_COUNTS = ['requests', 'drops', 'crafts', 'refusals', 'tokens', 'images'];
 
+/** A level report newer than the stored one (instances write in any order; a write without one keeps it). */
+const NEWER_LEVEL = 'excluded.level_at >= COALESCE(player_stats.level_at, excluded.level_at)';
+
 const addUp = (table: string, columns: string[]) =>
   columns.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
 
@@ -42,9 +45,10 @@ export function activityStatements(d: SqlDialect) {
     recordPlayers: insertRows(
       d,
       'player_stats',
-      ['player_id', ...PLAYER_COUNTS, 'last_at'],
+      ['player_id', ...PLAYER_COUNTS, 'last_at', 'level', 'level_at'],
       `ON CONFLICT (player_id) DO UPDATE SET ${addUp('player_stats', PLAYER_COUNTS)},
-        last_at = CASE WHEN excluded.last_at > player_stats.last_at THEN excluded.last_at ELSE player_stats.last_at END`,
+        last_at = CASE WHEN excluded.last_at > player_stats.last_at THEN excluded.last_at ELSE player_stats.last_at END,
+        ${['level', 'level_at'].map((c) => `${c} = CASE WHEN ${NEWER_LEVEL} THEN excluded.${c} ELSE player_stats.${c} END`).join(', ')}`,
     ),
     recordRequests: insertRows(d, 'player_requests', ['player_id', 'at', 'route', 'status', 'code', 'ms']),
     keepRequests: keepNewest('player_requests'),

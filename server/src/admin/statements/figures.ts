@@ -35,11 +35,11 @@ export const FIGURE_STATEMENTS = {
   counters: sql<{ name: string; label: string; value: Count }>(
     'SELECT name, label, SUM(value) AS value FROM activity_counters WHERE minute >= $since GROUP BY name, label',
   ),
-  /** Requests and errors per `$step` minutes. */
-  series: sql<{ slot: Count; requests: Count; errors: Count }>(
-    `SELECT slot, SUM(count) AS requests, SUM(CASE WHEN status >= 400 THEN count ELSE 0 END) AS errors
-        FROM (SELECT minute / $step AS slot, count, status FROM route_stats WHERE minute >= $since) m
-        GROUP BY slot ORDER BY slot`,
+  /** Requests per `$step` minutes by status and code (what each was, `answerKind` says). */
+  series: sql<{ slot: Count; status: number; code: string; count: Count }>(
+    `SELECT slot, status, code, SUM(count) AS count
+        FROM (SELECT minute / $step AS slot, count, status, code FROM route_stats WHERE minute >= $since) m
+        GROUP BY slot, status, code`,
   ),
   generations: sql<{ source: string; backend: string | null; items: Count }>(
     `SELECT source, backend, COUNT(*) AS items FROM item_provenance

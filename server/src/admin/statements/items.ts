@@ -9,7 +9,21 @@ export interface ItemSqlRow {
   enemy: string | null;
   created_at: string;
   removed: number | string;
+  consumed: string | null;
 }
+
+/** The last spend of an item in the ledger (on `ledger_item`). */
+const lastSpend = (item: string) =>
+  `FROM ledger l WHERE l.item_id = ${item} AND l.delta < 0 ORDER BY l.id DESC LIMIT 1`;
+
+/**
+ * What used up an item (`i`) that is neither removed (`r`) nor held by anyone: its last spend's
+ * reason. A holder is looked up by `inventory_item` (as `NOT EXISTS`, PostgreSQL would hash all of
+ * `inventory` for it).
+ */
+const CONSUMED = `CASE WHEN r.item_id IS NULL
+    AND (SELECT h.item_id FROM inventory h WHERE h.item_id = i.id LIMIT 1) IS NULL
+  THEN (SELECT l.reason ${lastSpend('i.id')}) END AS consumed`;
 
 export interface ProvenanceSqlRow extends ProvenanceFacts {
   item_id: string;
@@ -27,7 +41,7 @@ export function itemStatements(d: SqlDialect) {
   return {
     itemList: filtered<ItemSqlRow>(
       `SELECT v.item_id AS id, i.owner, i.data, v.source, v.enemy, v.created_at,
-          CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed
+          CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed, ${CONSUMED}
         FROM item_provenance v JOIN items i ON i.id = v.item_id LEFT JOIN item_removals r ON r.item_id = v.item_id
         {where}
         ORDER BY v.created_at DESC, v.item_id DESC LIMIT $limit`,
@@ -44,9 +58,13 @@ export function itemStatements(d: SqlDialect) {
     itemDetail: sql<ItemSqlRow & Omit<ProvenanceSqlRow, 'created_at'> & { made_at: string | null }>(
       `SELECT i.id, i.owner, i.data, i.created_at, v.item_id, v.source, v.player_id, v.rarity, v.type, v.level,
           v.enemy, v.backend, v.model, v.seed, v.prompt, v.rules, v.created_at AS made_at,
-          CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed
+          CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed, ${CONSUMED}
         FROM items i LEFT JOIN item_provenance v ON v.item_id = i.id LEFT JOIN item_removals r ON r.item_id = i.id
         WHERE i.id = $id`,
+    ),
+    /** The last spend of an item: who used it up, how and when. */
+    itemSpent: sql<{ player_id: string; reason: string; created_at: string }>(
+      `SELECT l.player_id, l.reason, l.created_at ${lastSpend('$id')}`,
     ),
     itemRemoval: sql<{ reason: string; removed_by: string; holders: string; removed_at: string }>(
       'SELECT reason, removed_by, holders, removed_at FROM item_removals WHERE item_id = $id',
