@@ -744,11 +744,13 @@ export function mergePrompt(prompt: ItemPrompt, read: ItemPrompt): ItemPrompt {
   return prompt;
 }
 
+/** Each line by its label in lower case: a prompt's every line is looked up here. */
+const BY_LABEL = new Map(LINES.flatMap((l) => (l === ITEMS ? [] : [[l.label.toLowerCase(), l] as const])));
+
 function readLine(text: string): ItemPrompt | undefined {
   const colon = text.indexOf(':');
   if (colon < 0) return undefined;
-  const label = text.slice(0, colon).trim().toLowerCase();
-  const l = LINES.find((x): x is Line => x !== ITEMS && x.label.toLowerCase() === label);
+  const l = BY_LABEL.get(text.slice(0, colon).trim().toLowerCase());
   return l?.read(text.slice(colon + 1).trim());
 }
 
@@ -758,5 +760,10 @@ function nonEmpty<T>(list: T[]): T[] | undefined {
 
 /** Drops undefined (and empty-string) fields, so a parsed line holds only what it said. */
 function defined<T extends object>(value: { [K in keyof T]: T[K] | '' | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = value[key];
+    if (v !== undefined && v !== '') out[key] = v;
+  }
+  return out as T;
 }
