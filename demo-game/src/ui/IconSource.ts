@@ -96,7 +96,10 @@ function namedColor(word: string): number | undefined {
   return css !== unset && /^#[0-9a-f]{6}$/.test(css) ? Number.parseInt(css.slice(1), 16) : undefined;
 }
 
-/** The average colour of an image's opaque pixels (undefined for a blank one). */
+/**
+ * The colour of an image's lit, opaque pixels (its outline and shadows left out), brightened to read
+ * as a tint over the gear's grey shapes in the dim dungeon; undefined for a blank image.
+ */
 function averageColor(image: CanvasImageSource): number | undefined {
   const size = 24;
   const canvas = document.createElement('canvas');
@@ -105,17 +108,22 @@ function averageColor(image: CanvasImageSource): number | undefined {
   if (!context) return undefined;
   context.drawImage(image, 0, 0, size, size);
   const { data } = context.getImageData(0, 0, size, size);
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let n = 0;
+  const sums = { lit: [0, 0, 0, 0], all: [0, 0, 0, 0] };
   for (let i = 0; i < data.length; i += 4) {
     if ((data[i + 3] ?? 0) < 160) continue;
-    r += data[i] ?? 0;
-    g += data[i + 1] ?? 0;
-    b += data[i + 2] ?? 0;
-    n += 1;
+    const rgb = [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    for (const sum of Math.max(...rgb) >= 64 ? [sums.lit, sums.all] : [sums.all]) {
+      rgb.forEach((c, k) => {
+        sum[k] = (sum[k] ?? 0) + c;
+      });
+      sum[3] = (sum[3] ?? 0) + 1;
+    }
   }
+  const sum = sums.lit[3] ? sums.lit : sums.all;
+  const n = sum[3] ?? 0;
   if (!n) return undefined;
-  return (Math.round(r / n) << 16) | (Math.round(g / n) << 8) | Math.round(b / n);
+  const [r, g, b] = [0, 1, 2].map((k) => (sum[k] ?? 0) / n) as [number, number, number];
+  const lift = Math.max(1, 220 / Math.max(r, g, b, 1));
+  const channel = (c: number) => Math.min(255, Math.round(c * lift));
+  return (channel(r) << 16) | (channel(g) << 8) | channel(b);
 }
