@@ -7,6 +7,8 @@ import {
   type ItemLine,
   type ItemLook,
   lookNamedIn,
+  mainStatRanges,
+  type StatRange,
 } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
@@ -77,8 +79,9 @@ const FOCUS_STATS: Record<string, string> = {
 
 /** The budget a game would give, when the request names none: grows with level and rarity. */
 export function defaultBudget(level: number, rarity: number): number {
-  return Math.round((8 + level * 3) * rarityPower(rarity));
+  return Math.round(commonBudget(level) * rarityPower(rarity));
 }
+const commonBudget = (level: number) => 8 + level * 3;
 
 /** Materials by what a subtype is made of; metal work falls through to metals by rarity. */
 const SUBTYPE_MATERIALS: Array<[RegExp, readonly string[]]> = [
@@ -137,8 +140,10 @@ function focusStat(vocab: Vocabulary, focus: string, resist: string | undefined)
   return FOCUS_STATS[first.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined);
 }
 
+type Stats = ItemPlan['stats'];
+
 /** Splits a stat budget over the item's stats: about the budget, never above, the focus stat first. */
-export function allotStats(
+function allotStats(
   vocab: Vocabulary,
   type: string,
   subtype: string,
@@ -150,7 +155,7 @@ export function allotStats(
   maxStats: number,
   rng: Rng,
   spread = 0.3,
-): ItemPlan['stats'] {
+): Stats {
   const names: string[] = [];
   const add = (name: string | undefined) => {
     if (name && !names.includes(name) && (!allowed || allowed.includes(name)) && vocab.carries(type, name))
@@ -158,7 +163,7 @@ export function allotStats(
   };
   // The element's resist, where the game has one (there is no holy resist).
   const resist = vocab.element(element)?.resist;
-  add(focus ? focusStat(vocab, focus, resist) : undefined);
+  add(focus);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
   for (const s of vocab.type(type)?.stats ?? []) add(s);
@@ -182,6 +187,86 @@ export function allotStats(
     over -= take;
   }
   return chosen.map((name, i) => ({ name, value: values[i] as number }));
+}
+
+/** An item type's main stat and the range it must be in. */
+type MainStat = StatRange & { stat: string };
+
+/**
+ * The main stat of an item of this type and its range: as the request's line gives it, else from the
+ * writer's own budgets of every rarity at the item's level (through the budget the line gives, if any),
+ * the same for every item asked for at that level.
+ */
+function mainStatOf(
+  cue: ItemLine,
+  vocab: Vocabulary,
+  type: string,
+  rarity: number,
+  level: number,
+  allowed: readonly string[] | undefined,
+): MainStat | undefined {
+  const told = cue.main?.stat;
+  const stat = told && vocab.carries(type, told) ? told : vocab.mainStat(type);
+  if (!stat || (allowed && !allowed.includes(stat))) return undefined;
+  const common = cue.budget === undefined ? commonBudget(level) : cue.budget / rarityPower(rarity);
+  const range =
+    cue.main ??
+    (mainStatRanges(vocab.rarities.map((_, i) => Math.round(common * rarityPower(i))))[rarity] as StatRange);
+  return { stat, least: range.least, most: range.most };
+}
+
+/**
+ * The stats with the main stat in its range: the other stats share what is left of their total as
+ * they were drawn (`spare` holds it when there is no other), none above the main stat but the focus,
+ * which is raised to it (the others giving way so the whole stays within the budget).
+ */
+function withMainStat(
+  stats: Stats,
+  main: MainStat,
+  focus: string | undefined,
+  spare: string | undefined,
+  budget: number,
+  rng: Rng,
+) {
+  const lean = focus !== main.stat && stats.some((s) => s.name === focus) ? focus : undefined;
+  // With a focus to raise to it, the main stat takes half the budget at most.
+  const value = lean
+    ? Math.min(main.least, Math.floor(budget / 2))
+    : Math.min(budget, rng.int(main.least, main.most));
+  const positive = (list: Stats) => list.reduce((a, s) => a + Math.max(0, s.value), 0);
+  const rest = Math.max(0, Math.min(budget, positive(stats)) - value);
+  const drawnOthers = stats.filter((s) => s.name !== main.stat);
+  const others = drawnOthers.length || !spare || rest < 1 ? drawnOthers : [{ name: spare, value: rest }];
+  const drawn = Math.max(1, positive(others));
+  let shared = others.map((s) => {
+    if (s.value <= 0) return s;
+    const share = Math.max(1, Math.floor((s.value * rest) / drawn));
+    return { ...s, value: s.name === lean ? Math.max(share, value) : Math.min(share, value) };
+  });
+  // Over the budget (a focus raised, a point each kept): the others give way, then go.
+  let over = value + positive(shared) - budget;
+  for (let i = shared.length - 1; over > 0 && i >= 0; i--) {
+    const s = shared[i] as Stats[number];
+    if (s.name === lean || s.value <= 1) continue;
+    const take = Math.min(over, s.value - 1);
+    shared[i] = { ...s, value: s.value - take };
+    over -= take;
+  }
+  while (over > 0 && shared.some((s) => s.name !== lean && s.value > 0)) {
+    const last = shared.findLastIndex((s) => s.name !== lean && s.value > 0);
+    over -= (shared[last] as Stats[number]).value;
+    shared = shared.filter((_, i) => i !== last);
+  }
+  if (over > 0 && lean)
+    shared = shared.map((s) => (s.name === lean ? { ...s, value: Math.max(1, s.value - over) } : s));
+  const at = stats.findIndex((s) => s.name === main.stat);
+  const kept = { name: main.stat, value };
+  if (at >= 0 && others === drawnOthers)
+    return stats.flatMap((s) => (s.name === main.stat ? [kept] : shared.filter((x) => x.name === s.name)));
+  if (at >= 0) return [kept, ...shared];
+  // A main stat the draw left out comes first, after a focus that leads.
+  const first = lean && shared[0]?.name === lean ? 1 : 0;
+  return [...shared.slice(0, first), kept, ...shared.slice(first)];
 }
 
 export interface PlanOptions {
@@ -351,12 +436,14 @@ export function planItem(
     used,
   );
   const name = options.nameHint ?? named.name;
+  // A forged item leans where the words ask; a combined piece keeps its nature (a bomb bursts).
+  const leaning = cue.focus ?? (cues.request ? wish?.stat : undefined);
+  const focus = leaning ? focusStat(vocab, leaning, vocab.element(element)?.resist) : undefined;
   const allotted = allotStats(
     vocab,
     type,
     subtype,
-    // A forged item leans where the words ask; a combined piece keeps its nature (a bomb bursts).
-    cue.focus ?? (cues.request ? wish?.stat : undefined),
+    focus,
     element,
     rarity,
     budget,
@@ -381,9 +468,16 @@ export function planItem(
     rng.fork('effects'),
     wish?.effects,
   );
-  const { stats, effects } = options.keep
+  const kept = options.keep
     ? options.keep({ stats: allotted, effects: drawn }, { type, rarity, level, budget })
     : { stats: allotted, effects: drawn };
+  const { effects } = kept;
+  // Rarity a player can see: the stat cards compare is in its rarity's range, whatever the draw gave.
+  const main = mainStatOf(cue, vocab, type, rarity, level, options.allowedStats);
+  const spare = vocab
+    .statsFor(type)
+    .find((s) => s !== main?.stat && (!options.allowedStats || options.allowedStats.includes(s)));
+  const stats = main ? withMainStat(kept.stats, main, focus, spare, budget, rng.fork('main')) : kept.stats;
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
