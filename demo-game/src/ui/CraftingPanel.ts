@@ -120,7 +120,7 @@ export class CraftingPanel extends Panel {
         await this.#s.state.refresh(this.#s.plugin);
       }
     } catch (e) {
-      showFailure(this.#result, e, this.#s);
+      showFailure(this.#result, e, this.#s, 'combine');
     } finally {
       this.#busy = false;
       this.#sync();

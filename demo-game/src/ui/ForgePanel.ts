@@ -176,7 +176,7 @@ export class ForgePanel extends Panel {
       this.#picker.clear();
       await this.#s.state.refresh(this.#s.plugin);
     } catch (e) {
-      showFailure(this.#result, e, this.#s);
+      showFailure(this.#result, e, this.#s, 'create');
     } finally {
       this.#busy = false;
       this.#sync();
