@@ -34,7 +34,12 @@ export class HeroGear implements GearActions {
     try {
       state.setEquipment(await plugin.equipment.equip(item));
       sparkBurst(scene, hero.x, hero.y - 10, 0xf4d58d, 16);
-      toasts.show('success', `Wearing ${item.name}`, statChange(item, before), 'gear');
+      toasts.show(
+        'success',
+        `Wearing ${item.name}`,
+        statChange(item, before, state.mainStatOf(item)),
+        'gear',
+      );
     } catch (e) {
       this.#refused(e);
     }

@@ -174,7 +174,12 @@ export class CraftingPanel extends Panel {
           h('b', {}, result.recipe_discovered ? 'New recipe discovered!' : 'Crafted!'),
           ` ${xp}`,
         ),
-        itemCard(result.result_item, this.#s.icons, this.#s.state.effects),
+        itemCard(
+          result.result_item,
+          this.#s.icons,
+          this.#s.state.effects,
+          this.#s.state.mainStatOf(result.result_item),
+        ),
       );
       this.#s.toasts.show('success', `Crafted ${result.result_item.name}`, xp);
       return;
