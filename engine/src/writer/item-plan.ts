@@ -217,8 +217,9 @@ function mainStatOf(
 
 /**
  * The stats with the main stat in its range: the other stats share what is left of their total as
- * they were drawn (`spare` holds it when there is no other), none above the main stat but the focus,
- * which is raised to it (the others giving way so the whole stays within the budget).
+ * they were drawn (`spare` holds it when there is no other), none above `sideShare` of the main stat
+ * (three quarters for a new item, so the main stat reads as what it is for); but the focus, which is
+ * raised to it (the others giving way so the whole stays within the budget).
  */
 function withMainStat(
   stats: Stats,
@@ -227,6 +228,7 @@ function withMainStat(
   spare: string | undefined,
   budget: number,
   rng: Rng,
+  sideShare = 3 / 4,
 ) {
   const lean = focus !== main.stat && stats.some((s) => s.name === focus) ? focus : undefined;
   // With a focus to raise to it, the main stat takes half the budget at most.
@@ -238,10 +240,11 @@ function withMainStat(
   const drawnOthers = stats.filter((s) => s.name !== main.stat);
   const others = drawnOthers.length || !spare || rest < 1 ? drawnOthers : [{ name: spare, value: rest }];
   const drawn = Math.max(1, positive(others));
+  const side = Math.max(1, Math.floor(value * sideShare));
   let shared = others.map((s) => {
     if (s.value <= 0) return s;
     const share = Math.max(1, Math.floor((s.value * rest) / drawn));
-    return { ...s, value: s.name === lean ? Math.max(share, value) : Math.min(share, value) };
+    return { ...s, value: s.name === lean ? Math.max(share, value) : Math.min(share, side) };
   });
   // Over the budget (a focus raised, a point each kept): the others give way, then go.
   let over = value + positive(shared) - budget;
@@ -477,7 +480,10 @@ export function planItem(
   const spare = vocab
     .statsFor(type)
     .find((s) => s !== main?.stat && (!options.allowedStats || options.allowedStats.includes(s)));
-  const stats = main ? withMainStat(kept.stats, main, focus, spare, budget, rng.fork('main')) : kept.stats;
+  // An improved item keeps what it carried: its other stats may stay as strong as its main stat.
+  const stats = main
+    ? withMainStat(kept.stats, main, focus, spare, budget, rng.fork('main'), options.keep ? 1 : 3 / 4)
+    : kept.stats;
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),
