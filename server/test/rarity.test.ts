@@ -84,7 +84,12 @@ describe('rarity a player can see', () => {
         for (const { id: type } of made(game)) {
           let below: number[] = [];
           for (const rarity of rarityIds(game)) {
-            const values = engineItems(game, type, rarity, level, seed++).map((item) => mainOf(item, game));
+            const items = engineItems(game, type, rarity, level, seed++);
+            // What the item is for: no other stat as strong as its main stat.
+            for (const item of items)
+              for (const s of item.stats)
+                if (s.name !== mainStat(game, type)) expect(s.value).toBeLessThan(mainOf(item, game));
+            const values = items.map((item) => mainOf(item, game));
             const range = mainStatRange(game, rarity, level);
             for (const v of values) expect(v).toBeGreaterThanOrEqual(range.least);
             for (const v of values) expect(v).toBeLessThanOrEqual(range.most);
