@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{protocol,engine,server,plugin}/test/**/*.test.ts',
+            '{protocol,engine,server,plugin,demo-game}/test/**/*.test.ts',
             'test/docs/readme-links.test.ts',
             'test/docs/engines.test.ts',
           ],

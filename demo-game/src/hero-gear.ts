@@ -1,10 +1,10 @@
-import { type Item, type ItemType, LootsmithError, type LootsmithPlugin } from '@lootsmith/plugin';
+import type { Item, ItemType, LootsmithPlugin } from '@lootsmith/plugin';
 import type Phaser from 'phaser';
 import { healingOf } from './hero-stats.ts';
 import type { PlayerState } from './player-state.ts';
-import { errorText } from './ui/error-text.ts';
 import { statChange } from './ui/item-actions.ts';
 import type { GearActions } from './ui/services.ts';
+import { failureWords } from './ui/show-failure.ts';
 import type { Toasts } from './ui/Toasts.ts';
 import { floatingNumber, sparkBurst } from './world/effects.ts';
 import type { Hero } from './world/Hero.ts';
@@ -34,7 +34,12 @@ export class HeroGear implements GearActions {
     try {
       state.setEquipment(await plugin.equipment.equip(item));
       sparkBurst(scene, hero.x, hero.y - 10, 0xf4d58d, 16);
-      toasts.show('success', `Wearing ${item.name}`, statChange(item, before), 'gear');
+      toasts.show(
+        'success',
+        `Wearing ${item.name}`,
+        statChange(item, before, state.mainStatOf(item)),
+        'gear',
+      );
     } catch (e) {
       this.#refused(e);
     }
@@ -74,9 +79,7 @@ export class HeroGear implements GearActions {
   }
 
   #refused(e: unknown) {
-    const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-    if (error.code === 'aborted') return;
-    const { title, detail } = errorText(error, (id) => this.#c.state.item(id)?.name ?? id);
-    this.#c.toasts.show(error.reason ? 'warn' : 'error', title, detail);
+    const words = failureWords(e, { action: 'gear', nameOf: (id) => this.#c.state.item(id)?.name ?? id });
+    if (words) this.#c.toasts.show(words.error.reason ? 'warn' : 'error', words.title, words.detail);
   }
 }

@@ -73,6 +73,11 @@ export class PlayerState extends EventTarget {
     return this.game?.item_types.find((t) => t.id === item.type);
   }
 
+  /** The stat cards compare for an item's type (its `main_stat`): what each rarity raises. */
+  mainStatOf(item: Item): string | undefined {
+    return this.typeOf(item)?.main_stat;
+  }
+
   /** The slot an item is worn in, if its type is worn at all. */
   slotOf(item: Item): string | undefined {
     return this.typeOf(item)?.slot;

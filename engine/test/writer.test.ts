@@ -75,6 +75,33 @@ describe('procedural writer', () => {
     }
   });
 
+  it("raises each type's main stat a fifth a rarity when no line gives its range, at several levels", () => {
+    // The writer's own fantasy game: the first stat each type leans to is its main stat.
+    const main = {
+      WEAPON: 'attack',
+      SHIELD: 'defense',
+      BOOTS: 'speed',
+      ACCESSORY: 'magic',
+      CONSUMABLE: 'health',
+    };
+    for (const level of [1, 10, 40])
+      for (const [type, stat] of Object.entries(main)) {
+        let below: number[] = [];
+        for (const rarity of ['COMMON', 'UNCOMMON', 'RARE', 'EPIC', 'LEGENDARY', 'MYTHIC']) {
+          const line = `type ${type}; rarity ${rarity}; level ${level}`;
+          const values = items(
+            `Generate 3 items.\nItem 1: ${line}\nItem 2: ${line}\nItem 3: ${line}`,
+            level,
+          ).map((item) => item.stats.find((s) => s.name === stat)?.value ?? 0);
+          if (below.length)
+            expect(Math.min(...values), `${type} ${rarity} ${level}`).toBeGreaterThanOrEqual(
+              1.2 * Math.max(...below),
+            );
+          below = values;
+        }
+      }
+  });
+
   it('themes by context: frost lair → frost element and names; fire → fire', () => {
     const frost = items(
       "Generate 3 items.\nContext: location: Frost Giant's Lair; enemy: Frost Giant (tier 4); theme: frost; player level: 30\nItem 1: type WEAPON; rarity EPIC; level 30\nItem 2: type HELMET; rarity RARE; level 30\nItem 3: type BOOTS; rarity LEGENDARY; level 30",
@@ -161,21 +188,23 @@ describe('procedural writer', () => {
 
   it('improves an item combined with a material: its kind, stats and effects kept, what the material brings strengthened', () => {
     const axe =
-      '1 × "Emberbite Axe" (WEAPON, "axe", "iron", fire) {"rarity":"UNCOMMON","level":20,"stats":{"attack":40,"speed":8},"effects":[{"id":"burn","params":{"damage":3,"seconds":2}}]}';
+      '1 × "Emberbite Axe" (WEAPON, "axe", "iron", fire) {"rarity":"UNCOMMON","level":20,"stats":{"attack":31,"speed":20},"effects":[{"id":"burn","params":{"damage":3,"seconds":2}}]}';
     // A game the request names: its own words are judged by what went in, not by the writer's lexicon.
     const ask = (intent: string) =>
       verdict(
-        `Combine: ${axe}; 1 × "Ember Essence" (MATERIAL, "essence", "ember", fire)\nStation: "Forge" (makes WEAPON)\nPlayer intent: ${JSON.stringify(intent)}\nResult: rarity: UNCOMMON; level: 21; stat budget: 62`,
+        `Combine: ${axe}; 1 × "Ember Essence" (MATERIAL, "essence", "ember", fire)\nStation: "Forge" (makes WEAPON)\nPlayer intent: ${JSON.stringify(intent)}\nResult: rarity: UNCOMMON; level: 21; stat budget: 62; main stat: 31 to 33`,
         'Game: "Hearthfall"; theme: "fantasy"',
       );
     const v = ask('burn hotter and glow green');
     expect(v.sensible).toBe(true);
     expect(v.item).toMatchObject({ type: 'WEAPON', subtype: 'axe', element: 'fire', color: 'green' });
     const item = v.item as GeneratedItem;
-    expect(item.stats).toEqual([
-      { name: 'attack', value: 51 },
-      { name: 'speed', value: 10 },
-    ]);
+    // Its stats, each at least what it was, the main stat (attack) in the range the result line gives.
+    expect(item.stats.map((s) => s.name)).toEqual(['attack', 'speed']);
+    const [attack, speed] = item.stats.map((s) => s.value) as [number, number];
+    expect(attack).toBeGreaterThanOrEqual(31);
+    expect(attack).toBeLessThanOrEqual(33);
+    expect(speed).toBeGreaterThanOrEqual(20);
     expect(item.effects[0]).toEqual({ id: 'burn', params: { damage: 4, seconds: 2 } });
     // Asked for a change, the axe is not held to what it carried.
     const changed = ask('remove the burn and make it plain');

@@ -87,6 +87,9 @@ export const ItemTypeDefinition = z.strictObject({
     .boolean()
     .default(false)
     .describe('It hits things: only affixes of striking types may act on a hit'),
+  main_stat: WordId.optional().describe(
+    'The stat item cards compare for it ("defense" for a shield): each rarity raises it by at least a fifth over the rarity below, at the same level. Default: the first of its primary_stats, else the first stat it may carry',
+  ),
   subtypes: z
     .array(Word)
     .default([])
@@ -633,7 +636,9 @@ export const GameFile = z
     primary_stats: z
       .record(WordId, z.array(WordId).min(1))
       .prefault({})
-      .describe('Stats each item type leans to, first most ("WEAPON": ["attack", "crit_chance"])'),
+      .describe(
+        'Stats each item type leans to, first most ("WEAPON": ["attack", "crit_chance"]); the first is the type\'s main stat unless item_types names one',
+      ),
     max_item_level: z.int().min(1).max(100).default(60).describe('The highest item level'),
     drop_level_over: z
       .int()

@@ -10,6 +10,7 @@ export * from './generation.ts';
 export * from './item-plan.ts';
 export * from './items.ts';
 export * from './json-schema.ts';
+export * from './main-stat.ts';
 export * from './model-answers.ts';
 export * from './prompt-lines.ts';
 export * from './settings.ts';

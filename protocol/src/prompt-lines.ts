@@ -7,13 +7,24 @@ import type { Element, ItemEffect, ItemType, Rarity } from './items.ts';
  * can tell data from instructions and `parsePrompt` gets each string back exactly.
  */
 
-/** One item asked for ("Item 2: …"); the server always sets type, rarity, level and budget. */
+/**
+ * The range an item's main stat must be in ("main stat: defense 24 to 25"); without a stat, the main
+ * stat of whichever type the item is (a craft's result).
+ */
+export interface MainStatLine {
+  stat?: string;
+  least: number;
+  most: number;
+}
+
+/** One item asked for ("Item 2: …"); the server always sets type, rarity, level, budget and main stat. */
 export interface ItemLine {
   type?: ItemType;
   subtype?: string;
   rarity?: Rarity;
   level?: number;
   budget?: number;
+  main?: MainStatLine;
   focus?: string;
 }
 
@@ -62,6 +73,8 @@ export interface TypeLine {
   stackable?: boolean;
   strikes?: boolean;
   subtypes?: string[];
+  /** The stat item cards compare for it, which each rarity raises. */
+  main?: string;
   /** The stats it leans to, first most. */
   stats?: string[];
 }
@@ -123,6 +136,7 @@ export interface ResultLine {
   rarity?: Rarity;
   level?: number;
   budget?: number;
+  main?: MainStatLine;
 }
 
 /** Everything an item prompt can say; each field is one line. */
@@ -250,7 +264,16 @@ const fieldsText = (fields: Array<[string, string | number | undefined]>) =>
 
 // ---- one format/parse pair per line
 
-const ITEM_KEYS = ['type', 'subtype', 'rarity', 'level', 'stat budget', 'focus'] as const;
+const ITEM_KEYS = ['type', 'subtype', 'rarity', 'level', 'stat budget', 'main stat', 'focus'] as const;
+
+const formatMain = ({ stat, least, most }: MainStatLine) => `${stat ? `${stat} ` : ''}${least} to ${most}`;
+
+function parseMain(text: string): MainStatLine | undefined {
+  const m = /^(?:([A-Za-z][A-Za-z0-9_]{0,31})\s+)?(\d{1,9})\s*(?:to|-|–)\s*(\d{1,9})$/.exec(text.trim());
+  if (!m) return undefined;
+  const [least, most] = [Number(m[2]), Number(m[3])];
+  return least <= most ? defined<MainStatLine>({ stat: m[1], least, most }) : undefined;
+}
 
 function formatItemFields(item: ItemLine): string {
   return fieldsText([
@@ -259,6 +282,7 @@ function formatItemFields(item: ItemLine): string {
     ['rarity', item.rarity],
     ['level', item.level],
     ['stat budget', item.budget],
+    ['main stat', item.main && formatMain(item.main)],
     ['focus', item.focus ? quote(item.focus) : undefined],
   ]);
 }
@@ -271,6 +295,7 @@ function parseItemFields(text: string): ItemLine {
     rarity: f.rarity && rarity(f.rarity),
     level: f.level && integer(f.level),
     budget: f['stat budget'] && integer(f['stat budget']),
+    main: f['main stat'] && parseMain(f['main stat']),
     focus: f.focus && unquote(f.focus),
   });
 }
@@ -461,6 +486,7 @@ const parseTypes = jsonList<TypeLine>({
   stackable: 'boolean',
   strikes: 'boolean',
   subtypes: 'strings',
+  main: 'string',
   stats: 'strings',
 });
 const parseStats = jsonList<StatLine>({ name: 'string', kind: 'string', types: 'strings' });

@@ -25,6 +25,10 @@ const word = fc.oneof(
 );
 const words = fc.array(text, { minLength: 1, maxLength: 4 });
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+/** The range of a main stat, with or without the stat it is of. */
+const main = fc
+  .tuple(opt(word), level, level)
+  .map(([stat, a, b]) => ({ ...(stat ? { stat } : {}), least: Math.min(a, b), most: Math.max(a, b) }));
 const itemLine = fc.record(
   {
     type: word,
@@ -32,6 +36,7 @@ const itemLine = fc.record(
     rarity: word,
     level,
     budget: level,
+    main,
     focus: text,
   },
   { requiredKeys: [] },
@@ -76,6 +81,7 @@ const game = fc.record(
           stackable: fc.boolean(),
           strikes: fc.boolean(),
           subtypes: words,
+          main: word,
           stats: fc.array(word, { maxLength: 3 }),
         },
         { requiredKeys: [] },
@@ -131,7 +137,7 @@ const prompt: fc.Arbitrary<ItemPrompt> = fc.record(
     request: text,
     intent: text,
     items: fc.array(itemLine, { minLength: 1, maxLength: 8 }),
-    result: fc.record({ rarity: word, level, budget: level }),
+    result: fc.record({ rarity: word, level, budget: level, main }),
     look: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean()), { minKeys: 1, maxKeys: 3 }),
     namingStyle: text,
     powerBudget: text,
@@ -167,7 +173,13 @@ describe('prompt lines', () => {
       },
       items: [
         { type: 'WEAPON', subtype: 'axe', rarity: 'RARE', level: 5, budget: 60, focus: 'attack' },
-        { type: 'HELMET', rarity: 'COMMON', level: 5, budget: 30 },
+        {
+          type: 'HELMET',
+          rarity: 'COMMON',
+          level: 5,
+          budget: 30,
+          main: { stat: 'defense', least: 15, most: 16 },
+        },
       ],
       namingStyle: 'epic; rarity: MYTHIC',
     });
@@ -175,7 +187,7 @@ describe('prompt lines', () => {
       'Generate 2 items.',
       'Context: location: "Frozen Crypt"; enemy: "Frost Giant"; enemy tier: 5; enemy element: "frost"; player level: 8',
       'Item 1: type: WEAPON; subtype: "axe"; rarity: RARE; level: 5; stat budget: 60; focus: "attack"',
-      'Item 2: type: HELMET; rarity: COMMON; level: 5; stat budget: 30',
+      'Item 2: type: HELMET; rarity: COMMON; level: 5; stat budget: 30; main stat: defense 15 to 16',
       'Naming style: "epic; rarity: MYTHIC"',
     ]);
   });
@@ -235,7 +247,7 @@ describe('prompt lines', () => {
         'Station: forge; tool: hammer',
         'Other stations: Forge (makes WEAPON, SHIELD); Alchemy Table (makes CONSUMABLE, MATERIAL)',
         'Player intent: a flaming sword',
-        'Result: rarity RARE; level 5; stat budget 60',
+        'Result: rarity RARE; level 5; stat budget 60; main stat 30-33',
       ].join('\n'),
     );
     expect(read).toEqual({
@@ -269,7 +281,7 @@ describe('prompt lines', () => {
         { name: 'Alchemy Table', makes: ['CONSUMABLE', 'MATERIAL'] },
       ],
       intent: 'a flaming sword',
-      result: { rarity: 'RARE', level: 5, budget: 60 },
+      result: { rarity: 'RARE', level: 5, budget: 60, main: { least: 30, most: 33 } },
     });
   });
 

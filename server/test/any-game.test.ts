@@ -357,7 +357,15 @@ describe("the game's rules for its own vocabulary", () => {
     expect(checkItem(space, { ...cutter, stats: [{ name: 'thrust', value: 5 }] }, want).join()).toMatch(
       /a TOOL may not carry thrust \(only SUIT, MODULE do\)/,
     );
-    const stim = { ...bare, type: 'STIM', subtype: 'stim pack', stats: [{ name: 'hull', value: 16 }] };
+    const stim = {
+      ...bare,
+      type: 'STIM',
+      subtype: 'stim pack',
+      stats: [
+        { name: 'hull', value: 10 },
+        { name: 'energy', value: 6 },
+      ],
+    };
     expect(checkItem(space, { ...stim, mass: null }, want)).toEqual([]);
     // A game without a currency gives its items no worth; the server says how the item came to be.
     expect(settleItem(space, { ...stim, mass: 3, clearance: null })).toEqual({

@@ -10,6 +10,7 @@ import {
   craftedRarity,
   craftingXp,
   dropLevels,
+  mainStatRange,
   settleItem,
   statCeiling,
   statFloor,
@@ -56,9 +57,9 @@ describe('crafting rules as data', () => {
     level: 3,
     element: 'none',
     material: 'glass',
-    description: 'A red potion that restores 9 health.',
+    description: 'A red potion that restores 6 health.',
     lore: 'Brewed in a cellar.',
-    stats: [{ name: 'health', value: 9 }],
+    stats: [{ name: 'health', value: 6 }],
     effects: [],
     value: 10,
   };
@@ -68,7 +69,7 @@ describe('crafting rules as data', () => {
     type: 'WEAPON',
     subtype: 'sword',
     material: 'iron',
-    stats: [{ name: 'attack', value: 10 }],
+    stats: [{ name: 'attack', value: 6 }],
   };
   const want = { rarity: 'COMMON' as const, level: 3 };
 
@@ -102,21 +103,33 @@ describe('crafting rules as data', () => {
     const lopsided = {
       ...sword,
       stats: [
-        { name: 'attack', value: 8 },
+        { name: 'attack', value: 6 },
         { name: 'crit_chance', value: 2 },
       ],
     };
     expect(checkItem(game, lopsided, leaning).join(' ')).toMatch(
       /asked for crit_chance: make it the item's strongest/,
     );
+    // Its main stat (attack) is raised to the least of its range, 6, when the item is settled: the
+    // focus must stay the strongest after that.
     const fair = {
       ...sword,
       stats: [
-        { name: 'crit_chance', value: 8 },
+        { name: 'crit_chance', value: 6 },
         { name: 'attack', value: 2 },
       ],
     };
     expect(checkItem(game, fair, leaning)).toEqual([]);
+    const short = {
+      ...sword,
+      stats: [
+        { name: 'crit_chance', value: 5 },
+        { name: 'attack', value: 2 },
+      ],
+    };
+    expect(checkItem(game, short, leaning).join(' ')).toMatch(
+      /asked for crit_chance: make it the item's strongest stat once attack, its main stat, is raised to 6/,
+    );
     expect(checkItem(game, lopsided, { ...want, focus: 'charisma' })).toEqual([]);
   });
 
@@ -137,6 +150,7 @@ describe('crafting rules as data', () => {
       for (const [i, rarity] of rarities.entries()) {
         if (i === 0) continue;
         const strongestBelow = statCeiling(game, rarities[i - 1] as string, level);
+        const { least } = mainStatRange(game, rarity, level);
         const weak = settleItem(game, {
           ...sword,
           rarity,
@@ -144,9 +158,13 @@ describe('crafting rules as data', () => {
           stats: [{ name: 'attack', value: 1 }],
           description: 'A plain blade that grants +1 attack.',
         });
-        expect(weak.stats).toEqual([{ name: 'attack', value: strongestBelow + 1 }]);
+        // The main stat to the least of its range, the rest of the shortfall on the next stat a weapon leans to.
+        expect(weak.stats).toEqual([
+          { name: 'attack', value: least },
+          { name: 'crit_chance', value: strongestBelow + 1 - least },
+        ]);
         // The description says the number the item has.
-        expect(weak.description).toBe(`A plain blade that grants +${strongestBelow + 1} attack.`);
+        expect(weak.description).toBe(`A plain blade that grants +${least} attack.`);
         expect(statFloor(game, rarity, level)).toBeLessThanOrEqual(statCeiling(game, rarity, level));
       }
     }

@@ -353,7 +353,7 @@ describe('scaling a pooled item', () => {
     description: 'A heavy cleaver, notched from use in the cellars.',
     lore: 'It once hung in a butcher’s shop above the town gate.',
     stats: [
-      { name: 'attack', value: 9 },
+      { name: 'attack', value: 8 },
       { name: 'crit_chance', value: 1 },
     ],
     affixes: [],
@@ -368,7 +368,7 @@ describe('scaling a pooled item', () => {
     const ratio = statBudget(game, 'COMMON', 2) / statBudget(game, 'COMMON', 5);
     expect(ratio).toBeLessThan(1);
     expect(scaled.item.stats).toEqual([
-      { name: 'attack', value: Math.round(9 * ratio) },
+      { name: 'attack', value: Math.round(8 * ratio) },
       { name: 'crit_chance', value: 1 },
     ]);
     expect(scaled.item.value).toBe(Math.round(100 * ratio));

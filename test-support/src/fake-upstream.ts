@@ -51,10 +51,21 @@ export type FakeMode =
   | 'senseless'
   | 'forbidden';
 
-/** Writes items that obey the "Item N:" (or a craft's "Result:") lines of the pipeline's prompt, as a well-behaved model would. */
+/**
+ * Writes items that obey the "Item N:" (or a craft's "Result:") lines of the pipeline's prompt, as a
+ * well-behaved model would: nine tenths of the budget, the main stat (attack when the line names
+ * none) the most its range allows, the rest as luck (the shipped fantasy game's stat every type carries).
+ */
 export function itemsFor(prompt: string, call: number) {
   const { items, result } = parsePrompt(prompt).prompt;
   const specs = items ?? (result ? [{ type: 'WEAPON' as const, ...result }] : []);
+  const statsOf = ({ budget = 10, main }: (typeof specs)[number]) => {
+    const total = Math.max(1, Math.floor(budget * 0.9));
+    const name = main?.stat ?? 'attack';
+    const value = main ? Math.min(main.most, total) : total;
+    const spare = name === 'luck' ? 'health' : 'luck';
+    return [{ name, value }, ...(total > value ? [{ name: spare, value: total - value }] : [])];
+  };
   return specs.map((spec, i) => ({
     name: `Fake Blade ${call}-${i}`,
     type: spec.type ?? 'WEAPON',
@@ -65,7 +76,7 @@ export function itemsFor(prompt: string, call: number) {
     material: 'iron',
     description: 'A plain test blade.',
     lore: 'Forged for a test suite.',
-    stats: [{ name: 'attack', value: Math.max(1, Math.floor((spec.budget ?? 10) * 0.9)) }],
+    stats: statsOf(spec),
     effects: [] as Array<{ id: string; params: Record<string, number> }>,
     value: 10,
     look: { noun: 'blade', materials: ['iron'], colors: [] as string[], features: [] as string[] },

@@ -46,6 +46,7 @@ import {
   SYSTEM_PROMPTS,
   userMessage,
 } from './prompts.ts';
+import { RARITY_LEVEL, type RarityRow, raritySummary, rarityTable, rarityTableText } from './rarity.ts';
 import { type FormRequest, runWishes, type WishRow, wishesSection, wishSummary } from './wishes.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/CONTENT.md', import.meta.url));
@@ -571,6 +572,8 @@ interface Played {
   crafts: CraftRow[];
   chain: number[];
   grid: Awaited<ReturnType<typeof statGrid>>;
+  /** Each type's main stat by rarity, at one item level. */
+  rarity: RarityRow[];
   heldOut?: Awaited<ReturnType<typeof heldOutRequests>>;
   /** Answers the server sent back to the model with its problems, by route. */
   reasks: Record<'drops' | 'crafts' | 'created' | 'wishes', number>;
@@ -668,6 +671,8 @@ async function play(c: GameCase): Promise<Played> {
     const chain = await craftChain(server, 8, c);
     const afterCrafts = await reasked(server);
     const grid = await statGrid(server, c);
+    console.log(`${c.game.name}: the main stat by rarity…`);
+    const rarity = await rarityTable((body) => call(server, 'POST', '/v1/generate/items', body), c.game);
     const beforeCreated = await reasked(server);
     const heldOut = c.file === FANTASY_GAME ? await heldOutRequests(server) : undefined;
     const reasks: Played['reasks'] = {
@@ -683,12 +688,12 @@ async function play(c: GameCase): Promise<Played> {
       ...(heldOut ?? []).flatMap((r) => r.item ?? []),
       ...wishes.flatMap((w) => w.item ?? []),
     ]);
-    return { c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes, asked };
+    return { c, loot, icons, crafts, chain, grid, rarity, heldOut, reasks, wishes, asked };
   });
 }
 
 /** The measures of one game's loot, and its section of the report. */
-function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes, asked }: Played) {
+function measure({ c, loot, icons, crafts, chain, grid, rarity, heldOut, reasks, wishes, asked }: Played) {
   const { game, theme } = c;
   const rarities = game.rarities.map((r) => r.id);
   const items = loot.drops;
@@ -812,6 +817,7 @@ function measure({ c, loot, icons, crafts, chain, grid, heldOut, reasks, wishes,
     crafts: `${expected} of ${crafts.length}`,
     effects: `${offCatalogue} of ${items.length} (${withEffects} with effects)`,
     cells: `${grid.overlaps.length} of ${grid.pairs} cells overlap`,
+    mainStat: raritySummary(rarity),
     cap: `${aboveCap} of ${items.length}`,
     recurring: `${fmt(recurringCount / Math.max(1, bags.size))} per bag (${recurringCount} in ${bags.size} bags)`,
     impossible: `${impossible.length}`,
@@ -849,6 +855,8 @@ Rarity by item: in each cell of one type and item level, the weakest item of a r
           .join('; ')})`
       : ''
   }.
+
+${rarityTableText(game, rarity, table)}
 
 The rise of stats in the summary is measured on ${grid.count} items the game server asked for at each rarity (${rarities.join(', ')}) and level (${GRID_LEVELS.join(', ')}), so that rarity and level do not mix. In the players' bags rarity is rolled and mixes with level; there, mean stat total by rarity:
 
@@ -1110,6 +1118,12 @@ ${table(
       '0',
     ],
     ['rarity cells (type, level) where a rarity overlaps the one below', ...each('cells'), '—', '0'],
+    [
+      `each rarity raises every type's main stat (level ${RARITY_LEVEL})`,
+      ...each('mainStat'),
+      '—',
+      '≥ 1.2× every step',
+    ],
     ["drops above the player's level plus drop_level_over", ...each('cap'), '—', '0'],
     ['recurring phrases (4 words in ≥ 3 items of a bag)', ...each('recurring'), '—', 'falls'],
     ['impossible phrases (grip, rust, slime hands, monsters, RARITY)', ...each('impossible'), '—', '0'],

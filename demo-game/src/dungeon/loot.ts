@@ -1,8 +1,8 @@
-import { type LootSprite, LootsmithError, type Rarity } from '@lootsmith/plugin';
+import type { LootSprite, Rarity } from '@lootsmith/plugin';
 import type Phaser from 'phaser';
 import { bagKey } from '../objective.ts';
-import { errorText } from '../ui/error-text.ts';
 import type { IconSource } from '../ui/IconSource.ts';
+import { failureWords } from '../ui/show-failure.ts';
 import { touchFirst } from '../ui/touch.ts';
 import { areaAt } from '../world/dungeon-map.ts';
 import type { Enemy } from '../world/Enemy.ts';
@@ -70,10 +70,8 @@ export class Loot {
       // The drop is already in the player's inventory on the server: keep the local copy in step.
       await state.refresh(plugin);
     } catch (e) {
-      const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-      if (error.code === 'aborted') return;
-      const { title, detail } = errorText(error);
-      toasts.show('error', `The loot fizzled: ${title}`, detail);
+      const words = failureWords(e, { action: 'drop' });
+      if (words) toasts.show(words.error.reason ? 'warn' : 'error', words.title, words.detail);
     } finally {
       swirl.destroy();
     }

@@ -1,8 +1,7 @@
-import { LootsmithError } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { bakeDungeonTextures } from '../art/dungeon-textures.ts';
 import type { PlayerState } from '../player-state.ts';
-import { errorText } from '../ui/error-text.ts';
+import { failureWords } from '../ui/show-failure.ts';
 import type { Toasts } from '../ui/Toasts.ts';
 
 /** Bakes the art, logs the guest in and loads the rules and inventory, then opens the dungeon. */
@@ -51,10 +50,9 @@ export class BootScene extends Phaser.Scene {
         await this.#state.refresh(this.lootsmith);
         break;
       } catch (e) {
-        if (e instanceof LootsmithError && e.code === 'aborted') return;
-        const { title, detail } = errorText(
-          e instanceof LootsmithError ? e : new LootsmithError('network', String(e)),
-        );
+        const words = failureWords(e, { action: 'start' });
+        if (!words) return;
+        const { title, detail } = words;
         if (attempt === 1) this.#toasts.show('error', title, detail);
         status.setText(`${title} — retrying…`);
         await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -136,7 +136,9 @@ export class CharacterPanel extends Panel {
     );
     return [
       h('h3', {}, slotName(slot)),
-      worn ? itemCard(worn, icons, state.effects) : h('p', { class: 'hint' }, 'Nothing worn here.'),
+      worn
+        ? itemCard(worn, icons, state.effects, state.mainStatOf(worn))
+        : h('p', { class: 'hint' }, 'Nothing worn here.'),
       worn ? (itemActions(worn, this.#s) ?? false) : false,
       choices.length > 0 && h('div', { class: 'label' }, `In your bag for this slot`),
       choices.length > 0 && h('ul', { class: 'gear-choices' }, ...choices),

@@ -141,7 +141,7 @@ export class CraftingPanel extends Panel {
         await this.#s.state.refresh(this.#s.plugin);
       }
     } catch (e) {
-      showFailure(this.#result, e, this.#s);
+      showFailure(this.#result, e, this.#s, 'combine');
     } finally {
       this.#busy = false;
       this.#sync();
@@ -195,7 +195,12 @@ export class CraftingPanel extends Panel {
           h('b', {}, result.recipe_discovered ? 'New recipe discovered!' : 'Crafted!'),
           ` ${xp}`,
         ),
-        itemCard(result.result_item, this.#s.icons, this.#s.state.effects),
+        itemCard(
+          result.result_item,
+          this.#s.icons,
+          this.#s.state.effects,
+          this.#s.state.mainStatOf(result.result_item),
+        ),
       );
       this.#s.toasts.show('success', `Crafted ${result.result_item.name}`, xp);
       return;

@@ -162,13 +162,13 @@ export class ForgePanel extends Panel {
       showResult(
         this.#result,
         h('div', { class: 'success' }, h('b', {}, 'Forged!'), ` ${xp}`),
-        itemCard(result.item, this.#s.icons, this.#s.state.effects),
+        itemCard(result.item, this.#s.icons, this.#s.state.effects, this.#s.state.mainStatOf(result.item)),
       );
       this.#s.toasts.show('success', `Created ${result.item.name}`, xp);
       this.#picker.clear();
       await this.#s.state.refresh(this.#s.plugin);
     } catch (e) {
-      showFailure(this.#result, e, this.#s);
+      showFailure(this.#result, e, this.#s, 'create');
     } finally {
       this.#busy = false;
       this.#sync();

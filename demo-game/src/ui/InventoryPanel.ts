@@ -46,7 +46,7 @@ export class InventoryPanel extends Panel {
       if (!item) return fill(details, h('p', { class: 'hint' }, 'Defeat monsters: their loot lands here.'));
       fill(
         details,
-        itemCard(item, icons, state.effects),
+        itemCard(item, icons, state.effects, state.mainStatOf(item)),
         id === this.#chosen
           ? itemActions(item, this.#s)
           : h('p', { class: 'hint small' }, `${titleCase(pressWord())} it to wear or use it.`),

@@ -19,13 +19,20 @@ export function effectLine(effect: ItemEffect, catalogue: readonly EffectDefinit
 }
 
 /**
- * The tooltip card of an item: name in its rarity's colour, type, level, stats, effects, text and
- * lore. Effects are worded from the game's catalogue (`GET /api/v1/game`); one it lacks, or one the
- * demo does not play, is not shown: the card promises only what the game does.
+ * The tooltip card of an item: name in its rarity's colour, type, level, stats (its type's main stat
+ * first, marked: the one rarity raises), effects, text and lore. Effects are worded from the game's
+ * catalogue (`GET /api/v1/game`); one it lacks, or one the demo does not play, is not shown: the card
+ * promises only what the game does.
  */
-export function itemCard(item: Item, icons: IconSource, catalogue: readonly EffectDefinition[]): HTMLElement {
+export function itemCard(
+  item: Item,
+  icons: IconSource,
+  catalogue: readonly EffectDefinition[],
+  main: string | undefined,
+): HTMLElement {
   const color = rarityCss(item.rarity);
   const effects = itemEffects(item).flatMap((e) => effectLine(e, catalogue));
+  const stats = item.stats.toSorted((a, b) => Number(b.name === main) - Number(a.name === main));
   return h(
     'article',
     { class: 'item-card', style: `--rarity: ${color}`, 'data-item-id': item.id },
@@ -45,12 +52,19 @@ export function itemCard(item: Item, icons: IconSource, catalogue: readonly Effe
         ),
       ),
     ),
-    item.stats.length > 0 &&
+    stats.length > 0 &&
       h(
         'ul',
         { class: 'item-stats' },
-        ...item.stats.map((s) =>
-          h('li', {}, h('b', {}, statValue(s.name, s.value)), ` ${titleCase(s.name)}`),
+        ...stats.map((s) =>
+          h(
+            'li',
+            s.name === main
+              ? { class: 'main-stat', title: 'Main stat: rarer items of this kind have more' }
+              : {},
+            h('b', {}, statValue(s.name, s.value)),
+            ` ${titleCase(s.name)}`,
+          ),
         ),
       ),
     effects.length > 0 &&

@@ -6,31 +6,42 @@ import type { Services } from './services.ts';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `−${-n}`);
 
-/** How wearing `item` instead of `worn` changes each stat (the ones that change). */
-function statDiffs(item: Item, worn: Item | undefined) {
-  const names = new Set([...item.stats, ...(worn?.stats ?? [])].map((s) => s.name));
+/**
+ * How wearing `item` instead of `worn` changes each stat (the ones that change), the type's main
+ * stat first: the one rarity raises, which a player compares first.
+ */
+function statDiffs(item: Item, worn: Item | undefined, main: string | undefined) {
+  const names = new Set([
+    ...(main ? [main] : []),
+    ...item.stats.map((s) => s.name),
+    ...(worn?.stats ?? []).map((s) => s.name),
+  ]);
   const value = (of: Item | undefined, name: string) => of?.stats.find((s) => s.name === name)?.value ?? 0;
   return [...names]
-    .map((name) => ({ name, diff: value(item, name) - value(worn, name) }))
+    .map((name) => ({ name, diff: value(item, name) - value(worn, name), main: name === main }))
     .filter((d) => d.diff !== 0);
 }
 
-/** The change as text, e.g. "+3 Attack · −1 Defense". */
-export function statChange(item: Item, worn: Item | undefined): string {
-  const diffs = statDiffs(item, worn);
+/** The change as text, e.g. "+3 Attack · −1 Defense", the main stat first. */
+export function statChange(item: Item, worn: Item | undefined, main: string | undefined): string {
+  const diffs = statDiffs(item, worn, main);
   return diffs.map((d) => `${signed(d.diff)} ${titleCase(d.name)}`).join(' · ') || 'no change';
 }
 
-/** The change with gains and losses in their colours. */
-function statChangeView(item: Item, worn: Item | undefined) {
-  const diffs = statDiffs(item, worn);
+/** The change with gains and losses in their colours, the main stat's marked. */
+function statChangeView(item: Item, worn: Item | undefined, main: string | undefined) {
+  const diffs = statDiffs(item, worn, main);
   if (!diffs.length) return h('span', { class: 'muted' }, 'no change');
   return h(
     'span',
     {},
     ...diffs.flatMap((d, i) => [
       i > 0 ? ' · ' : '',
-      h('b', { class: d.diff > 0 ? 'gain' : 'loss' }, `${signed(d.diff)} ${titleCase(d.name)}`),
+      h(
+        'b',
+        { class: `${d.diff > 0 ? 'gain' : 'loss'}${d.main ? ' main-stat' : ''}` },
+        `${signed(d.diff)} ${titleCase(d.name)}`,
+      ),
     ]),
   );
 }
@@ -75,7 +86,7 @@ export function itemActions(item: Item, s: Services): HTMLElement | undefined {
         'span',
         { class: 'compare small' },
         worn ? `vs your ${worn.name}: ` : `${titleCase(slot)} slot is empty: `,
-        statChangeView(item, worn),
+        statChangeView(item, worn, state.mainStatOf(item)),
       ),
     );
   }

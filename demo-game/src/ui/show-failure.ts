@@ -1,12 +1,34 @@
 import { LootsmithError } from '@lootsmith/plugin';
 import { h, showResult } from './dom.ts';
-import { errorText } from './error-text.ts';
+import { type ErrorContext, errorText, type Words } from './error-text.ts';
 import type { Services } from './services.ts';
 
-/** Shows a failed Lootsmith call in a panel's result area, and as a toast. */
-export function showFailure(target: HTMLElement, e: unknown, s: Services) {
+/**
+ * Any thrown value as the words a player sees (undefined when the player stopped it), logging the
+ * failure as it came, field paths and all, for the developer's console.
+ */
+export function failureWords(
+  e: unknown,
+  context: ErrorContext = {},
+): (Words & { error: LootsmithError }) | undefined {
   const error = e instanceof LootsmithError ? e : new LootsmithError('network', String(e));
-  const { title, detail } = errorText(error, (id) => s.state.item(id)?.name ?? id);
+  if (error.code === 'aborted') return undefined;
+  console.warn(
+    `Lootsmith: ${context.action ?? 'a call'} failed: ${error.code}: ${error.message}`,
+    error.details ?? '',
+  );
+  return { ...errorText(error, context), error };
+}
+
+/** Shows a failed Lootsmith call in a panel's result area, and as a toast, in the game's words. */
+export function showFailure(target: HTMLElement, e: unknown, s: Services, action: ErrorContext['action']) {
+  const words = failureWords(e, {
+    action,
+    nameOf: (id) => s.state.item(id)?.name ?? id,
+    ...(s.state.game ? { createPerHour: s.state.game.create_item.per_hour } : {}),
+  });
+  if (!words) return;
+  const { error, title, detail } = words;
   showResult(
     target,
     h(

@@ -7,6 +7,8 @@ import {
   type ItemLine,
   type ItemLook,
   lookNamedIn,
+  mainStatRanges,
+  type StatRange,
 } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
@@ -77,8 +79,9 @@ const FOCUS_STATS: Record<string, string> = {
 
 /** The budget a game would give, when the request names none: grows with level and rarity. */
 export function defaultBudget(level: number, rarity: number): number {
-  return Math.round((8 + level * 3) * rarityPower(rarity));
+  return Math.round(commonBudget(level) * rarityPower(rarity));
 }
+const commonBudget = (level: number) => 8 + level * 3;
 
 /** Materials by what a subtype is made of; metal work falls through to metals by rarity. */
 const SUBTYPE_MATERIALS: Array<[RegExp, readonly string[]]> = [
@@ -137,41 +140,52 @@ function focusStat(vocab: Vocabulary, focus: string, resist: string | undefined)
   return FOCUS_STATS[first.split(/[^a-z]+/)[0] as string] ?? (focus.includes('resist') ? resist : undefined);
 }
 
-/** Splits a stat budget over the item's stats: about the budget, never above, the focus stat first. */
-export function allotStats(
+type Stats = ItemPlan['stats'];
+
+/** The least share of its budget an item's stats come to. */
+const LEAST_SHARE = 0.92;
+
+/** The stats an item may carry, in the order the writer gives them: the focus, what it is, its type's. */
+function statOrder(
   vocab: Vocabulary,
   type: string,
   subtype: string,
   focus: string | undefined,
   element: string,
-  rarity: number,
-  budget: number,
   allowed: readonly string[] | undefined,
-  maxStats: number,
-  rng: Rng,
-  spread = 0.3,
-): ItemPlan['stats'] {
+): string[] {
   const names: string[] = [];
   const add = (name: string | undefined) => {
     if (name && !names.includes(name) && (!allowed || allowed.includes(name)) && vocab.carries(type, name))
       names.push(name);
   };
-  // The element's resist, where the game has one (there is no holy resist).
-  const resist = vocab.element(element)?.resist;
-  add(focus ? focusStat(vocab, focus, resist) : undefined);
+  add(focus);
   if (MAGIC_SUBTYPES.has(subtype)) add('magic');
   if (/bomb/.test(subtype)) add('attack');
   for (const s of vocab.type(type)?.stats ?? []) add(s);
-  add(resist);
+  // The element's resist, where the game has one (there is no holy resist).
+  add(vocab.element(element)?.resist);
   for (const s of ['health', 'luck', 'speed', 'mana', 'crit_chance']) add(s);
   for (const s of vocab.statsFor(type)) add(s);
+  return names;
+}
+
+/** Splits a stat budget over the first of `names`: about the budget, never above, the first the most. */
+function allotStats(
+  names: readonly string[],
+  rarity: number,
+  budget: number,
+  maxStats: number,
+  rng: Rng,
+  spread = 0.3,
+): Stats {
   // Every stat is worth at least 1: a budget of 3 has room for three stats at most.
   const count = Math.max(
     1,
     Math.min(maxStats, names.length, budget, 1 + Math.ceil(rarity * 0.9) + (rng.chance(0.5) ? 1 : 0)),
   );
   const chosen = names.slice(0, count);
-  const total = Math.max(chosen.length, Math.floor(budget * rng.range(0.92, 1)));
+  const total = Math.max(chosen.length, Math.floor(budget * rng.range(LEAST_SHARE, 1)));
   const weights = chosen.map((_, i) => (i === 0 ? 2.2 : 1) * rng.range(1 - spread, 1 + spread));
   const sum = weights.reduce((a, b) => a + b, 0);
   const values = weights.map((w) => Math.max(1, Math.floor((total * w) / sum)));
@@ -182,6 +196,113 @@ export function allotStats(
     over -= take;
   }
   return chosen.map((name, i) => ({ name, value: values[i] as number }));
+}
+
+/** An item type's main stat and the range it must be in. */
+type MainStat = StatRange & { stat: string };
+
+/**
+ * The main stat of an item of this type and its range: as the request's line gives it, else from the
+ * writer's own budgets of every rarity at the item's level (through the budget the line gives, if any),
+ * the same for every item asked for at that level.
+ */
+function mainStatOf(
+  cue: ItemLine,
+  vocab: Vocabulary,
+  type: string,
+  rarity: number,
+  level: number,
+  allowed: readonly string[] | undefined,
+): MainStat | undefined {
+  const told = cue.main?.stat;
+  const stat = told && vocab.carries(type, told) ? told : vocab.mainStat(type);
+  if (!stat || (allowed && !allowed.includes(stat))) return undefined;
+  const common = cue.budget === undefined ? commonBudget(level) : cue.budget / rarityPower(rarity);
+  const range =
+    cue.main ??
+    (mainStatRanges(vocab.rarities.map((_, i) => Math.round(common * rarityPower(i))))[rarity] as StatRange);
+  return { stat, least: range.least, most: range.most };
+}
+
+/** How the stats of an item are fitted around its main stat. */
+interface Fitting {
+  /** A stat the player asked the item to lean to. */
+  focus: string | undefined;
+  /** Stats the type may carry, most fitting first: what takes the points the others cannot. */
+  spares: readonly string[];
+  /** The most of the main stat another stat may have (three quarters for a new item). */
+  sideShare: number;
+  maxStats: number;
+  budget: number;
+}
+
+/**
+ * The stats with the main stat in its range: the other stats share what is left of their total as
+ * they were drawn, none above `sideShare` of the main stat so it reads as what the item is for (what
+ * that leaves over goes to the next stats the type leans to); but the focus, which is raised to the
+ * main stat, the others giving way so the whole stays within the budget.
+ */
+function withMainStat(stats: Stats, main: MainStat, fit: Fitting, rng: Rng): Stats {
+  const { budget } = fit;
+  const lean = fit.focus !== main.stat && stats.some((s) => s.name === fit.focus) ? fit.focus : undefined;
+  // With a focus to raise to it, the main stat takes half the budget at most.
+  const value = lean
+    ? Math.min(main.least, Math.floor(budget / 2))
+    : Math.min(budget, rng.int(main.least, main.most));
+  const positive = (list: Stats) => list.reduce((a, s) => a + Math.max(0, s.value), 0);
+  // What was drawn, but never under the least share of the budget (rounding the draw loses points).
+  const total = Math.min(budget, Math.max(positive(stats), Math.floor(budget * LEAST_SHARE)));
+  const rest = Math.max(0, total - value);
+  const others = stats.filter((s) => s.name !== main.stat);
+  const drawn = Math.max(1, positive(others));
+  const side = Math.max(1, Math.floor(value * fit.sideShare));
+  let shared = others.map((s) => {
+    if (s.value <= 0) return s;
+    const share = Math.max(1, Math.floor((s.value * rest) / drawn));
+    return { ...s, value: s.name === lean ? Math.max(share, value) : Math.min(share, side) };
+  });
+  let left = rest - positive(shared);
+  for (const name of fit.spares) {
+    if (left < 1 || shared.length + 1 >= fit.maxStats) break;
+    if (name === main.stat || shared.some((x) => x.name === name)) continue;
+    const points = Math.min(left, side);
+    shared.push({ name, value: points });
+    left -= points;
+  }
+  // Points the rounding lost go back a point at a time, under the cap.
+  for (let i = 0; left >= 1 && i < shared.length; i++) {
+    const s = shared[i] as Stats[number];
+    const room = s.name === lean || s.value <= 0 ? 0 : Math.min(left, side - s.value);
+    if (room > 0) {
+      shared[i] = { ...s, value: s.value + room };
+      left -= room;
+    }
+  }
+  // Over the budget (a focus raised, a point each kept): the others give way, then go.
+  let over = value + positive(shared) - budget;
+  for (let i = shared.length - 1; over > 0 && i >= 0; i--) {
+    const s = shared[i] as Stats[number];
+    if (s.name === lean || s.value <= 1) continue;
+    const take = Math.min(over, s.value - 1);
+    shared[i] = { ...s, value: s.value - take };
+    over -= take;
+  }
+  while (over > 0 && shared.some((s) => s.name !== lean && s.value > 0)) {
+    const last = shared.findLastIndex((s) => s.name !== lean && s.value > 0);
+    over -= (shared[last] as Stats[number]).value;
+    shared = shared.filter((_, i) => i !== last);
+  }
+  if (over > 0 && lean)
+    shared = shared.map((s) => (s.name === lean ? { ...s, value: Math.max(1, s.value - over) } : s));
+  const kept = { name: main.stat, value };
+  if (stats.some((s) => s.name === main.stat))
+    return [
+      ...stats.flatMap((s) => (s.name === main.stat ? [kept] : shared.filter((x) => x.name === s.name))),
+      ...shared.filter((x) => !stats.some((s) => s.name === x.name)),
+    ];
+  // A main stat the draw left out comes first, after a focus that leads.
+  const first = lean && shared[0]?.name === lean ? 1 : 0;
+  return [...shared.slice(0, first), kept, ...shared.slice(first)];
 }
 
 export interface PlanOptions {
@@ -351,16 +472,14 @@ export function planItem(
     used,
   );
   const name = options.nameHint ?? named.name;
+  // A forged item leans where the words ask; a combined piece keeps its nature (a bomb bursts).
+  const leaning = cue.focus ?? (cues.request ? wish?.stat : undefined);
+  const focus = leaning ? focusStat(vocab, leaning, vocab.element(element)?.resist) : undefined;
+  const order = statOrder(vocab, type, subtype, focus, element, options.allowedStats);
   const allotted = allotStats(
-    vocab,
-    type,
-    subtype,
-    // A forged item leans where the words ask; a combined piece keeps its nature (a bomb bursts).
-    cue.focus ?? (cues.request ? wish?.stat : undefined),
-    element,
+    order,
     rarity,
     budget,
-    options.allowedStats,
     options.maxStats ?? 6,
     rng.fork('stats'),
     0.1 + 0.2 * Math.min(2, temperature),
@@ -381,9 +500,21 @@ export function planItem(
     rng.fork('effects'),
     wish?.effects,
   );
-  const { stats, effects } = options.keep
+  const kept = options.keep
     ? options.keep({ stats: allotted, effects: drawn }, { type, rarity, level, budget })
     : { stats: allotted, effects: drawn };
+  const { effects } = kept;
+  // Rarity a player can see: the stat cards compare is in its rarity's range, whatever the draw gave.
+  const main = mainStatOf(cue, vocab, type, rarity, level, options.allowedStats);
+  const fit: Fitting = {
+    focus,
+    spares: order,
+    // An improved item keeps what it carried: its other stats may stay as strong as its main stat.
+    sideShare: options.keep ? 1 : 3 / 4,
+    maxStats: options.maxStats ?? 6,
+    budget,
+  };
+  const stats = main ? withMainStat(kept.stats, main, fit, rng.fork('main')) : kept.stats;
   const value = Math.min(
     10_000_000,
     Math.round((budget * 2 + level * 5) * rarityPower(rarity) * rng.range(0.9, 1.1)),

@@ -616,7 +616,8 @@ export const TYPE_SUBTYPES: Record<string, readonly string[]> = {
   GLOVES: ['gauntlets', 'gloves'],
   SHIELD: ['shield', 'buckler', 'tower shield', 'kite shield'],
   ACCESSORY: ['ring', 'amulet', 'talisman', 'orb', 'totem'],
-  CONSUMABLE: ['potion', 'elixir', 'scroll', 'tonic', 'bandage', 'bomb'],
+  // No bomb: a consumable's main stat is what it restores, which a bomb would not (made when asked for).
+  CONSUMABLE: ['potion', 'elixir', 'scroll', 'tonic', 'bandage'],
   MATERIAL: ['ore', 'essence', 'ingot', 'hide', 'dust', 'crystal', 'herb', 'bone'],
 };
 
@@ -625,6 +626,7 @@ export const SUBTYPE_TYPES: Record<string, string> = {
   ...Object.fromEntries(
     Object.entries(TYPE_SUBTYPES).flatMap(([type, subtypes]) => subtypes.map((s) => [s, type])),
   ),
+  bomb: 'CONSUMABLE',
   blade: 'WEAPON',
   longsword: 'WEAPON',
   sabre: 'WEAPON',

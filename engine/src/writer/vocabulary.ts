@@ -25,6 +25,8 @@ export interface TypeInfo {
   subtypes: readonly string[];
   /** Whether the subtypes are the game's own words (else the writer's fantasy defaults). */
   ownSubtypes: boolean;
+  /** The stat item cards compare for it, when the game names it (else the first it leans to). */
+  main?: string;
   /** The stats it leans to, first most. */
   stats: readonly string[];
 }
@@ -140,6 +142,7 @@ export class Vocabulary {
         strikes: flags.strikes,
         subtypes: own ?? TYPE_SUBTYPES[t.id] ?? [name],
         ownSubtypes: own !== undefined,
+        ...(t.main && statIds.has(t.main) ? { main: t.main } : {}),
         stats: leaning.filter((s) => statIds.has(s)),
       } satisfies TypeInfo;
     });
@@ -229,6 +232,12 @@ export class Vocabulary {
       if (info?.id === type) this.#statsByType.set(type, found);
     }
     return found;
+  }
+
+  /** The stat item cards compare for a type, which each rarity raises: the game's word, else the first it leans to. */
+  mainStat(type: string): string | undefined {
+    const main = this.type(type)?.main;
+    return main && this.carries(type, main) ? main : this.statsFor(type)[0];
   }
 
   element(id: string | undefined): ElementInfo | undefined {

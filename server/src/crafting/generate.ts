@@ -28,7 +28,14 @@ import {
   statCeiling,
 } from '../game/rules.ts';
 import { askJson } from '../generation/ask-json.ts';
-import { combineIngredientLine, ingredientLine, stationLine, systemPrompt } from '../generation/prompts.ts';
+import {
+  combineIngredientLine,
+  ingredientLine,
+  itemLine,
+  resultLine,
+  stationLine,
+  systemPrompt,
+} from '../generation/prompts.ts';
 import { newTrace, provenanceRows } from '../generation/provenance.ts';
 import { refuse } from '../refusal.ts';
 import { mergeStacks, type Stack } from '../store/store.ts';
@@ -287,14 +294,13 @@ export class CombinePlanner {
         fromBook = true;
         return { sensible: true, message: '', suggestions: [], item: known.data };
       }
-      const budget = statBudget(deps.game, rarity, level);
       const user = formatPrompt({
         combine: ingredients.map(combineIngredientLine),
         station: st ? stationLine(st) : undefined,
         tool: recipe.tool ?? undefined,
         otherStations: deps.game.stations.filter((o) => o.id !== st?.id).map(stationLine),
         intent: body.description || undefined,
-        result: { rarity, level, budget },
+        result: resultLine(deps.game, rarity, level),
       });
       return askJson({
         upstream: deps.upstream,
@@ -406,7 +412,7 @@ export async function planCreateItem(
     materials: ingredients.map(ingredientLine),
     station: { name: st.name },
     request: params.description || undefined,
-    items: [spec],
+    items: [itemLine(deps.game, spec)],
     look: Object.keys(params.visual_preferences).length ? params.visual_preferences : undefined,
   });
   const trace = newTrace();

@@ -13,7 +13,7 @@ import type { GameEnemy } from '../game/loot-authority.ts';
 import { pickWeighted, type Random, seededRandom } from '../game/random.ts';
 import { checkItem, dropLevels, rollRarity, settleItem, statBudget } from '../game/rules.ts';
 import { askJson } from '../generation/ask-json.ts';
-import { type ItemSpec, systemPrompt } from '../generation/prompts.ts';
+import { type ItemSpec, itemLine, systemPrompt } from '../generation/prompts.ts';
 import { type ActivitySink, newTrace, provenanceRows } from '../generation/provenance.ts';
 import type { IconService } from '../icons.ts';
 import type { Metrics } from '../metrics.ts';
@@ -130,7 +130,7 @@ export async function writeItems(
   const user = formatPrompt({
     count: specs.length,
     context: req.context,
-    items: specs,
+    items: specs.map((spec) => itemLine(game, spec)),
     namingStyle: constraints.namingStyle,
     powerBudget: constraints.powerBudget,
   });

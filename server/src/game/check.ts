@@ -3,8 +3,10 @@ import {
   type GameDefinition,
   ITEM_KEYS,
   ICON_SILHOUETTES as ITEM_KINDS,
+  mainStatRanges,
   NO_ELEMENT,
 } from '@lootsmith/protocol';
+import { rarityIds, statBudget, statCeiling } from './rules.ts';
 import { equipmentSlots } from './slots.ts';
 
 /** One thing wrong with a game file, at its JSON path (`enemies[2].element`). */
@@ -115,6 +117,16 @@ export function checkGame(game: GameDefinition): GameProblem[] {
       );
     if (t.icon && !(ITEM_KINDS as readonly string[]).includes(t.icon))
       problem(`item_types[${i}].icon`, unknown('painter silhouette', t.icon, ITEM_KINDS));
+    // A main stat taken from primary_stats is checked there.
+    const main = t.main_stat;
+    const stat = game.stats.find((x) => x.id === main);
+    if (main === undefined || main === game.primary_stats[t.id]?.[0]) return;
+    if (!stat) known(`item_types[${i}].main_stat`, main, stats, 'stat');
+    else if (stat.types && !stat.types.includes(t.id))
+      problem(
+        `item_types[${i}].main_stat`,
+        `a ${t.id} may not carry ${main} (stats: ${main} is for ${stat.types.join(', ')})`,
+      );
   });
   game.item_fields.forEach((f, i) => {
     const at = `item_fields[${i}]`;
@@ -184,6 +196,7 @@ export function checkGame(game: GameDefinition): GameProblem[] {
         `${mine} is below ${rarities[i - 1]}'s ${below} × tolerance ${game.stat_budget.tolerance}: ${r} items could be no stronger than ${rarities[i - 1]} ones`,
       );
   });
+  visibleRarity(game, problem, new Set(problems.map((p) => p.path)));
   perRarity('item_limits.affixes_by_rarity', game.item_limits.affixes_by_rarity, true);
   if (game.item_limits.on_hit_types)
     knownAll('item_limits.on_hit_types', game.item_limits.on_hit_types, types, type);
@@ -198,6 +211,33 @@ export function checkGame(game: GameDefinition): GameProblem[] {
       `a ${grid}×${grid} grid does not fit an icon_size of ${game.icon_size}: choose a pixel_size of at most ${game.icon_size}, or a larger icon_size (a multiple of pixel_size draws every cell the same size)`,
     );
   return problems;
+}
+
+/**
+ * Each rarity raises an item's main stat by a fifth (`mainStatRanges`) while its budget rises by the
+ * game's multipliers: where the main stat would take more than half an item's stat points, an item
+ * could not lean to another stat the player asks for, so multipliers that rise too slowly are refused.
+ */
+function visibleRarity(
+  game: GameDefinition,
+  problem: (path: string, message: string) => void,
+  /** Paths already found wrong: a multiplier refused once is not refused again. */
+  found: Set<string>,
+) {
+  const rarities = rarityIds(game);
+  for (let level = 1; level <= game.max_item_level; level++) {
+    const ranges = mainStatRanges(rarities.map((r) => statBudget(game, r, level)));
+    ranges.forEach(({ least }, i) => {
+      const rarity = rarities[i] as string;
+      const path = `stat_budget.rarity_multiplier.${rarity}`;
+      if (2 * least <= statCeiling(game, rarity, level) || found.has(path)) return;
+      found.add(path);
+      problem(
+        path,
+        `at level ${level} the main stat of ${rarity} items must be at least ${least} (a fifth above ${rarities[i - 1]}'s), more than half of their ${statCeiling(game, rarity, level)} stat points: raise the multipliers (about 1.2× the one below, or more)`,
+      );
+    });
+  }
 }
 
 /** loot_pools.rooms and loot_pools.tier_levels: rooms named once, of known enemies and rooms; levels rising per tier. */

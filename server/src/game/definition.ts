@@ -60,11 +60,19 @@ export function resolveGame(file: z.output<typeof GameFile>): GameDefinition {
   }));
   const rarityIds = rarities.map((r) => r.id);
   const onHit = game.item_limits.on_hit_types;
-  const itemTypes = (game.item_types ?? []).map((t) => ({
-    ...t,
-    name: t.name ?? t.id.toLowerCase().replaceAll('_', ' '),
-    strikes: onHit ? onHit.includes(t.id) : t.strikes,
-  }));
+  const stats = game.stats ?? [];
+  const itemTypes = (game.item_types ?? []).map((t) => {
+    const main =
+      t.main_stat ??
+      game.primary_stats[t.id]?.[0] ??
+      stats.find((s) => !s.types || s.types.includes(t.id))?.id;
+    return {
+      ...t,
+      name: t.name ?? t.id.toLowerCase().replaceAll('_', ' '),
+      strikes: onHit ? onHit.includes(t.id) : t.strikes,
+      ...(main ? { main_stat: main } : {}),
+    };
+  });
   const made = itemTypes.filter((t) => !t.stackable).map((t) => t.id);
   const material = itemTypes.find((t) => t.stackable)?.id ?? '';
   const tiers =
@@ -79,7 +87,7 @@ export function resolveGame(file: z.output<typeof GameFile>): GameDefinition {
     ...game,
     theme: game.theme ?? 'role-playing game',
     rarities,
-    stats: (game.stats ?? []).map((s) => ({ ...s, name: s.name ?? s.id.replaceAll('_', ' ') })),
+    stats: stats.map((s) => ({ ...s, name: s.name ?? s.id.replaceAll('_', ' ') })),
     elements: (game.elements ?? []).map((e) => ({ ...e, name: e.name ?? titleCase(e.id) })),
     item_types: itemTypes,
     item_fields: game.item_fields.map((f) => ({ ...f, types: f.types ?? made })),

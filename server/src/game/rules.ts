@@ -3,7 +3,9 @@ import {
   type GameDefinition,
   type GeneratedItem,
   type ItemOrigin,
+  mainStatRanges,
   type Rarity,
+  type StatRange,
 } from '@lootsmith/protocol';
 import { plainForm } from '../content/filter.ts';
 import { itemTexts } from '../content/guard.ts';
@@ -125,6 +127,31 @@ export function statFloor(game: GameDefinition, rarity: Rarity, level: number): 
   return below === undefined ? 0 : statCeiling(game, below, level) + 1;
 }
 
+/** The stat item cards compare for an item type (its `main_stat`): the one each rarity raises by a fifth. */
+export const mainStat = (game: GameDefinition, type: string) =>
+  game.item_types.find((t) => t.id === type)?.main_stat;
+
+/**
+ * The range of an item's main stat at its rarity and level: at one level, every item of a rarity beats
+ * every item of the rarity below on it by a fifth or more (`mainStatRanges` over the game's budgets).
+ */
+export function mainStatRange(game: GameDefinition, rarity: Rarity, level: number): StatRange {
+  const ranges = mainStatRanges(rarityIds(game).map((r) => statBudget(game, r, level)));
+  return ranges[Math.max(0, rarityIndex(game, rarity))] as StatRange;
+}
+
+type Stats = GeneratedItem['stats'];
+
+/** The stats with the main stat raised to the least of its range, if it was below (or missing). */
+function mainRaised(stats: Stats, main: string | undefined, range: StatRange): Stats {
+  if (!main) return stats;
+  const value = stats.find((s) => s.name === main)?.value;
+  if (value === undefined) return [{ name: main, value: range.least }, ...stats];
+  return value >= range.least
+    ? stats
+    : stats.map((s) => (s.name === main ? { ...s, value: range.least } : s));
+}
+
 /** Most gold an item of this rarity and level is worth. */
 export function valueCap(game: GameDefinition, rarity: Rarity, level: number): number {
   return Math.round(statBudget(game, rarity, level) * game.item_limits.value_per_budget_point);
@@ -183,9 +210,20 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
   if (want.type && item.type !== want.type) problems.push(`type must be ${want.type}, not ${item.type}`);
   if (item.level !== want.level) problems.push(`level must be ${want.level}, not ${item.level}`);
   const budget = statBudget(game, want.rarity, want.level);
-  const sum = item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+  // A main stat below its range is raised when the item is settled, one above it is re-asked: the
+  // other rules hold for the stats as they will be stored.
+  const main = mainStat(game, item.type);
+  const range = mainStatRange(game, want.rarity, want.level);
+  const given = item.stats.find((s) => s.name === main)?.value;
+  if (main && given !== undefined && given > range.most)
+    problems.push(
+      `${main} is a ${item.type}'s main stat: at ${want.rarity} level ${want.level} it is ${range.least} to ${range.most}, not ${given}: lower it`,
+    );
+  const stats = mainRaised(item.stats, main, range);
+  const raised = stats === item.stats ? '' : ` once ${main}, its main stat, is raised to ${range.least}`;
+  const sum = stats.reduce((a, s) => a + Math.max(0, s.value), 0);
   if (sum > statCeiling(game, want.rarity, want.level))
-    problems.push(`stats sum to ${sum}, above the stat budget of ${budget}: lower them`);
+    problems.push(`stats sum to ${sum}${raised}, above the stat budget of ${budget}: lower them`);
   // A drawback is bounded as a bonus is: a -999 would break the game as a +999 would.
   const drawbacks = item.stats.reduce((a, s) => a - Math.min(0, s.value), 0);
   if (drawbacks > statCeiling(game, want.rarity, want.level))
@@ -200,9 +238,9 @@ export function checkItem(game: GameDefinition, item: GeneratedItem, want: ItemE
       );
   }
   const lean = focusStats(game, want.focus).find((stat) => carries(game, item.type, stat));
-  const leaning = item.stats.find((s) => s.name === lean)?.value;
-  if (lean && (leaning === undefined || item.stats.some((s) => s.value > leaning)))
-    problems.push(`the player asked for ${lean}: make it the item's strongest stat`);
+  const leaning = stats.find((s) => s.name === lean)?.value;
+  if (lean && (leaning === undefined || stats.some((s) => s.value > leaning)))
+    problems.push(`the player asked for ${lean}: make it the item's strongest stat${raised}`);
   for (const field of game.item_fields)
     if (field.types.includes(item.type) && (item[field.id] === undefined || item[field.id] === null))
       problems.push(`${field.id} is required on a ${item.type}: ${field.description}`);
@@ -264,21 +302,26 @@ function effectProblems(game: GameDefinition, item: GeneratedItem, rarity: Rarit
 }
 
 /**
- * An item's stats raised to its rarity's floor when a model wrote them short: the shortfall goes to
- * its strongest stat, else to the first stat its type leans to.
+ * An item's stats as a model should have written them: its main stat raised to the least of its range,
+ * then the whole raised to its rarity's floor, the shortfall on its strongest other stat, else on the
+ * next stat its type leans to (the main stat only when the type may carry no other).
  */
-function statsAtFloor(game: GameDefinition, item: GeneratedItem): GeneratedItem['stats'] {
+function statsAtFloor(game: GameDefinition, item: GeneratedItem): Stats {
+  const main = mainStat(game, item.type);
+  const stats = mainRaised(item.stats, main, mainStatRange(game, item.rarity, item.level));
   const short =
-    statFloor(game, item.rarity, item.level) - item.stats.reduce((a, s) => a + Math.max(0, s.value), 0);
-  if (short <= 0) return item.stats;
-  const strongest = item.stats.reduce<GeneratedItem['stats'][number] | undefined>(
-    (best, s) => (s.value > (best?.value ?? 0) ? s : best),
-    undefined,
+    statFloor(game, item.rarity, item.level) - stats.reduce((a, s) => a + Math.max(0, s.value), 0);
+  if (short <= 0) return stats;
+  const strongest = stats
+    .filter((s) => s.name !== main && s.value > 0)
+    .reduce<Stats[number] | undefined>((best, s) => (s.value > (best?.value ?? 0) ? s : best), undefined);
+  const other = [...(game.primary_stats[item.type] ?? []), ...game.stats.map((s) => s.id)].find(
+    (s) => s !== main && carries(game, item.type, s) && !stats.some((x) => x.name === s),
   );
-  if (strongest) return item.stats.map((s) => (s === strongest ? { ...s, value: s.value + short } : s));
-  const lean =
-    game.primary_stats[item.type]?.[0] ?? game.stats.find((s) => !s.types || s.types.includes(item.type))?.id;
-  return lean ? [{ name: lean, value: short }] : item.stats;
+  const lift = strongest?.name ?? other ?? main;
+  if (!lift) return stats;
+  if (!stats.some((s) => s.name === lift)) return [...stats, { name: lift, value: short }];
+  return stats.map((s) => (s.name === lift ? { ...s, value: Math.max(0, s.value) + short } : s));
 }
 
 /** A description that quoted a stat ("+6 attack") quoting it as raised ("+9 attack"). */
@@ -289,15 +332,15 @@ function restated(
   after: GeneratedItem['stats'],
 ): string {
   let text = description;
-  after.forEach((s, i) => {
-    const old = before[i];
-    if (!old || old.value === s.value) return;
+  for (const s of after) {
+    const old = before.find((b) => b.name === s.name);
+    if (!old || old.value === s.value) continue;
     const name = game.stats.find((x) => x.id === s.name)?.name ?? s.name;
     for (const word of new Set([name, s.name.replaceAll('_', ' ')]))
       text = text
         .replaceAll(`+${old.value} ${word}`, `+${s.value} ${word}`)
         .replaceAll(`+${old.value}% ${word}`, `+${s.value}% ${word}`);
-  });
+  }
   return text;
 }
 

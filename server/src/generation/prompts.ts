@@ -4,9 +4,13 @@ import {
   type GameLines,
   type IngredientLine,
   type Item,
+  type ItemLine,
   QUOTED_TEXT_RULE,
+  type Rarity,
+  type ResultLine,
   type StationLine,
 } from '@lootsmith/protocol';
+import { mainStat, mainStatRange, statBudget } from '../game/rules.ts';
 
 /**
  * The game as the writer is told it, once per system message: its vocabulary (types and what they
@@ -27,6 +31,7 @@ export function gameLines(game: GameDefinition): GameLines {
       ...(t.stackable ? { stackable: true } : {}),
       ...(t.strikes ? { strikes: true } : {}),
       ...(t.subtypes.length ? { subtypes: t.subtypes } : {}),
+      ...(t.main_stat ? { main: t.main_stat } : {}),
       ...(primary[t.id] ? { stats: primary[t.id] } : {}),
     })),
     stats: game.stats.map((s) => ({
@@ -89,6 +94,7 @@ export function systemPrompt(game: GameDefinition, task: string): string {
     QUOTED_TEXT_RULE,
     'Names are short and evocative; descriptions say what the item does; lore is one or two sentences of history.',
     'Stats are whole numbers; their positive values together must stay within each item’s stat budget.',
+    "Each item's main stat (its type's main, which players compare) is within the range its line gives: rarer items are visibly stronger.",
     `An item is worth at most ${game.item_limits.value_per_budget_point} gold per point of its stat budget; no number in its description exceeds its stat budget.`,
     'Use only the item types, stats, elements, effects and fields of the game below; each stat and effect only on the types it lists, each field on every item of the types it lists.',
     'An effect gives every one of its params, each at most min + per_rarity × the rarity step (0 for the most common) + per_level × the item level, never above max; its text is what the game does, so describe only these.',
@@ -106,6 +112,21 @@ export interface ItemSpec {
   /** Whether the request named the type (a pool keeps such items apart from rolled types). */
   typeChosen?: boolean;
 }
+
+/** An item as its prompt line asks for it: the spec, with the range of its type's main stat. */
+export function itemLine(game: GameDefinition, spec: ItemSpec): ItemLine {
+  const { typeChosen: _, ...line } = spec;
+  const stat = mainStat(game, spec.type);
+  return { ...line, main: { ...(stat ? { stat } : {}), ...mainStatRange(game, spec.rarity, spec.level) } };
+}
+
+/** What a craft must come out as: its rarity, level, stat budget and main stat's range, whatever its type. */
+export const resultLine = (game: GameDefinition, rarity: Rarity, level: number): ResultLine => ({
+  rarity,
+  level,
+  budget: statBudget(game, rarity, level),
+  main: mainStatRange(game, rarity, level),
+});
 
 /** An ingredient as a prompt names it: how many, and what the item is. */
 export const ingredientLine = (i: { quantity: number; item: Item }): IngredientLine => ({
