@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseSettings, readSettings, SettingsError, settingsSchema } from '@lootsmith/protocol';
 import { z } from 'zod';
+import { loadPrices, type PriceList } from './money/prices.ts';
 import { flag, secret, setting, whole } from './setting-values.ts';
 import type { Rules } from './upstream/backends/description.ts';
 import {
@@ -197,6 +198,11 @@ export const SETTINGS = {
     flag.optional(),
     '1: a drop answers before its icons are painted (icon.status "pending", the icon URL answers 202 until ready); default on with pools, else off',
   ),
+  pricesFile: setting(
+    'LOOTSMITH_PRICES_FILE',
+    z.string().min(1).optional(),
+    'a JSON price list laid over the shipped one (OpenAI’s list prices of gpt-4o-mini, the GPT image and DALL·E models), per backend API and model: chat per 1M input and output tokens, images per image by quality and size (see docs/DEPLOY.md); a call without a price counts as unpriced',
+  ),
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
@@ -257,6 +263,8 @@ export type Config = Omit<
   /** Loot pools; undefined when off (the default). */
   pools?: PoolSettings;
   upstream: Upstream;
+  /** What each backend call costs: the shipped prices with `LOOTSMITH_PRICES_FILE` laid over them. */
+  prices: PriceList;
 };
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
@@ -401,6 +409,12 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     if (production && !strongSecret(value)) fail(option, `too weak for production (${why}): ${MAKE_SECRET}`);
   });
   const upstream = upstreamOf(rules);
+  let prices: PriceList;
+  try {
+    prices = loadPrices(o.pricesFile);
+  } catch (err) {
+    return fail('pricesFile', (err as Error).message);
+  }
 
   return {
     ...o,
@@ -416,6 +430,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     pools,
     iconsAfterItem: o.iconsAfterItem ?? o.pools,
     upstream,
+    prices,
   };
 }
 

@@ -13,6 +13,7 @@ import { loadArtReferences } from './game/references.ts';
 import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { Pricing } from './money/pricing.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
 import { Core } from './service/core.ts';
@@ -91,6 +92,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     secrets,
     log,
     observe: (call) => activity.upstreamCall(call),
+    pricing: new Pricing(config.prices),
   });
   const icons = new IconService(
     store,

@@ -221,6 +221,25 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE player_stats ADD COLUMN level INTEGER;
     ALTER TABLE player_stats ADD COLUMN level_at ${d.bigint};
   `,
+  // Issue 40: money. What each backend call cost by the price list (billionths of its currency),
+  // added up per day by route and backend and per day by player (and ever, in player_stats); an
+  // item's share of the calls that wrote it and an icon's painting. \`unpriced\` counts calls without
+  // a price (on an item or icon: 1 unpriced, 0 priced, NULL made before prices were kept).
+  (d) => `
+    CREATE TABLE spend_stats (
+      day TEXT NOT NULL, route TEXT NOT NULL, backend TEXT NOT NULL, calls INTEGER NOT NULL,
+      nanos ${d.bigint} NOT NULL, unpriced INTEGER NOT NULL, PRIMARY KEY (day, route, backend)
+    );
+    CREATE TABLE player_spend (
+      player_id TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, nanos ${d.bigint} NOT NULL,
+      unpriced INTEGER NOT NULL, PRIMARY KEY (player_id, day)
+    );
+    ALTER TABLE player_stats ADD COLUMN spend ${d.bigint} NOT NULL DEFAULT 0;
+    ALTER TABLE item_provenance ADD COLUMN cost ${d.bigint};
+    ALTER TABLE item_provenance ADD COLUMN unpriced INTEGER;
+    ALTER TABLE icons ADD COLUMN cost ${d.bigint};
+    ALTER TABLE icons ADD COLUMN unpriced INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

@@ -369,8 +369,16 @@ export function* icon(id: string): Rule<Buffer | null> {
   return (yield* get('icon', { id }))?.png ?? null;
 }
 
-export function* putIcon(id: string, prompt: string, png: Buffer): Rule<void> {
-  yield* run('putIcon', { id, prompt, png, now: now() });
+export function* putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced'): Rule<void> {
+  const priced = typeof cost === 'number';
+  yield* run('putIcon', {
+    id,
+    prompt,
+    png,
+    cost: priced ? cost : null,
+    unpriced: cost === undefined ? null : Number(!priced),
+    now: now(),
+  });
 }
 
 export function* dailyUsage(player: string, day: string) {

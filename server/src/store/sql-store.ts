@@ -120,8 +120,8 @@ export abstract class SqlStore implements Store {
     return this.autocommit(rules.icon(id));
   }
 
-  putIcon(id: string, prompt: string, png: Buffer) {
-    return this.autocommit(rules.putIcon(id, prompt, png));
+  putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced') {
+    return this.autocommit(rules.putIcon(id, prompt, png, cost));
   }
 
   dailyUsage(playerId: string, day: string) {

@@ -170,7 +170,8 @@ function gameStatements(d: SqlDialect) {
     // Icons and idempotency records: the first one written stays
     icon: sql<{ png: Buffer }>('SELECT png FROM icons WHERE id = $id'),
     putIcon: sql(
-      'INSERT INTO icons (id, prompt, png, created_at) VALUES ($id, $prompt, $png, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO icons (id, prompt, png, cost, unpriced, created_at) VALUES ($id, $prompt, $png, $cost, $unpriced, $now)
+       ON CONFLICT DO NOTHING`,
     ),
     idempotent: sql<{ status: number; body: string }>(
       'SELECT status, body FROM idempotency WHERE scope = $scope AND saved_at > $expired',

@@ -264,7 +264,8 @@ export interface Store {
   recipe(key: string): Promise<Item | null>;
   recipes(playerId: string): Promise<Recipe[]>;
   icon(id: string): Promise<Buffer | null>;
-  putIcon(id: string, prompt: string, png: Buffer): Promise<void>;
+  /** Stores an icon once (the first one written stays), with what painting it cost (`Nanos`, or `unpriced`). */
+  putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced'): Promise<void>;
   dailyUsage(playerId: string, day: string): Promise<{ items: number; images: number }>;
   /**
    * Takes budget, window counts and a grant id in one transaction, before a model is called, so

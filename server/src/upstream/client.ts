@@ -8,6 +8,8 @@ import {
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
 import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
+import { DEFAULT_PRICES } from '../money/prices.ts';
+import { type Billed, type Nanos, Pricing } from '../money/pricing.ts';
 import { cancelled, Failed } from '../refusal.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
@@ -16,6 +18,7 @@ import type { ChatBackend, ImageAsk, ImageBackend, Painted, ReferenceImage } fro
 import { type Attempt, AttemptFailed, deadlineExceeded, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
 import { LeftQueue, type Priority, WorkQueue } from './queue.ts';
+import { currentPayer, type Payer } from './spend.ts';
 
 export type { Kind, WarnLog };
 
@@ -25,6 +28,8 @@ export interface Target<B> {
   /** `primary`, or `fallback` (the `/v1` service tried when the primary fails). */
   role: 'primary' | 'fallback';
   api: BackendSpec['api'];
+  /** The model its settings name, when they name one. */
+  model?: string;
   /** The variable an operator fixes when this backend refuses its key. */
   keyName: string;
   backend: B;
@@ -48,6 +53,13 @@ export interface UpstreamCall {
   detail?: string;
   /** What a chat answer reported using. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The model the call was priced as. */
+  model?: string;
+  /** What a successful call cost by the price list (`null`: unpriced); failed attempts cost nothing known. */
+  cost?: Nanos | null;
+  /** The route of the request it was made for, and that request's player (none: the server's own work). */
+  route?: string;
+  player?: string;
 }
 
 /** A backend as the console and its provenance name it: `chat:openai`, or `fallback`. */
@@ -57,6 +69,8 @@ export const backendLabel = (target: Pick<Target<unknown>, 'kind' | 'api' | 'rol
 export interface CallOptions {
   /** Who is waiting: a player, an icon after its item, a raw forward, or a pool refill (served in that order). */
   priority?: Priority;
+  /** Told what the call cost when it succeeds (an item's provenance, an icon's record). */
+  meter?: (cost: Nanos | null) => void;
 }
 
 /** An icon to paint: the prompt, a seed from the item, the game's icon size and its art. */
@@ -80,6 +94,8 @@ export interface OpenOptions {
   observe?: (call: UpstreamCall) => void;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
+  /** What each call costs (the shipped list prices by default). */
+  pricing?: Pricing;
 }
 
 /** Longest piece of a backend's error message passed on to a player or a log. */
@@ -132,13 +148,18 @@ interface Core {
   log?: WarnLog;
   observe?: (call: UpstreamCall) => void;
   maxRetryAfterMs: number;
+  pricing: Pricing;
 }
 
-/** An attempt being made: whom for and since when (what `observe` is told). */
+/** An attempt being made: whom for, charged to whom and since when (what `observe` is told). */
 interface Attempting {
   clientId: string;
+  payer?: Payer;
   started: number;
 }
+
+/** What an attempt at a target costs once it has succeeded: its model, and its price (`null`: unpriced). */
+type CostOf<B, T> = (target: Target<B>, result: T) => { model?: string; cost: Nanos | null };
 
 /**
  * The chat and image backends behind one interface: each kind has its backend and, optionally, the
@@ -170,6 +191,7 @@ export class UpstreamClient {
         kind,
         role,
         api: spec.api,
+        model: spec.model,
         keyName: role === 'fallback' ? 'LOOTSMITH_FALLBACK_KEY' : keyVariableOf(kind, spec),
         backend,
         queue: queueOf(kind, spec),
@@ -197,6 +219,7 @@ export class UpstreamClient {
       log: options.log,
       observe: options.observe,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 5_000,
+      pricing: options.pricing ?? new Pricing(DEFAULT_PRICES),
     });
   }
 
@@ -220,7 +243,12 @@ export class UpstreamClient {
     options?: CallOptions,
   ): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.core.secrets.scrub(text);
-    return this.call(this.core.chat, body.client_id, signal, options, async (target, attempt) => {
+    const { pricing } = this.core;
+    const costOf: CostOf<ChatBackend, ChatCompletionResponse> = (target, answer) => {
+      const model = body.model ?? target.model;
+      return { model, cost: pricing.chat(target.api, model, answer.usage) };
+    };
+    return this.call(this.core.chat, body.client_id, signal, options, costOf, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
       return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
@@ -282,7 +310,11 @@ export class UpstreamClient {
     options: CallOptions | undefined,
     accept: (painted: Painted, target: Target<ImageBackend>) => Promise<T>,
   ): Promise<T> {
-    return this.call(this.core.image, ask.client_id, signal, options, async (target, attempt) => {
+    const costOf = (target: Target<ImageBackend>) => {
+      const billed = billedAs(target, ask);
+      return { model: billed.model, cost: this.core.pricing.image(target.api, billed) };
+    };
+    return this.call(this.core.image, ask.client_id, signal, options, costOf, async (target, attempt) => {
       const painted = await target.backend.paint(ask, attempt);
       if (
         this.core.secrets.leaks(painted.bytes) ||
@@ -308,9 +340,11 @@ export class UpstreamClient {
     clientId: string,
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
+    costOf: CostOf<B, T>,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
   ): Promise<T> {
     const priority = options?.priority ?? this.priority;
+    const payer = currentPayer();
     let refused: Target<B> | undefined;
     const failures: string[] = [];
     for (const target of targets) {
@@ -318,15 +352,19 @@ export class UpstreamClient {
       for (let n = 0; n <= this.core.retries && left > 0; n++) {
         // A caller gone during a back-off (or before the first try) starts no new attempt.
         if (signal?.aborted) throw cancelled();
-        const attempting: Attempting = { clientId, started: 0 };
+        const attempting: Attempting = { clientId, payer, started: 0 };
         try {
           const result = await target.queue.run(priority, clientId, signal, () => {
             attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
+          const { model, cost } = costOf(target, result);
           this.count(target, 'ok', attempting, {
             usage: (result as { usage?: UpstreamCall['usage'] }).usage,
+            model,
+            cost,
           });
+          options?.meter?.(cost);
           if (target.role === 'fallback') this.fellBack(target, failures);
           return result;
         } catch (err) {
@@ -431,7 +469,7 @@ export class UpstreamClient {
     target: Target<unknown>,
     outcome: UpstreamCall['outcome'],
     attempting: Attempting,
-    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage'>,
+    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage' | 'model' | 'cost'>,
   ) {
     this.core.metrics?.upstreamCalls.inc({
       kind: target.kind,
@@ -445,6 +483,7 @@ export class UpstreamClient {
       outcome,
       ms: attempting.started ? Date.now() - attempting.started : 0,
       clientId: attempting.clientId,
+      ...(attempting.payer ? { route: attempting.payer.route, player: attempting.payer.player } : {}),
       ...said,
     });
   }
@@ -460,6 +499,10 @@ export function withoutCatalogue(text: string): string {
     .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed)\b[\w\s]{0,20}:.*$/i, '')
     .trim();
 }
+
+/** What an image at a target is billed as: as its API says, else its model at the size asked. */
+const billedAs = (target: Target<ImageBackend>, ask: ImageAsk): Billed =>
+  target.backend.bills?.(ask) ?? { model: target.model, size: `${ask.width}x${ask.height}` };
 
 /** The answer's metadata when the fallback served it (the spec's answers may gain keys). */
 const servedBy = (target: Target<unknown>) =>

@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
+import type { Billed } from '../../money/pricing.ts';
 import type { Attempt } from '../http.ts';
 
 /** What Lootsmith asks of an image backend, whatever its API. */
@@ -41,6 +42,8 @@ export interface ImageBackend {
   /** Answers the spec's own image: a PNG or JPEG that, once checked, may be passed on as it came. */
   readonly answersAsSpec?: boolean;
   paint(ask: ImageAsk, attempt: Attempt): Promise<Painted>;
+  /** What an ask is billed as when its API prices by more than its model (OpenAI: size and quality). */
+  bills?(ask: ImageAsk): Billed;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
 import { ImageGenerationResponse } from '@lootsmith/protocol';
+import type { Billed } from '../../../money/pricing.ts';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
 import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from '../types.ts';
 
@@ -21,6 +22,12 @@ export class V1Backend implements ChatBackend, ImageBackend {
 
   async complete(body: ChatCompletionRequest, attempt: Attempt): Promise<unknown> {
     return jsonOf(await this.endpoint.request(attempt, 'POST', '/v1/chat/completions', CHAT_LIMIT, body));
+  }
+
+  /** The model asked (a request may name one), at the size asked. */
+  bills(ask: ImageAsk): Billed {
+    const model = ask.model ?? this.imageModel;
+    return { ...(model ? { model } : {}), size: `${ask.width}x${ask.height}` };
   }
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {

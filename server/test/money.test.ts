@@ -1,0 +1,204 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Booted, bootWithFake } from '@lootsmith/test-support/boot';
+import { type FakeUpstream, usageOf } from '@lootsmith/test-support/fake-upstream';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ActivityRecorder } from '../src/admin/activity.ts';
+import { loadConfig } from '../src/config.ts';
+import { DEFAULT_PRICES, loadPrices } from '../src/money/prices.ts';
+import { Pricing } from '../src/money/pricing.ts';
+
+let t: Booted | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A price file in a scratch folder of its own. */
+function priceFile(json: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lootsmith-prices-'));
+  dirs.push(dir);
+  const file = join(dir, 'prices.json');
+  writeFileSync(file, typeof json === 'string' ? json : JSON.stringify(json));
+  return file;
+}
+
+const pricing = new Pricing(DEFAULT_PRICES);
+/** gpt-4o-mini's list price in billionths of a dollar: $0.15 and $0.60 per million tokens. */
+const miniCost = (u: { prompt_tokens: number; completion_tokens: number }) =>
+  u.prompt_tokens * 150 + u.completion_tokens * 600;
+
+describe('prices', () => {
+  it('prices a chat call by the tokens its answer reported, and bounds it beforehand by what it sends and max_tokens', () => {
+    const body = {
+      client_id: 'ana',
+      messages: [
+        { role: 'system' as const, content: 'Write loot for the drop described by the user.' },
+        { role: 'user' as const, content: 'Item 1: a WEAPON, EPIC, level 4 — ümlaut and 日本語 too' },
+      ],
+      max_tokens: 500,
+    };
+    const usage = usageOf(body.messages, 'x'.repeat(1996));
+    expect(pricing.chat('openai', 'gpt-4o-mini', usage)).toBe(miniCost(usage));
+    expect(pricing.chat('openai', 'openai/gpt-4o-mini', usage)).toBe(miniCost(usage));
+    const max = pricing.chatMax('openai', 'gpt-4o-mini', body) as number;
+    expect(max).toBeGreaterThanOrEqual(
+      miniCost({ prompt_tokens: usage.prompt_tokens, completion_tokens: 500 }),
+    );
+    // The embedded engine costs nothing; a model without a price, or an answer without usage, is unpriced.
+    expect(pricing.chat('embedded', undefined, usage)).toBe(0);
+    expect(pricing.chatMax('embedded', undefined, body)).toBe(0);
+    expect(pricing.chat('openai', 'llama3.1:8b', usage)).toBeNull();
+    expect(pricing.chatMax('openai', 'llama3.1:8b', body)).toBeNull();
+    expect(pricing.chat('openai', 'gpt-4o-mini', undefined)).toBeNull();
+    expect(pricing.chat('v1', undefined, usage)).toBeNull();
+  });
+
+  it('prices an image by its model, quality and size; the embedded engine is free; a GPU of your own is unpriced', () => {
+    const image = (api: string, model: string, size: string, quality?: string) =>
+      pricing.image(api, { model, size, ...(quality ? { quality } : {}) });
+    expect(image('openai', 'gpt-image-1-mini', '1024x1024', 'low')).toBe(5_000_000);
+    expect(image('openai', 'gpt-image-1-mini', '1536x1024', 'high')).toBe(52_000_000);
+    expect(image('openai', 'gpt-image-1', '1024x1024', 'medium')).toBe(42_000_000);
+    expect(image('openai', 'dall-e-3', '1024x1792', 'hd')).toBe(120_000_000);
+    expect(image('openai', 'dall-e-2', '512x512')).toBe(18_000_000);
+    expect(image('openai', 'gpt-image-1-mini', '640x640', 'low')).toBeNull();
+    expect(image('sdapi', 'v1-5-pruned-emaonly-fp16.safetensors', '512x512')).toBeNull();
+    expect(image('comfyui', 'sd_xl_base_1.0.safetensors', '1024x1024')).toBeNull();
+    expect(pricing.image('embedded', { size: '128x128' })).toBe(0);
+  });
+
+  it('lays a price file over the shipped list model by model, and refuses a bad one naming the variable and the field', () => {
+    const file = priceFile({
+      chat: { openai: { 'llama3.1:8b': { input_per_1m: 0.01, output_per_1m: 0.02 } } },
+      image: { sdapi: { '*': 0.0004 }, openai: { 'gpt-image-1-mini': { '*': 0.004 } } },
+    });
+    const own = new Pricing(loadPrices(file));
+    expect(own.chat('openai', 'llama3.1:8b', { prompt_tokens: 1000, completion_tokens: 100 })).toBe(12_000);
+    expect(own.chat('openai', 'gpt-4o-mini', { prompt_tokens: 1000, completion_tokens: 0 })).toBe(150_000);
+    expect(own.image('sdapi', { model: 'any-checkpoint', size: '512x512' })).toBe(400_000);
+    expect(own.image('openai', { model: 'gpt-image-1-mini', size: '1024x1024', quality: 'low' })).toBe(
+      4_000_000,
+    );
+    // A list in another currency stands alone: the shipped dollar prices are not mixed into it.
+    const euros = new Pricing(loadPrices(priceFile({ currency: 'EUR', image: { sdapi: { '*': 0.001 } } })));
+    expect(euros.currency).toBe('EUR');
+    expect(euros.chat('openai', 'gpt-4o-mini', { prompt_tokens: 1, completion_tokens: 1 })).toBeNull();
+
+    const refused = (json: unknown) => () =>
+      loadConfig({ LOOTSMITH_PRICES_FILE: priceFile(json), LOOTSMITH_DATA_DIR: tmpdir() });
+    expect(refused({ chat: { openai: { 'gpt-4o-mini': { input_per_1m: -1, output_per_1m: 1 } } } })).toThrow(
+      /LOOTSMITH_PRICES_FILE: .*prices\.json: chat\.openai\.gpt-4o-mini\.input_per_1m/,
+    );
+    expect(refused({ image: { sdapi: { '*': { low: { big: 1 } } } } })).toThrow(
+      /LOOTSMITH_PRICES_FILE: .*image\.sdapi\.\*\.low\.big: a size such as 1024x1024/,
+    );
+    expect(refused({ image: { embedded: { '*': 1 } } })).toThrow(
+      /LOOTSMITH_PRICES_FILE: .*image: Unrecognized key: "embedded"/,
+    );
+    expect(refused('{ not json')).toThrow(/LOOTSMITH_PRICES_FILE: .*prices\.json: .*JSON/);
+    expect(() =>
+      loadConfig({
+        LOOTSMITH_PRICES_FILE: join(tmpdir(), 'no-such-prices.json'),
+        LOOTSMITH_DATA_DIR: tmpdir(),
+      }),
+    ).toThrow(/LOOTSMITH_PRICES_FILE: .*no-such-prices\.json: ENOENT/);
+  });
+});
+
+/** The server over OpenAI's chat (gpt-4o-mini) and Images (gpt-image-1-mini), both faked, at their list prices. */
+async function bootOpenAI(env: Record<string, string> = {}): Promise<Booted> {
+  const booted = await bootWithFake({ LOOTSMITH_CHAT_MODEL: 'gpt-4o-mini', ...env }, undefined, {
+    chat: 'openai',
+    image: 'openai',
+  });
+  booted.fake.models.push('gpt-4o-mini');
+  return booted;
+}
+
+const flush = (b: Booted) => (b.server.core.deps.activity as ActivityRecorder).flush();
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function drop(b: Booted, player: string, items: number) {
+  const res = await b.server.app.inject({
+    method: 'POST',
+    url: '/v1/generate/items',
+    headers: bearer(await b.token(player)),
+    payload: {
+      client_id: player,
+      generation_context: { enemy: 'slime', player_level: 2 },
+      items: Array(items).fill({ type: 'WEAPON' }),
+    },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().items as Array<{ id: string; icon: { id: string } }>;
+}
+
+/** The chat calls' cost, each as the fake reported its usage, from call `from` on. */
+const chatCosts = (fake: FakeUpstream) => fake.usage.map(miniCost);
+
+describe('spend', () => {
+  it('records each call’s cost with its player, route and backend: spend per player, route and day is the sum of the calls’ prices', async () => {
+    t = await bootOpenAI();
+    const anaItems = await drop(t, 'ana', 2);
+    await drop(t, 'bob', 1);
+    // A forwarded image at medium quality (15 steps, the game's most): $0.011 at 1024x1024.
+    const forward = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/image/generations',
+      headers: bearer(await t.token('ana')),
+      payload: { client_id: 'ana', prompt: 'a lantern, game item', width: 512, height: 512, steps: 15 },
+    });
+    expect(forward.statusCode).toBe(200);
+    await flush(t);
+
+    const [anaChat, bobChat] = chatCosts(t.fake) as [number, number];
+    expect(t.fake.usage).toHaveLength(2);
+    const icon = 5_000_000;
+    const spend = await t.server.core.deps.store.admin.spend(today());
+    expect(spend).toEqual(
+      expect.arrayContaining([
+        {
+          day: today(),
+          route: 'POST /v1/generate/items',
+          backend: 'chat:openai',
+          calls: 2,
+          nanos: anaChat + bobChat,
+          unpriced: 0,
+        },
+        {
+          day: today(),
+          route: 'POST /v1/generate/items',
+          backend: 'image:openai',
+          calls: 3,
+          nanos: 3 * icon,
+          unpriced: 0,
+        },
+        {
+          day: today(),
+          route: 'POST /v1/image/generations',
+          backend: 'image:openai',
+          calls: 1,
+          nanos: 11_000_000,
+          unpriced: 0,
+        },
+      ]),
+    );
+    expect(spend).toHaveLength(3);
+    const { admin } = t.server.core.deps.store;
+    expect(await admin.playerSpend('ana', today())).toEqual([
+      { playerId: 'ana', day: today(), calls: 4, nanos: anaChat + 2 * icon + 11_000_000, unpriced: 0 },
+    ]);
+    expect(await admin.playerSpend('bob', today())).toEqual([
+      { playerId: 'bob', day: today(), calls: 2, nanos: bobChat + icon, unpriced: 0 },
+    ]);
+    // An item carries its share of the call that wrote it; its icon what painting it cost.
+    const made = await Promise.all(anaItems.map((i) => admin.item(i.id)));
+    expect(made.map((m) => m?.provenance?.cost).reduce((a, b) => Number(a) + Number(b), 0)).toBe(anaChat);
+    expect(made.map((m) => m?.iconCost)).toEqual([icon, icon]);
+  });
+});
