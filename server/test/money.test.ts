@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Booted, bootWithFake } from '@lootsmith/test-support/boot';
+import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
 import { type FakeUpstream, usageOf } from '@lootsmith/test-support/fake-upstream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActivityRecorder } from '../src/admin/activity.ts';
@@ -200,5 +200,55 @@ describe('spend', () => {
     const made = await Promise.all(anaItems.map((i) => admin.item(i.id)));
     expect(made.map((m) => m?.provenance?.cost).reduce((a, b) => Number(a) + Number(b), 0)).toBe(anaChat);
     expect(made.map((m) => m?.iconCost)).toEqual([icon, icon]);
+
+    // The console reads the same sums in dollars: the overview by route and backend, a player, an item.
+    const read = async (url: string) =>
+      (await (t as Booted).server.app.inject({ url, headers: bearer(SERVER_KEY) })).json();
+    const dollars = (nanos: number, calls: number) => ({ amount: nanos / 1e9, calls, unpriced: 0 });
+    const drops = anaChat + bobChat + 3 * icon;
+    const { spend: overview } = await read('/api/v1/admin/overview');
+    expect(overview).toMatchObject({
+      currency: 'USD',
+      today: dollars(drops + 11_000_000, 6),
+      week: dollars(drops + 11_000_000, 6),
+      month: dollars(drops + 11_000_000, 6),
+      routes: [
+        { route: 'POST /v1/generate/items', today: dollars(drops, 5), week: dollars(drops, 5) },
+        { route: 'POST /v1/image/generations', today: dollars(11_000_000, 1), week: dollars(11_000_000, 1) },
+      ],
+      backends: [
+        { backend: 'image:openai', today: dollars(3 * icon + 11_000_000, 4) },
+        { backend: 'chat:openai', today: dollars(anaChat + bobChat, 2) },
+      ],
+    });
+    expect(overview.days).toHaveLength(7);
+    expect(overview.days.at(-1)).toEqual({ day: today(), ...dollars(drops + 11_000_000, 6) });
+    const ana = await read('/api/v1/admin/players/ana');
+    expect(ana.spend).toEqual({
+      currency: 'USD',
+      today: dollars(anaChat + 2 * icon + 11_000_000, 4),
+      week: dollars(anaChat + 2 * icon + 11_000_000, 4),
+    });
+    expect(ana.player.spend).toBe((anaChat + 2 * icon + 11_000_000) / 1e9);
+    const items = await Promise.all(anaItems.map((i) => read(`/api/v1/admin/items/${i.id}`)));
+    const texts = items.map((i) => i.provenance.cost.text as number);
+    expect(texts.reduce((a, b) => a + b, 0)).toBeCloseTo(anaChat / 1e9, 12);
+    expect(items.map((i) => i.provenance.cost.icon)).toEqual([0.005, 0.005]);
+  });
+});
+
+describe('unpriced calls', () => {
+  it('counts calls the price list has no price for as unpriced, never as free, down to the item', async () => {
+    // The spec's /v1 service has no list price: its calls are unpriced until a price file gives one.
+    t = await bootWithFake();
+    const [made] = await drop(t, 'ana', 1);
+    await flush(t);
+    const read = async (url: string) =>
+      (await (t as Booted).server.app.inject({ url, headers: bearer(SERVER_KEY) })).json();
+    const { spend } = await read('/api/v1/admin/overview');
+    expect(spend.today).toEqual({ amount: 0, calls: 2, unpriced: 2 });
+    expect(spend.backends.map((b: { backend: string }) => b.backend).sort()).toEqual(['chat:v1', 'image:v1']);
+    const item = await read(`/api/v1/admin/items/${made?.id}`);
+    expect(item.provenance.cost).toEqual({ currency: 'USD', text: 'unpriced', icon: 'unpriced' });
   });
 });

@@ -443,6 +443,8 @@ export class AdminQueries implements AdminStore {
           backend_stats: ['backendStats', { since: minute }],
           series: ['series', { since: minute, step: 1 }],
           generations: ['generations', { since: new Date(Date.now() - 3_600_000).toISOString() }],
+          spend: ['spend', { since: new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10) }],
+          player_spend: ['playerSpend', { id: 'player-1', since: '2000-01-01' }],
         } as const;
         const plans: Record<string, string> = {};
         for (const [name, [statement, params]] of Object.entries(queries))

@@ -22,8 +22,10 @@ import {
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
+import { fromNanos } from '../money/pricing.ts';
 import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
+import { itemCost, recentSpend, spendDays, spendFigures } from './spend.ts';
 import {
   type AdminStore,
   LATENCY_BOUNDS_MS,
@@ -138,6 +140,8 @@ export type ConsoleStore = Pick<
     | 'item'
     | 'removeItem'
     | 'moderation'
+    | 'spend'
+    | 'playerSpend'
   >;
 };
 
@@ -147,6 +151,8 @@ export interface AdminDeps {
   /** The game's materials as items (their icons included). */
   materials: Map<string, Item>;
   pools: boolean;
+  /** The price list's currency: every amount of money is in it. */
+  currency: string;
 }
 
 /**
@@ -167,7 +173,7 @@ export class AdminService {
     const firstSlot = Math.floor(nowMinute / step) - slots + 1;
     const sinceMinute = firstSlot * step;
     const since = sinceMinute * 60_000;
-    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock] =
+    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock, spend] =
       await Promise.all([
         admin.routeStats(sinceMinute),
         admin.backendStats(sinceMinute),
@@ -177,6 +183,7 @@ export class AdminService {
         admin.playerCounts(since),
         admin.moderationSince(since),
         this.deps.pools ? store.poolStock(gameKey(game), now) : Promise.resolve([]),
+        admin.spend(spendDays(now).since),
       ]);
 
     // Latency buckets summed per route and per backend and kind; percentiles are read from the sums.
@@ -264,6 +271,7 @@ export class AdminService {
         active_players: counts.active,
         moderation_events: moderation,
       },
+      spend: spendFigures(spend, now, this.deps.currency),
       generations,
       answers: answers.list(),
       routes: routeList.sort((a, b) => b.requests - a.requests),
@@ -307,6 +315,7 @@ export class AdminService {
       requests: row.requests,
       tokens: row.tokens,
       images: row.images,
+      spend: fromNanos(row.spend),
       last_seen: row.lastAt === null ? null : iso(row.lastAt),
       created_at: row.createdAt,
     };
@@ -325,6 +334,7 @@ export class AdminService {
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
     return {
+      currency: this.deps.currency,
       players: page.map((r) => this.summary(r)),
       total,
       next: rows.length > q.limit && last ? cursor({ id: last.id, lastAt: last.lastAt ?? 0 }) : null,
@@ -335,12 +345,14 @@ export class AdminService {
     const { store, materials } = this.deps;
     const row = await store.admin.player(id);
     if (!row) throw refuse('not_found', `No player ${id}`);
-    const [read, equipment, usage, requests, moderation] = await Promise.all([
+    const now = Date.now();
+    const [read, equipment, usage, requests, moderation, spend] = await Promise.all([
       store.inventory(id),
       store.equipment(id),
       store.dailyUsage(id, today()),
       store.admin.playerRequests(id, 50),
       store.admin.moderation({ playerId: id, limit: 20 }),
+      store.admin.playerSpend(id, spendDays(now).week),
     ]);
     const slots = new Map(equipment.map((e) => [e.item_id, e.slot]));
     const inventory = (read?.stacks ?? []).flatMap((s) => {
@@ -356,6 +368,7 @@ export class AdminService {
         recipes: read?.recipes.length ?? 0,
       },
       usage_today: usage,
+      spend: { currency: this.deps.currency, ...recentSpend(spend, now) },
       inventory,
       requests: requests.map((r) => ({
         at: iso(r.at),
@@ -436,6 +449,7 @@ export class AdminService {
         seed: p.seed,
         prompt: p.prompt,
         rules: p.rules,
+        cost: itemCost(p.cost, found.iconCost, this.deps.currency),
         created_at: p.createdAt,
       },
       removal: found.removal && {
