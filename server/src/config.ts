@@ -4,8 +4,10 @@ import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseSettings, readSettings, SettingsError, settingsSchema } from '@lootsmith/protocol';
 import { z } from 'zod';
+import type { SpendCaps } from './money/caps.ts';
 import { loadPrices, type PriceList } from './money/prices.ts';
-import { flag, secret, setting, whole } from './setting-values.ts';
+import { Pricing, toNanos } from './money/pricing.ts';
+import { amount, flag, secret, setting, whole } from './setting-values.ts';
 import type { Rules } from './upstream/backends/description.ts';
 import {
   BACKEND_SETTINGS,
@@ -203,6 +205,26 @@ export const SETTINGS = {
     z.string().min(1).optional(),
     'a JSON price list laid over the shipped one (OpenAI’s list prices of gpt-4o-mini, the GPT image and DALL·E models), per backend API and model: chat per 1M input and output tokens, images per image by quality and size (see docs/DEPLOY.md); a call without a price counts as unpriced',
   ),
+  spendDailyCap: setting(
+    'LOOTSMITH_SPEND_DAILY_CAP',
+    amount.optional(),
+    'most the game’s backend calls may cost in a UTC day, in the price list’s currency (25 = $25): every call is reserved at its most before it is sent and settled to its cost after, on every instance; past it a call is refused (429 spend_cap_reached) or served as LOOTSMITH_SPEND_CAP_SERVE says',
+  ),
+  spendMonthlyCap: setting(
+    'LOOTSMITH_SPEND_MONTHLY_CAP',
+    amount.optional(),
+    'most the game’s backend calls may cost in a UTC month, kept like LOOTSMITH_SPEND_DAILY_CAP',
+  ),
+  spendPlayerDailyCap: setting(
+    'LOOTSMITH_SPEND_PLAYER_DAILY_CAP',
+    amount.optional(),
+    'most one player’s calls may cost in a UTC day (the server’s own work, such as pool refills, counts only for the game)',
+  ),
+  spendCapServe: setting(
+    'LOOTSMITH_SPEND_CAP_SERVE',
+    z.enum(['refuse', 'embedded', 'fallback']).optional(),
+    'what serves a call once a spend cap is reached: refuse (the default: 429 spend_cap_reached), embedded (the embedded engine, free) or fallback (the /v1 service of LOOTSMITH_FALLBACK_URL alone, its cost counted in the figures but not held to the cap)',
+  ),
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
@@ -247,7 +269,15 @@ export const POOL_DEFAULTS: PoolSettings = {
 /** The validated settings, with what follows from them worked out. */
 export type Config = Omit<
   Settings,
-  'playerSecret' | 'devLogin' | 'iconsAfterItem' | 'corsOrigins' | 'pools'
+  | 'playerSecret'
+  | 'devLogin'
+  | 'iconsAfterItem'
+  | 'corsOrigins'
+  | 'pools'
+  | 'spendDailyCap'
+  | 'spendMonthlyCap'
+  | 'spendPlayerDailyCap'
+  | 'spendCapServe'
 > & {
   /** Hardened: `NODE_ENV` is production, or the server listens beyond loopback. */
   production: boolean;
@@ -265,6 +295,8 @@ export type Config = Omit<
   upstream: Upstream;
   /** What each backend call costs: the shipped prices with `LOOTSMITH_PRICES_FILE` laid over them. */
   prices: PriceList;
+  /** The spend caps in money; undefined when none is set (the default). */
+  caps?: SpendCaps;
 };
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
@@ -415,6 +447,7 @@ function configOf(o: Settings, name: (option: string) => string): Config {
   } catch (err) {
     return fail('pricesFile', (err as Error).message);
   }
+  const caps = spendCaps(o, upstream, new Pricing(prices), fail, name);
 
   return {
     ...o,
@@ -431,6 +464,54 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     iconsAfterItem: o.iconsAfterItem ?? o.pools,
     upstream,
     prices,
+    caps,
+  };
+}
+
+const CAPS = ['spendDailyCap', 'spendMonthlyCap', 'spendPlayerDailyCap'] as const;
+
+/**
+ * The spend caps, when any is set. A cap is exact only if every call it holds has a price: each
+ * configured backend (the fallback too) must have one; what serves past a cap must exist.
+ */
+function spendCaps(
+  o: Settings,
+  upstream: Upstream,
+  pricing: Pricing,
+  fail: (option: keyof Settings, message: string) => never,
+  name: (option: string) => string,
+): SpendCaps | undefined {
+  const set = CAPS.filter((c) => o[c] !== undefined);
+  const [first] = set;
+  if (!first) {
+    if (o.spendCapServe !== undefined)
+      fail('spendCapServe', `has no effect unless ${CAPS.map(name).join(', ')} or more is set`);
+    return undefined;
+  }
+  if (o.spendCapServe === 'fallback' && !upstream.fallback)
+    fail(
+      'spendCapServe',
+      `fallback needs a /v1 fallback: set ${name('fallbackUrl')} and ${name('fallbackKey')}`,
+    );
+  const backends = [
+    { kind: 'chat' as const, ...upstream.chat },
+    { kind: 'image' as const, ...upstream.image },
+    ...(upstream.fallback
+      ? (['chat', 'image'] as const).map((kind) => ({ kind, api: 'v1', model: undefined }))
+      : []),
+  ];
+  for (const b of backends)
+    if (!pricing.prices(b.kind, b.api, b.model))
+      fail(
+        first,
+        `needs a price for every backend it caps, and ${b.kind}:${b.api}${b.model ? ` model ${b.model}` : ''} has none: give it one in ${name('pricesFile')}`,
+      );
+  const nanos = (value: number | undefined) => (value === undefined ? undefined : toNanos(value));
+  return {
+    daily: nanos(o.spendDailyCap),
+    monthly: nanos(o.spendMonthlyCap),
+    playerDaily: nanos(o.spendPlayerDailyCap),
+    serve: o.spendCapServe ?? 'refuse',
   };
 }
 

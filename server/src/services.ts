@@ -13,6 +13,7 @@ import { loadArtReferences } from './game/references.ts';
 import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { SpendGate } from './money/caps.ts';
 import { Pricing } from './money/pricing.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
@@ -69,7 +70,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     : new LocalCoordination(store);
   const { chat, image } = config.upstream;
   let engine: { url: string; key: string; close(): Promise<void> } | undefined;
-  if (chat.api === 'embedded' || image.api === 'embedded') {
+  if (chat.api === 'embedded' || image.api === 'embedded' || config.caps?.serve === 'embedded') {
     // Loaded only when used: a server whose backends are all configured never loads the engine.
     const { startEngine } = await import('@lootsmith/engine');
     engine = await startEngine({
@@ -86,6 +87,7 @@ export async function startServices(config: Config, options: { store?: Store } =
   const warn = (message: string, err: unknown) =>
     log.warn({ err: err instanceof Error ? err.message : err }, message);
   const activity = new ActivityRecorder(store.admin, { log: warn });
+  const spending = config.caps && new SpendGate(store, config.caps, { log: warn });
   const upstream = UpstreamClient.open(config.upstream, {
     embedded: engine,
     metrics,
@@ -93,6 +95,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     log,
     observe: (call) => activity.upstreamCall(call),
     pricing: new Pricing(config.prices),
+    spending,
   });
   const icons = new IconService(
     store,

@@ -252,3 +252,137 @@ describe('unpriced calls', () => {
     expect(item.provenance.cost).toEqual({ currency: 'USD', text: 'unpriced', icon: 'unpriced' });
   });
 });
+
+/** A player's forwarded image at low quality (under 15 steps): $0.005 at gpt-image-1-mini's 1024x1024. */
+async function forward(b: Booted, player: string) {
+  return b.server.app.inject({
+    method: 'POST',
+    url: '/v1/image/generations',
+    headers: bearer(await b.token(player)),
+    payload: { client_id: player, prompt: 'a lantern, game item', width: 512, height: 512, steps: 8 },
+  });
+}
+
+describe('spend caps', () => {
+  it('refuses the call after the game’s daily cap is spent, sending nothing and taking nothing of the player’s budget', async () => {
+    t = await bootOpenAI({ LOOTSMITH_SPEND_DAILY_CAP: '0.025' });
+    for (let i = 0; i < 5; i++) expect((await forward(t, i % 2 ? 'ana' : 'bob')).statusCode).toBe(200);
+    const refused = await forward(t, 'ana');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      error: {
+        code: 'spend_cap_reached',
+        message: expect.stringContaining('daily spend cap'),
+        details: { cap: 'game_daily', resets_at: expect.stringMatching(/T00:00:00\.000Z$/) },
+      },
+    });
+    // No amount of the operator's money is told to a player.
+    expect(refused.body).not.toMatch(/\$|0\.025|USD/);
+    expect(t.fake.calls.image).toBe(5);
+    const day = today();
+    expect(await t.server.core.deps.store.dailyUsage('ana', day)).toEqual({ items: 0, images: 2 });
+    await flush(t);
+    const overview = (
+      await t.server.app.inject({ url: '/api/v1/admin/overview', headers: bearer(SERVER_KEY) })
+    ).json();
+    expect(overview.spend.today).toEqual({ amount: 0.025, calls: 5, unpriced: 0 });
+    // The console counts it as the game's refusal, not an error.
+    expect(overview.answers).toContainEqual({ kind: 'game_refusal', code: 'spend_cap_reached', count: 1 });
+    expect(overview.totals.errors).toBe(0);
+  });
+
+  it('reserves a call at its most: a drop whose most would pass the cap is refused before the model is asked', async () => {
+    // gpt-4o-mini with 4,096 tokens out can cost $0.0025 and more; the drop would cost far less.
+    t = await bootOpenAI({ LOOTSMITH_SPEND_DAILY_CAP: '0.002' });
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: '/v1/generate/items',
+      headers: bearer(await t.token('ana')),
+      payload: {
+        client_id: 'ana',
+        generation_context: { enemy: 'slime', player_level: 2 },
+        items: [{ type: 'WEAPON' }],
+      },
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error.code).toBe('spend_cap_reached');
+    expect(t.fake.usage).toHaveLength(0);
+    // Nothing was sent, so the drop took nothing of the player's daily items.
+    expect(await t.server.core.deps.store.dailyUsage('ana', today())).toEqual({ items: 0, images: 0 });
+  });
+
+  it('holds each player to a daily cap of their own, and the others play on', async () => {
+    t = await bootOpenAI({ LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.01' });
+    expect((await forward(t, 'ana')).statusCode).toBe(200);
+    expect((await forward(t, 'ana')).statusCode).toBe(200);
+    const refused = await forward(t, 'ana');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({
+      code: 'spend_cap_reached',
+      message: "Player ana has reached today's spend cap: new content resumes at midnight UTC",
+      details: { cap: 'player_daily' },
+    });
+    expect((await forward(t, 'bob')).statusCode).toBe(200);
+  });
+
+  it('serves from the embedded engine once a cap is reached, when the operator says so', async () => {
+    t = await bootOpenAI({ LOOTSMITH_SPEND_DAILY_CAP: '0.005', LOOTSMITH_SPEND_CAP_SERVE: 'embedded' });
+    expect((await forward(t, 'ana')).statusCode).toBe(200);
+    expect(t.fake.calls.image).toBe(1);
+    // Past the cap: the engine paints (free) and the fake is not called again.
+    const past = await forward(t, 'ana');
+    expect(past.statusCode).toBe(200);
+    expect(Buffer.from(past.json().image, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(t.fake.calls.image).toBe(1);
+    await flush(t);
+    const spend = await t.server.core.deps.store.admin.spend(today());
+    expect(spend.map((s) => [s.backend, s.calls, s.nanos]).sort()).toEqual([
+      ['image:embedded', 1, 0],
+      ['image:openai', 1, 5_000_000],
+    ]);
+  });
+
+  it('refuses caps it cannot keep exactly, and other bad cap settings, naming the variable', () => {
+    const config = (env: Record<string, string>) => () =>
+      loadConfig({ LOOTSMITH_DATA_DIR: tmpdir(), ...env });
+    // The embedded engine is free: a cap over it needs no price.
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '5' })().caps).toEqual({ daily: 5e9, serve: 'refuse' });
+    expect(
+      config({
+        LOOTSMITH_SPEND_MONTHLY_CAP: '100',
+        LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.25',
+        LOOTSMITH_SPEND_CAP_SERVE: 'embedded',
+      })().caps,
+    ).toEqual({ monthly: 100e9, playerDaily: 250_000_000, serve: 'embedded' });
+    const hosted = {
+      LOOTSMITH_UPSTREAM_URL: 'https://content.example.com',
+      LOOTSMITH_UPSTREAM_KEY: 'key-0123456789',
+    };
+    expect(config({ ...hosted, LOOTSMITH_SPEND_DAILY_CAP: '5' })).toThrow(
+      'LOOTSMITH_SPEND_DAILY_CAP: needs a price for every backend it caps, and chat:v1 has none: give it one in LOOTSMITH_PRICES_FILE',
+    );
+    // A price of 0 is a price: the calls of a hosted service the operator pays nothing for.
+    const priced = priceFile({
+      chat: { v1: { '*': { input_per_1m: 1, output_per_1m: 2 } } },
+      image: { v1: { '*': 0 } },
+    });
+    expect(
+      config({ ...hosted, LOOTSMITH_SPEND_DAILY_CAP: '5', LOOTSMITH_PRICES_FILE: priced })().caps?.daily,
+    ).toBe(5e9);
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '-1' })).toThrow(
+      'LOOTSMITH_SPEND_DAILY_CAP: must be more than 0',
+    );
+    expect(config({ LOOTSMITH_SPEND_MONTHLY_CAP: 'lots' })).toThrow(
+      'LOOTSMITH_SPEND_MONTHLY_CAP: must be an amount such as 25 or 0.50',
+    );
+    expect(config({ LOOTSMITH_SPEND_CAP_SERVE: 'embedded' })).toThrow(
+      'LOOTSMITH_SPEND_CAP_SERVE: has no effect unless LOOTSMITH_SPEND_DAILY_CAP',
+    );
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '5', LOOTSMITH_SPEND_CAP_SERVE: 'fallback' })).toThrow(
+      'LOOTSMITH_SPEND_CAP_SERVE: fallback needs a /v1 fallback: set LOOTSMITH_FALLBACK_URL and LOOTSMITH_FALLBACK_KEY',
+    );
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '5', LOOTSMITH_SPEND_CAP_SERVE: 'always' })).toThrow(
+      /LOOTSMITH_SPEND_CAP_SERVE: /,
+    );
+  });
+});

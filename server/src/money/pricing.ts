@@ -88,6 +88,6 @@ export class Pricing {
     if (api === 'embedded') return true;
     if (kind === 'chat') return !!this.chatPrice(api, model);
     const models = this.list.image[api];
-    return !!((model !== undefined && models?.[model]) || models?.['*']);
+    return (model === undefined ? undefined : models?.[model]) !== undefined || models?.['*'] !== undefined;
   }
 }

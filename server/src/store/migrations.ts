@@ -240,6 +240,18 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE icons ADD COLUMN cost ${d.bigint};
     ALTER TABLE icons ADD COLUMN unpriced INTEGER;
   `,
+  // Issue 40: spend caps. Each cap's spend of its period (\`game\` or \`player:<id>\`; a UTC day
+  // \`2025-06-01\` or month \`2025-06\`), reserved at a call's most before it and set to its cost
+  // after; and each alert of a cap's threshold, sent once per period by whichever instance wrote it.
+  (d) => `
+    CREATE TABLE spend_usage (
+      scope TEXT NOT NULL, period TEXT NOT NULL, nanos ${d.bigint} NOT NULL, PRIMARY KEY (scope, period)
+    );
+    CREATE TABLE spend_alerts (
+      scope TEXT NOT NULL, period TEXT NOT NULL, threshold INTEGER NOT NULL, at ${d.bigint} NOT NULL,
+      PRIMARY KEY (scope, period, threshold)
+    );
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

@@ -138,6 +138,11 @@ export abstract class SqlStore implements Store {
     return this.transaction(rules.release(reservation));
   }
 
+  /** Each cap's row on its own (a statement is atomic): none waits on a transaction holding the others. */
+  settle(reservation: Reservation, nanos: number) {
+    return this.autocommit(rules.settle(reservation, nanos));
+  }
+
   equipment(playerId: string) {
     return this.autocommit(all('equipment', { player: playerId }));
   }

@@ -233,6 +233,21 @@ function gameStatements(d: SqlDialect) {
        ON CONFLICT DO NOTHING RETURNING id`,
     ),
     returnGrant: sql('DELETE FROM drop_grants WHERE id = $grant'),
+    /** A spend cap's row of its period counted up by `$nanos`, unless that would pass `$cap` (no row back). */
+    takeSpend: sql<{ spent: number }>(
+      `INSERT INTO spend_usage AS s (scope, period, nanos) SELECT $scope, $period, $nanos WHERE $nanos <= $cap
+       ON CONFLICT (scope, period) DO UPDATE SET nanos = s.nanos + excluded.nanos
+       WHERE s.nanos + excluded.nanos <= $cap RETURNING nanos AS spent`,
+    ),
+    spentSoFar: sql<{ spent: number }>(
+      'SELECT COALESCE(SUM(nanos), 0) AS spent FROM spend_usage WHERE scope = $scope AND period = $period',
+    ),
+    /** What a call cost in place of what it reserved (`$delta` = cost − reserved); the spend after it. */
+    settleSpend: sql<{ spent: number }>(
+      `UPDATE spend_usage SET nanos = nanos + $delta WHERE scope = $scope AND period = $period
+       RETURNING nanos AS spent`,
+    ),
+    dropEmptySpend: sql('DELETE FROM spend_usage WHERE scope = $scope AND period = $period AND nanos = 0'),
 
     // Equipment
     /** Worn items the player still owns. */

@@ -8,9 +8,10 @@ import {
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
 import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
+import type { SpendGate } from '../money/caps.ts';
 import { DEFAULT_PRICES } from '../money/prices.ts';
 import { type Billed, type Nanos, Pricing } from '../money/pricing.ts';
-import { cancelled, Failed } from '../refusal.ts';
+import { cancelled, Failed, refuse } from '../refusal.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
 import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
@@ -96,7 +97,12 @@ export interface OpenOptions {
   maxRetryAfterMs?: number;
   /** What each call costs (the shipped list prices by default). */
   pricing?: Pricing;
+  /** The spend caps every call is reserved against; none by default. */
+  spending?: Spending;
 }
+
+/** The spend caps as the client asks them before each call (`SpendGate`). */
+export type Spending = Pick<SpendGate, 'serve' | 'reserve'>;
 
 /** Longest piece of a backend's error message passed on to a player or a log. */
 const MESSAGE_LIMIT = 200;
@@ -149,6 +155,9 @@ interface Core {
   observe?: (call: UpstreamCall) => void;
   maxRetryAfterMs: number;
   pricing: Pricing;
+  spending?: Spending;
+  /** What serves each kind once a spend cap is reached, when something does (`Spending.serve`). */
+  capped?: { chat: Target<ChatBackend>[]; image: Target<ImageBackend>[] };
 }
 
 /** An attempt being made: whom for, charged to whom and since when (what `observe` is told). */
@@ -158,8 +167,11 @@ interface Attempting {
   started: number;
 }
 
-/** What an attempt at a target costs once it has succeeded: its model, and its price (`null`: unpriced). */
-type CostOf<B, T> = (target: Target<B>, result: T) => { model?: string; cost: Nanos | null };
+/** What an attempt at a target costs: its most before it is made, and once it has succeeded (`null`: unpriced). */
+interface Price<B, T> {
+  most(target: Target<B>): Nanos | null;
+  of(target: Target<B>, result: T): { model?: string; cost: Nanos | null };
+}
 
 /**
  * The chat and image backends behind one interface: each kind has its backend and, optionally, the
@@ -210,9 +222,33 @@ export class UpstreamClient {
       chat.push(target('chat', fallback, 'fallback', openBackend('chat', fallback)));
       image.push(target('image', fallback, 'fallback', openBackend('image', fallback)));
     }
+    const serve = options.spending?.serve;
+    // Past a spend cap, the embedded engine serves (free), or the fallback alone.
+    const engine = (spec: BackendSpec): BackendSpec => ({
+      api: 'embedded',
+      concurrency: 64,
+      timeoutMs: spec.timeoutMs,
+    });
+    const [chatEngine, imageEngine] = [engine(config.chat), engine(config.image)];
+    const capped =
+      serve === 'embedded'
+        ? {
+            chat: [target('chat', chatEngine, 'primary', openBackend('chat', chatEngine, embedded, log))],
+            image: [
+              target('image', imageEngine, 'primary', openBackend('image', imageEngine, embedded, log)),
+            ],
+          }
+        : serve === 'fallback'
+          ? {
+              chat: chat.filter((t) => t.role === 'fallback'),
+              image: image.filter((t) => t.role === 'fallback'),
+            }
+          : undefined;
     return new UpstreamClient({
       chat,
       image,
+      spending: options.spending,
+      capped,
       retries: config.retries,
       secrets,
       metrics: options.metrics,
@@ -244,11 +280,14 @@ export class UpstreamClient {
   ): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.core.secrets.scrub(text);
     const { pricing } = this.core;
-    const costOf: CostOf<ChatBackend, ChatCompletionResponse> = (target, answer) => {
-      const model = body.model ?? target.model;
-      return { model, cost: pricing.chat(target.api, model, answer.usage) };
+    const price: Price<ChatBackend, ChatCompletionResponse> = {
+      most: (target) => pricing.chatMax(target.api, body.model ?? target.model, body),
+      of: (target, answer) => {
+        const model = body.model ?? target.model;
+        return { model, cost: pricing.chat(target.api, model, answer.usage) };
+      },
     };
-    return this.call(this.core.chat, body.client_id, signal, options, costOf, async (target, attempt) => {
+    return this.call('chat', body.client_id, signal, options, price, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
       return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
@@ -310,11 +349,12 @@ export class UpstreamClient {
     options: CallOptions | undefined,
     accept: (painted: Painted, target: Target<ImageBackend>) => Promise<T>,
   ): Promise<T> {
-    const costOf = (target: Target<ImageBackend>) => {
+    const of = (target: Target<ImageBackend>) => {
       const billed = billedAs(target, ask);
       return { model: billed.model, cost: this.core.pricing.image(target.api, billed) };
     };
-    return this.call(this.core.image, ask.client_id, signal, options, costOf, async (target, attempt) => {
+    const price: Price<ImageBackend, T> = { most: (target) => of(target).cost, of };
+    return this.call('image', ask.client_id, signal, options, price, async (target, attempt) => {
       const painted = await target.backend.paint(ask, attempt);
       if (
         this.core.secrets.leaks(painted.bytes) ||
@@ -336,15 +376,59 @@ export class UpstreamClient {
    * and Retry-After waits come on top). A 4xx about the request is passed on; the rest ends in a 502.
    */
   private async call<B, T>(
-    targets: Target<B>[],
+    kind: Kind,
     clientId: string,
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
-    costOf: CostOf<B, T>,
+    price: Price<B, T>,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
   ): Promise<T> {
-    const priority = options?.priority ?? this.priority;
+    const targets = this.core[kind] as unknown as Target<B>[];
     const payer = currentPayer();
+    const tried = (list: Target<B>[]) =>
+      this.tryEach(list, clientId, payer, signal, options, price, attemptOn);
+    const gate = this.core.spending;
+    if (!gate) return (await tried(targets)).result;
+    // Reserved at its most against the spend caps before anything is sent, settled to its cost after.
+    const most = Math.max(...targets.map((t) => this.mostOf(t, price)));
+    const settle = await gate.reserve(most, payer?.player);
+    if (settle === 'capped') return (await tried(this.core.capped?.[kind] as unknown as Target<B>[])).result;
+    let done: { result: T; cost: Nanos | null };
+    try {
+      done = await tried(targets);
+    } catch (err) {
+      await settle(0);
+      throw err;
+    }
+    // A cost the answer did not say (no usage reported) is taken to be its most.
+    await settle(done.cost ?? most);
+    return done.result;
+  }
+
+  /** The most a call at a target may cost; refused when it has no price, which spend caps need. */
+  private mostOf<B, T>(target: Target<B>, price: Price<B, T>): Nanos {
+    const most = price.most(target);
+    if (most !== null) return most;
+    throw refuse(
+      'forbidden',
+      `The game's spend caps need a price for every call, and ${target.kind}:${target.api}${target.model ? ` model ${target.model}` : ''} has none: the operator adds it to LOOTSMITH_PRICES_FILE`,
+    );
+  }
+
+  /**
+   * Tries each backend of a kind in turn (see `call`): the result of the first that answers, and
+   * what that attempt cost.
+   */
+  private async tryEach<B, T>(
+    targets: Target<B>[],
+    clientId: string,
+    payer: Payer | undefined,
+    signal: CallerSignal | undefined,
+    options: CallOptions | undefined,
+    price: Price<B, T>,
+    attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
+  ): Promise<{ result: T; cost: Nanos | null }> {
+    const priority = options?.priority ?? this.priority;
     let refused: Target<B> | undefined;
     const failures: string[] = [];
     for (const target of targets) {
@@ -358,7 +442,7 @@ export class UpstreamClient {
             attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
-          const { model, cost } = costOf(target, result);
+          const { model, cost } = price.of(target, result);
           this.count(target, 'ok', attempting, {
             usage: (result as { usage?: UpstreamCall['usage'] }).usage,
             model,
@@ -366,7 +450,7 @@ export class UpstreamClient {
           });
           options?.meter?.(cost);
           if (target.role === 'fallback') this.fellBack(target, failures);
-          return result;
+          return { result, cost };
         } catch (err) {
           if (attempting.started) left -= Date.now() - attempting.started;
           if (err instanceof LeftQueue || signal?.aborted) throw cancelled();
