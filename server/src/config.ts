@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { SpendCaps } from './money/caps.ts';
 import { loadPrices, type PriceList } from './money/prices.ts';
 import { Pricing, toNanos } from './money/pricing.ts';
-import { amount, flag, secret, setting, whole } from './setting-values.ts';
+import { amount, flag, secret, setting, url, whole } from './setting-values.ts';
 import type { Rules } from './upstream/backends/description.ts';
 import {
   BACKEND_SETTINGS,
@@ -225,6 +225,16 @@ export const SETTINGS = {
     z.enum(['refuse', 'embedded', 'fallback']).optional(),
     'what serves a call once a spend cap is reached: refuse (the default: 429 spend_cap_reached), embedded (the embedded engine, free) or fallback (the /v1 service of LOOTSMITH_FALLBACK_URL alone, its cost counted in the figures but not held to the cap)',
   ),
+  spendAlertUrl: setting(
+    'LOOTSMITH_SPEND_ALERT_URL',
+    url.optional(),
+    'a webhook told when a spend cap reaches 80% and 100% in its period: a JSON POST, once per cap, threshold and period across every instance, answered within 5 s or given up; it never holds up a request (the log has a line for each alert, with or without it); never logged',
+  ),
+  spendAlertSecret: setting(
+    'LOOTSMITH_SPEND_ALERT_SECRET',
+    secret.optional(),
+    'signs each alert: x-lootsmith-signature: sha256=<HMAC-SHA256 of the body, hex>',
+  ),
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
@@ -305,7 +315,13 @@ const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|BENCH_|CHROMIUM$|RELIABILITY$)/;
 export class ConfigError extends SettingsError {}
 
 /** The server's own secrets, each apart from the others and, in production, strong. */
-const SECRET_OPTIONS = ['playerSecret', 'serverKey', 'metricsToken', 'consolePassword'] as const;
+const SECRET_OPTIONS = [
+  'playerSecret',
+  'serverKey',
+  'metricsToken',
+  'consolePassword',
+  'spendAlertSecret',
+] as const;
 const MAKE_SECRET = 'use 32 or more random characters of its own, e.g. from `openssl rand -base64 32`';
 
 /**
@@ -483,9 +499,12 @@ function spendCaps(
 ): SpendCaps | undefined {
   const set = CAPS.filter((c) => o[c] !== undefined);
   const [first] = set;
+  if (o.spendAlertSecret !== undefined && o.spendAlertUrl === undefined)
+    fail('spendAlertSecret', `has no effect unless ${name('spendAlertUrl')} is set`);
   if (!first) {
-    if (o.spendCapServe !== undefined)
-      fail('spendCapServe', `has no effect unless ${CAPS.map(name).join(', ')} or more is set`);
+    for (const option of ['spendCapServe', 'spendAlertUrl'] as const)
+      if (o[option] !== undefined)
+        fail(option, `has no effect unless ${CAPS.map(name).join(', ')} or more is set`);
     return undefined;
   }
   if (o.spendCapServe === 'fallback' && !upstream.fallback)

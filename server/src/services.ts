@@ -13,6 +13,7 @@ import { loadArtReferences } from './game/references.ts';
 import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { SpendAlerts } from './money/alerts.ts';
 import { SpendGate } from './money/caps.ts';
 import { Pricing } from './money/pricing.ts';
 import { LootPools } from './pools/pools.ts';
@@ -54,6 +55,7 @@ export const serverSecrets = (config: Config, engineKey?: string) =>
     config.playerSecret,
     config.moderationKey,
     config.consolePassword,
+    config.spendAlertSecret,
   ]);
 
 /**
@@ -87,7 +89,16 @@ export async function startServices(config: Config, options: { store?: Store } =
   const warn = (message: string, err: unknown) =>
     log.warn({ err: err instanceof Error ? err.message : err }, message);
   const activity = new ActivityRecorder(store.admin, { log: warn });
-  const spending = config.caps && new SpendGate(store, config.caps, { log: warn });
+  const alerts =
+    config.caps &&
+    new SpendAlerts(store, {
+      url: config.spendAlertUrl,
+      secret: config.spendAlertSecret,
+      currency: config.prices.currency,
+      log,
+    });
+  const spending =
+    config.caps && new SpendGate(store, config.caps, { log: warn, spent: (spends) => alerts?.spent(spends) });
   const upstream = UpstreamClient.open(config.upstream, {
     embedded: engine,
     metrics,
@@ -175,6 +186,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await moderator?.close();
       await engine?.close();
       await coordination.close();
+      await alerts?.close();
       await activity.close();
       await store.close();
     },

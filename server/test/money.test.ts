@@ -1,19 +1,25 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
 import { type FakeUpstream, usageOf } from '@lootsmith/test-support/fake-upstream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '@lootsmith/test-support/webhook';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityRecorder } from '../src/admin/activity.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_PRICES, loadPrices } from '../src/money/prices.ts';
 import { Pricing } from '../src/money/pricing.ts';
 
 let t: Booted | undefined;
+let hook: WebhookReceiver | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   await t?.close();
   t = undefined;
+  await hook?.close();
+  hook = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -110,8 +116,8 @@ describe('prices', () => {
 });
 
 /** The server over OpenAI's chat (gpt-4o-mini) and Images (gpt-image-1-mini), both faked, at their list prices. */
-async function bootOpenAI(env: Record<string, string> = {}): Promise<Booted> {
-  const booted = await bootWithFake({ LOOTSMITH_CHAT_MODEL: 'gpt-4o-mini', ...env }, undefined, {
+async function bootOpenAI(env: Record<string, string> = {}, log?: NodeJS.WritableStream): Promise<Booted> {
+  const booted = await bootWithFake({ LOOTSMITH_CHAT_MODEL: 'gpt-4o-mini', ...env }, log, {
     chat: 'openai',
     image: 'openai',
   });
@@ -383,6 +389,126 @@ describe('spend caps', () => {
     );
     expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '5', LOOTSMITH_SPEND_CAP_SERVE: 'always' })).toThrow(
       /LOOTSMITH_SPEND_CAP_SERVE: /,
+    );
+  });
+});
+
+/** The server's log lines, as JSON. */
+function logLines() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { stream, lines, text: () => lines.join('\n') };
+}
+
+describe('spend alerts', () => {
+  const SECRET = 'alert-secret-0123456789abcdef';
+
+  it('posts the webhook once when a cap passes 80% and once when it is reached, signed, and logs each', async () => {
+    hook = await startWebhookReceiver();
+    const log = logLines();
+    t = await bootOpenAI(
+      {
+        LOOTSMITH_SPEND_DAILY_CAP: '0.025',
+        LOOTSMITH_SPEND_ALERT_URL: `${hook.url}/hooks/lootsmith-token-in-path`,
+        LOOTSMITH_SPEND_ALERT_SECRET: SECRET,
+        LOOTSMITH_LOG_LEVEL: 'warn',
+      },
+      log.stream,
+    );
+    // $0.005 a call against $0.025: the 4th passes 80%, the 5th reaches it, the 6th and 7th are refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await forward(t, 'ana')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    await vi.waitFor(() => expect(hook?.got).toHaveLength(2));
+    const day = today();
+    const alert = (threshold: number, spent: number) => ({
+      type: 'spend_cap',
+      threshold,
+      cap: 'game_daily',
+      period: day,
+      spent,
+      limit: 0.025,
+      currency: 'USD',
+      at: expect.any(String),
+    });
+    expect(hook.got.map((g) => g.body)).toEqual([alert(80, 0.02), alert(100, 0.025)]);
+    for (const { body, headers } of hook.got) {
+      const signed = createHmac('sha256', SECRET).update(JSON.stringify(body)).digest('hex');
+      expect(headers['x-lootsmith-signature']).toBe(`sha256=${signed}`);
+      expect(headers['content-type']).toBe('application/json');
+    }
+    // A line in the log for each; neither the webhook's address nor its secret.
+    await vi.waitFor(() => expect(log.text()).toContain('spend cap game_daily at 100%'));
+    expect(log.text()).toContain('spend cap game_daily at 80%: 0.02 of 0.025 USD spent');
+    expect(log.text()).not.toContain('lootsmith-token-in-path');
+    expect(log.text()).not.toContain(SECRET);
+    // Later calls refused by the reached cap send nothing more.
+    expect((await forward(t, 'bob')).statusCode).toBe(429);
+    await flush(t);
+    expect(hook.got).toHaveLength(2);
+  });
+
+  it('alerts for a player’s cap with the player, once per player and day', async () => {
+    hook = await startWebhookReceiver();
+    t = await bootOpenAI({ LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.01', LOOTSMITH_SPEND_ALERT_URL: hook.url });
+    for (let i = 0; i < 3; i++) await forward(t, 'ana');
+    await forward(t, 'bob');
+    await vi.waitFor(() => expect(hook?.got).toHaveLength(2));
+    expect(hook.got.map((g) => [g.body.cap, g.body.player_id, g.body.threshold])).toEqual([
+      ['player_daily', 'ana', 80],
+      ['player_daily', 'ana', 100],
+    ]);
+  });
+
+  it('never holds up or fails a call for a webhook that hangs, is down or refuses, and says so in the log', async () => {
+    // The receiver holds every alert open and never answers: a call that waited on one would never end.
+    hook = await startWebhookReceiver('hang');
+    t = await bootOpenAI({ LOOTSMITH_SPEND_DAILY_CAP: '0.005', LOOTSMITH_SPEND_ALERT_URL: hook.url });
+    expect((await forward(t, 'ana')).statusCode).toBe(200);
+    await vi.waitFor(() => expect(hook?.got).toHaveLength(2));
+    expect((await forward(t, 'ana')).statusCode).toBe(429);
+    // Shutting down calls off what is still being sent.
+    await t.close();
+    t = undefined;
+
+    for (const status of [500, 'down'] as const) {
+      const receiver = await startWebhookReceiver(status === 'down' ? 204 : status);
+      if (status === 'down') await receiver.close();
+      const log = logLines();
+      t = await bootOpenAI(
+        {
+          LOOTSMITH_SPEND_DAILY_CAP: '0.005',
+          LOOTSMITH_SPEND_ALERT_URL: receiver.url,
+          LOOTSMITH_LOG_LEVEL: 'warn',
+        },
+        log.stream,
+      );
+      expect((await forward(t, 'ana')).statusCode).toBe(200);
+      await vi.waitFor(() => expect(log.text()).toContain('the spend alert webhook was not delivered'));
+      expect(log.text()).toContain(status === 'down' ? 'ECONNREFUSED' : 'status 500');
+      expect(log.text()).not.toContain(receiver.url);
+      await t.close();
+      t = undefined;
+      if (status !== 'down') await receiver.close();
+    }
+  });
+
+  it('refuses alert settings that would do nothing', () => {
+    const config = (env: Record<string, string>) => () =>
+      loadConfig({ LOOTSMITH_DATA_DIR: tmpdir(), ...env });
+    expect(config({ LOOTSMITH_SPEND_ALERT_URL: 'https://hooks.example.com/x' })).toThrow(
+      'LOOTSMITH_SPEND_ALERT_URL: has no effect unless LOOTSMITH_SPEND_DAILY_CAP',
+    );
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '1', LOOTSMITH_SPEND_ALERT_SECRET: SECRET })).toThrow(
+      'LOOTSMITH_SPEND_ALERT_SECRET: has no effect unless LOOTSMITH_SPEND_ALERT_URL is set',
+    );
+    expect(config({ LOOTSMITH_SPEND_DAILY_CAP: '1', LOOTSMITH_SPEND_ALERT_URL: 'ftp://x' })).toThrow(
+      /LOOTSMITH_SPEND_ALERT_URL: /,
     );
   });
 });

@@ -7,8 +7,9 @@ import type { FakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import { CLUB_REQUEST, unlimitedCrafting, writeGameFile } from '@lootsmith/test-support/game-file';
 import type { ServerProcess } from '@lootsmith/test-support/process';
 import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/two-instances';
+import { startWebhookReceiver, type WebhookReceiver } from '@lootsmith/test-support/webhook';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /** Two server processes over one PostgreSQL and one Redis behave as one server. */
 describe('two instances over PostgreSQL and Redis', () => {
@@ -28,18 +29,23 @@ describe('two instances over PostgreSQL and Redis', () => {
     }),
   );
 
+  let hook: WebhookReceiver | undefined;
+
   beforeAll(async () => {
+    hook = await startWebhookReceiver();
     // 100 combines at once by one player: the combine limits out of reach, the rest as shipped.
     const two = await startTwoInstances({
       LOOTSMITH_GAME_FILE: writeGameFile(unlimitedCrafting),
       LOOTSMITH_PRICES_FILE: join(prices, 'prices.json'),
       LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.01',
+      LOOTSMITH_SPEND_ALERT_URL: hook.url,
     });
     if (two) ({ schema, fake, a, b, close } = two);
   }, 60_000);
 
   afterAll(async () => {
     await close?.();
+    await hook?.close();
     rmSync(prices, { recursive: true, force: true });
   });
 
@@ -220,6 +226,16 @@ describe('two instances over PostgreSQL and Redis', () => {
     const refused = painted.filter((r) => r.status === 429);
     expect(refused).toHaveLength(10);
     for (const r of refused) expect(JSON.parse(r.text).error.details.cap).toBe('player_daily');
+    // Each threshold's alert is sent once, by whichever instance claimed it first.
+    const mine = () => (hook?.got ?? []).filter((g) => g.body.player_id === player);
+    await vi.waitFor(() => expect(mine()).toHaveLength(2));
+    // Calls in flight on the other instance count at their most: the 80% alert may see more spent.
+    expect(mine().map((g) => g.body.threshold)).toEqual([80, 100]);
+    for (const g of mine()) expect(g.body.spent).toBeGreaterThanOrEqual(0.008);
+    // A line in the log for each, written (at most 100 ms later) by the instance that sent it.
+    const logged = () =>
+      `${a.output()}${b.output()}`.match(new RegExp(`spend cap player_daily of ${player} at`, 'g'));
+    await vi.waitFor(() => expect(logged()).toHaveLength(2));
   });
 
   it('answers an idempotent replay on the other instance with the first response', async (ctx) => {

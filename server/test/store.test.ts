@@ -64,6 +64,7 @@ const METHODS = {
   reserve: true,
   release: true,
   settle: true,
+  claimAlert: true,
   equipment: true,
   equip: true,
   unequip: true,
@@ -552,6 +553,13 @@ describe.each(backends)('$name store', (backend) => {
       });
       // The server's own work (no player) is held to the game's caps alone; a call of 0 always fits.
       await store.reserve({ playerId: '', day: '2026-11-26', spend: { nanos: 0, caps: [day, month] } }, 0);
+      // Each alert of a cap's threshold is claimed once in its period, by whichever asks first.
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, () => store.claimAlert('game', '2026-11-26', 80, 1)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimAlert('game', '2026-11-26', 100, 2)).toBe(true);
+      expect(await store.claimAlert('game', '2026-11-27', 80, 3)).toBe(true);
     },
   );
 

@@ -138,6 +138,10 @@ export abstract class SqlStore implements Store {
     return this.transaction(rules.release(reservation));
   }
 
+  async claimAlert(scope: string, period: string, threshold: number, at: number) {
+    return (await this.autocommit(run('claimAlert', { scope, period, threshold, at }))) === 1;
+  }
+
   /** Each cap's row on its own (a statement is atomic): none waits on a transaction holding the others. */
   settle(reservation: Reservation, nanos: number) {
     return this.autocommit(rules.settle(reservation, nanos));

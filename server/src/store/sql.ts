@@ -247,6 +247,10 @@ function gameStatements(d: SqlDialect) {
       `UPDATE spend_usage SET nanos = nanos + $delta WHERE scope = $scope AND period = $period
        RETURNING nanos AS spent`,
     ),
+    claimAlert: sql(
+      `INSERT INTO spend_alerts (scope, period, threshold, at) VALUES ($scope, $period, $threshold, $at)
+       ON CONFLICT DO NOTHING`,
+    ),
     dropEmptySpend: sql('DELETE FROM spend_usage WHERE scope = $scope AND period = $period AND nanos = 0'),
 
     // Equipment

@@ -295,6 +295,11 @@ export interface Store {
    * and answers each cap's spend after it.
    */
   settle(reservation: Reservation, nanos: number): Promise<Array<SpendCapTake & { spent: number }>>;
+  /**
+   * Claims the alert of a spend cap's threshold in its period: true for the first claim of it on any
+   * instance (which sends it), false ever after.
+   */
+  claimAlert(scope: string, period: string, threshold: number, at: number): Promise<boolean>;
   /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
   equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
   /**
