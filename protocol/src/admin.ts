@@ -98,6 +98,9 @@ export const Spend = z.object({
 });
 export type Spend = z.infer<typeof Spend>;
 
+/** A spend cap (`LOOTSMITH_SPEND_*_CAP`) and what it holds in its period now. */
+const CapUse = z.object({ limit: Money, spent: Money, period: z.string() });
+
 /** Spend today and over the last 7 UTC days (today included). */
 const Recent = { today: Spend, week: Spend };
 
@@ -113,6 +116,8 @@ export const SpendFigures = z.object({
   routes: z.array(z.object({ route: z.string(), ...Recent })),
   /** By backend (`chat:openai`, `image:openai`, `chat:embedded`, `fallback`…), dearest this week first. */
   backends: z.array(z.object({ backend: z.string(), ...Recent })),
+  /** The game's spend caps that are set, with what they hold now (calls in flight count at their most). */
+  caps: z.array(CapUse.extend({ cap: z.enum(['game_daily', 'game_monthly']) })),
 });
 export type SpendFigures = z.infer<typeof SpendFigures>;
 
@@ -239,7 +244,12 @@ export const PlayerDetail = z.object({
    */
   usage_today: z.object({ items: z.int(), images: z.int() }),
   /** What the player's calls cost today and over the last 7 UTC days (the player's `spend` is ever). */
-  spend: z.object({ currency: z.string(), ...Recent }),
+  spend: z.object({
+    currency: z.string(),
+    ...Recent,
+    /** Each player's daily cap, when set, and what this player's holds today. */
+    cap: CapUse.nullable(),
+  }),
   inventory: z.array(z.object({ item: Item, quantity: z.int(), slot: z.string().nullable() })),
   requests: z.array(PlayerRequest),
   moderation: z.array(ModerationEvent),

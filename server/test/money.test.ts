@@ -228,12 +228,14 @@ describe('spend', () => {
       ],
     });
     expect(overview.days).toHaveLength(7);
+    expect(overview.caps).toEqual([]);
     expect(overview.days.at(-1)).toEqual({ day: today(), ...dollars(drops + 11_000_000, 6) });
     const ana = await read('/api/v1/admin/players/ana');
     expect(ana.spend).toEqual({
       currency: 'USD',
       today: dollars(anaChat + 2 * icon + 11_000_000, 4),
       week: dollars(anaChat + 2 * icon + 11_000_000, 4),
+      cap: null,
     });
     expect(ana.player.spend).toBe((anaChat + 2 * icon + 11_000_000) / 1e9);
     const items = await Promise.all(anaItems.map((i) => read(`/api/v1/admin/items/${i.id}`)));
@@ -292,6 +294,7 @@ describe('spend caps', () => {
       await t.server.app.inject({ url: '/api/v1/admin/overview', headers: bearer(SERVER_KEY) })
     ).json();
     expect(overview.spend.today).toEqual({ amount: 0.025, calls: 5, unpriced: 0 });
+    expect(overview.spend.caps).toEqual([{ cap: 'game_daily', limit: 0.025, spent: 0.025, period: day }]);
     // The console counts it as the game's refusal, not an error.
     expect(overview.answers).toContainEqual({ kind: 'game_refusal', code: 'spend_cap_reached', count: 1 });
     expect(overview.totals.errors).toBe(0);
@@ -329,6 +332,8 @@ describe('spend caps', () => {
       details: { cap: 'player_daily' },
     });
     expect((await forward(t, 'bob')).statusCode).toBe(200);
+    const ana = await t.server.app.inject({ url: '/api/v1/admin/players/ana', headers: bearer(SERVER_KEY) });
+    expect(ana.json().spend.cap).toEqual({ limit: 0.01, spent: 0.01, period: today() });
   });
 
   it('serves from the embedded engine once a cap is reached, when the operator says so', async () => {

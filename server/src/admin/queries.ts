@@ -295,6 +295,10 @@ export class AdminQueries implements AdminStore {
     }));
   }
 
+  async capSpend(scope: string, period: string) {
+    return num((await this.db.autocommit(get('capSpend', { scope, period })))?.nanos);
+  }
+
   async playerCounts(activeSince: number) {
     const row = await this.db.autocommit(get('playerCounts', { since: activeSince }));
     return { players: num(row?.players), active: num(row?.active) };

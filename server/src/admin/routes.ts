@@ -59,6 +59,7 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
     materials,
     pools: config.pools !== undefined,
     currency: config.prices.currency,
+    caps: config.caps,
   });
   const playground = new Playground({
     game,

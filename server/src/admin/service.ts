@@ -19,10 +19,12 @@ import {
   type PlayersPage,
   type PlayersQuery,
   type RouteFigures,
+  type SpendFigures,
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
-import { fromNanos } from '../money/pricing.ts';
+import type { SpendCaps } from '../money/caps.ts';
+import { fromNanos, type Nanos } from '../money/pricing.ts';
 import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 import { itemCost, recentSpend, spendDays, spendFigures } from './spend.ts';
@@ -142,6 +144,7 @@ export type ConsoleStore = Pick<
     | 'moderation'
     | 'spend'
     | 'playerSpend'
+    | 'capSpend'
   >;
 };
 
@@ -153,6 +156,8 @@ export interface AdminDeps {
   pools: boolean;
   /** The price list's currency: every amount of money is in it. */
   currency: string;
+  /** The spend caps, when any is set. */
+  caps?: SpendCaps;
 }
 
 /**
@@ -161,6 +166,26 @@ export interface AdminDeps {
  */
 export class AdminService {
   constructor(private readonly deps: AdminDeps) {}
+
+  /** What a cap holds in its period now; null when the cap is not set. */
+  private async capUse(limit: Nanos | undefined, scope: string, period: string) {
+    if (limit === undefined) return null;
+    const spent = await this.deps.store.admin.capSpend(scope, period);
+    return { limit: fromNanos(limit), spent: fromNanos(spent), period };
+  }
+
+  /** The game's caps that are set, as they stand. */
+  private async gameCaps(now: number): Promise<SpendFigures['caps']> {
+    const { today } = spendDays(now);
+    const [daily, monthly] = await Promise.all([
+      this.capUse(this.deps.caps?.daily, 'game', today),
+      this.capUse(this.deps.caps?.monthly, 'game', today.slice(0, 7)),
+    ]);
+    return [
+      ...(daily ? [{ cap: 'game_daily' as const, ...daily }] : []),
+      ...(monthly ? [{ cap: 'game_monthly' as const, ...monthly }] : []),
+    ];
+  }
 
   async overview(window: 'hour' | 'day'): Promise<Overview> {
     const { store, game } = this.deps;
@@ -173,7 +198,7 @@ export class AdminService {
     const firstSlot = Math.floor(nowMinute / step) - slots + 1;
     const sinceMinute = firstSlot * step;
     const since = sinceMinute * 60_000;
-    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock, spend] =
+    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock, spend, caps] =
       await Promise.all([
         admin.routeStats(sinceMinute),
         admin.backendStats(sinceMinute),
@@ -184,6 +209,7 @@ export class AdminService {
         admin.moderationSince(since),
         this.deps.pools ? store.poolStock(gameKey(game), now) : Promise.resolve([]),
         admin.spend(spendDays(now).since),
+        this.gameCaps(now),
       ]);
 
     // Latency buckets summed per route and per backend and kind; percentiles are read from the sums.
@@ -271,7 +297,7 @@ export class AdminService {
         active_players: counts.active,
         moderation_events: moderation,
       },
-      spend: spendFigures(spend, now, this.deps.currency),
+      spend: spendFigures(spend, now, this.deps.currency, caps),
       generations,
       answers: answers.list(),
       routes: routeList.sort((a, b) => b.requests - a.requests),
@@ -346,13 +372,15 @@ export class AdminService {
     const row = await store.admin.player(id);
     if (!row) throw refuse('not_found', `No player ${id}`);
     const now = Date.now();
-    const [read, equipment, usage, requests, moderation, spend] = await Promise.all([
+    const { week, today: day } = spendDays(now);
+    const [read, equipment, usage, requests, moderation, spend, cap] = await Promise.all([
       store.inventory(id),
       store.equipment(id),
       store.dailyUsage(id, today()),
       store.admin.playerRequests(id, 50),
       store.admin.moderation({ playerId: id, limit: 20 }),
-      store.admin.playerSpend(id, spendDays(now).week),
+      store.admin.playerSpend(id, week),
+      this.capUse(this.deps.caps?.playerDaily, `player:${id}`, day),
     ]);
     const slots = new Map(equipment.map((e) => [e.item_id, e.slot]));
     const inventory = (read?.stacks ?? []).flatMap((s) => {
@@ -368,7 +396,7 @@ export class AdminService {
         recipes: read?.recipes.length ?? 0,
       },
       usage_today: usage,
-      spend: { currency: this.deps.currency, ...recentSpend(spend, now) },
+      spend: { currency: this.deps.currency, ...recentSpend(spend, now), cap },
       inventory,
       requests: requests.map((r) => ({
         at: iso(r.at),

@@ -62,8 +62,13 @@ function byKey(rows: SpendDay[], key: 'route' | 'backend', now: number) {
     .map(({ name, today, week }) => ({ name, today: today.spend, week: week.spend }));
 }
 
-/** The overview's money: today, the week, the month, each day of the week, by route and by backend. */
-export function spendFigures(rows: SpendDay[], now: number, currency: string): SpendFigures {
+/** The overview's money: today, the week, the month, each day of the week, by route and by backend; the caps as read. */
+export function spendFigures(
+  rows: SpendDay[],
+  now: number,
+  currency: string,
+  caps: SpendFigures['caps'],
+): SpendFigures {
   const { month, week } = spendDays(now);
   const inWeek = rows.filter((r) => r.day >= week);
   const sums = recent(inWeek, now);
@@ -83,6 +88,7 @@ export function spendFigures(rows: SpendDay[], now: number, currency: string): S
     days,
     routes: byKey(inWeek, 'route', now).map(({ name, ...spend }) => ({ route: name, ...spend })),
     backends: byKey(inWeek, 'backend', now).map(({ name, ...spend }) => ({ backend: name, ...spend })),
+    caps,
   };
 }
 

@@ -306,6 +306,8 @@ export interface AdminStore {
   spend(sinceDay: string): Promise<SpendDay[]>;
   /** A player's spend per day on and after `sinceDay`. */
   playerSpend(id: string, sinceDay: string): Promise<PlayerSpendDay[]>;
+  /** What a spend cap's scope (`game`, `player:<id>`) holds in a period (`Nanos`, calls in flight at their most). */
+  capSpend(scope: string, period: string): Promise<number>;
   /**
    * Takes an item out of every inventory and slot (ledger rows `removed`, inventories' versions
    * bumped), forgets recipes that make it, and records why; null when there is no such item.

@@ -2,7 +2,7 @@ import type { Answers, Latency, Overview, SpendFigures } from '@lootsmith/protoc
 import { api } from '../api.ts';
 import { h, show, svg, table } from '../dom.ts';
 import { money, ms, n, percent, time } from '../format.ts';
-import { badge, figure, spent } from '../parts.ts';
+import { badge, capFigure, figure, spent } from '../parts.ts';
 
 const REFRESH_MS = 15_000;
 
@@ -134,6 +134,7 @@ function spendSection(s: SpendFigures) {
       figure('spend, 7 days', money(s.week.amount, s.currency), `${n(s.week.calls)} backend calls`),
       figure('spend this month', money(s.month.amount, s.currency), 'UTC month'),
       figure('unpriced calls', n(unpriced), '7 days: no price known'),
+      s.caps.map((c) => capFigure(c.cap === 'game_daily' ? 'daily cap' : 'monthly cap', c, s.currency)),
     ),
     unpriced > 0 &&
       h(

@@ -3,7 +3,7 @@ import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
 import { money, ms, n, time, when } from '../format.ts';
 import { facts, gameState } from '../game.ts';
-import { action, badge, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
+import { action, badge, capFigure, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
 
 const row = (currency: string) => (p: PlayerSummary) => [
   [link(playerHref(p.id), p.id), p.blocked ? [' ', badge('blocked', 'danger')] : ''],
@@ -133,6 +133,7 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
       figure('spend today', money(d.spend.today.amount, d.spend.currency), `${n(d.spend.today.calls)} calls`),
       figure('spend, 7 days', money(d.spend.week.amount, d.spend.currency), `${n(d.spend.week.calls)} calls`),
       figure('spend, all time', money(p.spend, d.spend.currency), 'every call made for this player'),
+      d.spend.cap && capFigure('daily cap', d.spend.cap, d.spend.currency),
     ),
     d.spend.week.unpriced > 0 &&
       h(
