@@ -11,8 +11,7 @@ export const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en', {
     style: 'currency',
     currency,
-    maximumSignificantDigits: 3,
-    roundingPriority: 'morePrecision',
+    ...(amount ? { maximumSignificantDigits: 3, roundingPriority: 'morePrecision' as const } : {}),
   }).format(amount);
 
 export const percent = (value: number | null) =>
