@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
+import type { Billed } from '../upstream/backends/types.ts';
 import type { ChatPrice, ImagePrice, PriceList } from './prices.ts';
 
 /**
@@ -11,13 +12,6 @@ export const NANOS = 1_000_000_000;
 
 export const toNanos = (amount: number): Nanos => Math.round(amount * NANOS);
 export const fromNanos = (nanos: Nanos) => nanos / NANOS;
-
-/** What one image is billed as: its model, size (`1024x1024`) and quality, when the API takes one. */
-export interface Billed {
-  model?: string;
-  size: string;
-  quality?: string;
-}
 
 /** The output tokens a chat call without `max_tokens` is reserved at (a model's longest answer). */
 export const UNBOUNDED_OUTPUT_TOKENS = 128_000;

@@ -10,12 +10,19 @@ import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise
 import type { Metrics } from '../metrics.ts';
 import type { SpendGate } from '../money/caps.ts';
 import { DEFAULT_PRICES } from '../money/prices.ts';
-import { type Billed, type Nanos, Pricing } from '../money/pricing.ts';
+import { type Nanos, Pricing } from '../money/pricing.ts';
 import { cancelled, Failed, refuse } from '../refusal.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
 import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
-import type { ChatBackend, ImageAsk, ImageBackend, Painted, ReferenceImage } from './backends/types.ts';
+import type {
+  Billed,
+  ChatBackend,
+  ImageAsk,
+  ImageBackend,
+  Painted,
+  ReferenceImage,
+} from './backends/types.ts';
 import { type Attempt, AttemptFailed, deadlineExceeded, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
 import { LeftQueue, type Priority, WorkQueue } from './queue.ts';

@@ -1,5 +1,4 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
-import type { Billed } from '../../money/pricing.ts';
 import type { Attempt } from '../http.ts';
 
 /** What Lootsmith asks of an image backend, whatever its API. */
@@ -29,6 +28,13 @@ export interface ReferenceImage {
   name: string;
   type: 'image/png' | 'image/jpeg' | 'image/webp';
   bytes: Buffer;
+}
+
+/** What one image is billed as: its model, size (`1024x1024`) and quality, when the API takes one. */
+export interface Billed {
+  model?: string;
+  size: string;
+  quality?: string;
 }
 
 /** An image as a backend sent it: its bytes, and its base64 text when it came as one. */

@@ -1,8 +1,8 @@
 import { FormData } from 'undici';
-import type { Billed } from '../../../money/pricing.ts';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
 import {
   avoidOf,
+  type Billed,
   type ImageAsk,
   type ImageBackend,
   PAINT_LIMIT,

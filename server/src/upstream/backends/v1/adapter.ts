@@ -1,8 +1,14 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
 import { ImageGenerationResponse } from '@lootsmith/protocol';
-import type { Billed } from '../../../money/pricing.ts';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
-import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from '../types.ts';
+import {
+  type Billed,
+  CHAT_LIMIT,
+  type ChatBackend,
+  type ImageAsk,
+  type ImageBackend,
+  type Painted,
+} from '../types.ts';
 
 /** Longest negative prompt the spec's request schema takes. */
 const NEGATIVE_LIMIT = 2000;
