@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Booted, bootWithFake, SERVER_KEY } from '@lootsmith/test-support/boot';
-import { type FakeUpstream, usageOf } from '@lootsmith/test-support/fake-upstream';
+import { type FakeUpstream, startFakeUpstream, usageOf } from '@lootsmith/test-support/fake-upstream';
 import { startWebhookReceiver, type WebhookReceiver } from '@lootsmith/test-support/webhook';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityRecorder } from '../src/admin/activity.ts';
@@ -351,6 +351,35 @@ describe('spend caps', () => {
       ['image:embedded', 1, 0],
       ['image:openai', 1, 5_000_000],
     ]);
+  });
+
+  it('serves from the /v1 fallback alone once a cap is reached, when the operator says so, counting what it costs', async () => {
+    const fallback = await startFakeUpstream();
+    try {
+      t = await bootOpenAI({
+        LOOTSMITH_SPEND_DAILY_CAP: '0.005',
+        LOOTSMITH_SPEND_CAP_SERVE: 'fallback',
+        LOOTSMITH_FALLBACK_URL: fallback.url,
+        LOOTSMITH_FALLBACK_KEY: 'fallback-key-0123',
+        LOOTSMITH_PRICES_FILE: priceFile({
+          chat: { v1: { '*': { input_per_1m: 0.1, output_per_1m: 0.1 } } },
+          image: { v1: { '*': 0.002 } },
+        }),
+      });
+      expect((await forward(t, 'ana')).statusCode).toBe(200);
+      const past = await forward(t, 'ana');
+      expect(past.statusCode).toBe(200);
+      expect(past.json().served_by).toBe('fallback');
+      expect([t.fake.calls.image, fallback.calls.image]).toEqual([1, 1]);
+      await flush(t);
+      const spend = await t.server.core.deps.store.admin.spend(today());
+      expect(spend.map((s) => [s.backend, s.calls, s.nanos]).sort()).toEqual([
+        ['fallback', 1, 2_000_000],
+        ['image:openai', 1, 5_000_000],
+      ]);
+    } finally {
+      await fallback.close();
+    }
   });
 
   it('refuses caps it cannot keep exactly, and other bad cap settings, naming the variable', () => {
