@@ -83,6 +83,44 @@ export const BackendFigures = z.object({
 });
 export type BackendFigures = z.infer<typeof BackendFigures>;
 
+/**
+ * Money in the price list's currency (`currency` beside it): added up from whole billionths, so a
+ * sum is exactly the sum of its calls' prices.
+ */
+const Money = z.number();
+
+/** What successful backend calls cost by the price list. */
+export const Spend = z.object({
+  amount: Money,
+  calls: z.int(),
+  /** Calls without a price (a model the price list does not know): what they cost is not in `amount`. */
+  unpriced: z.int(),
+});
+export type Spend = z.infer<typeof Spend>;
+
+/** A spend cap (`LOOTSMITH_SPEND_*_CAP`) and what it holds in its period now. */
+const CapUse = z.object({ limit: Money, spent: Money, period: z.string() });
+
+/** Spend today and over the last 7 UTC days (today included). */
+const Recent = { today: Spend, week: Spend };
+
+export const SpendFigures = z.object({
+  /** The price list's currency (`LOOTSMITH_PRICES_FILE`; USD by default). */
+  currency: z.string(),
+  ...Recent,
+  /** This UTC month. */
+  month: Spend,
+  /** Each of the last 7 UTC days, oldest first. */
+  days: z.array(Spend.extend({ day: z.string() })),
+  /** By the request's route (`background`: the server's own work, such as pool refills), dearest this week first. */
+  routes: z.array(z.object({ route: z.string(), ...Recent })),
+  /** By backend (`chat:openai`, `image:openai`, `chat:embedded`, `fallback`…), dearest this week first. */
+  backends: z.array(z.object({ backend: z.string(), ...Recent })),
+  /** The game's spend caps that are set, with what they hold now (calls in flight count at their most). */
+  caps: z.array(CapUse.extend({ cap: z.enum(['game_daily', 'game_monthly']) })),
+});
+export type SpendFigures = z.infer<typeof SpendFigures>;
+
 export const Overview = z.object({
   window: z.enum(['hour', 'day']),
   since: z.string(),
@@ -96,6 +134,8 @@ export const Overview = z.object({
     active_players: z.int(),
     moderation_events: z.int(),
   }),
+  /** Spend in money, whatever the window: today, the last 7 days, this month, by route and by backend. */
+  spend: SpendFigures,
   /** Items generated in the window, by how (`loot`, `pool`, `combine`, `create_item`, `recipe`) and backend. */
   generations: z.array(z.object({ source: z.string(), backend: z.string().nullable(), items: z.int() })),
   /** Every route's answers but successes, added up by kind and code. */
@@ -149,12 +189,16 @@ export const PlayerSummary = z.object({
   /** What the backends reported for this player's calls, ever: tokens, and images painted (item icons included). */
   tokens: z.int(),
   images: z.int(),
+  /** What this player's calls cost, ever, in the price list's currency (unpriced calls add nothing). */
+  spend: Money,
   last_seen: z.string().nullable(),
   created_at: z.string(),
 });
 export type PlayerSummary = z.infer<typeof PlayerSummary>;
 
 export const PlayersPage = z.object({
+  /** The currency of each player's `spend`. */
+  currency: z.string(),
   players: z.array(PlayerSummary),
   total: z.int(),
   next: z.string().nullable(),
@@ -199,6 +243,13 @@ export const PlayerDetail = z.object({
    * with them) and images (calls of `/v1/image/generations`).
    */
   usage_today: z.object({ items: z.int(), images: z.int() }),
+  /** What the player's calls cost today and over the last 7 UTC days (the player's `spend` is ever). */
+  spend: z.object({
+    currency: z.string(),
+    ...Recent,
+    /** Each player's daily cap, when set, and what this player's holds today. */
+    cap: CapUse.nullable(),
+  }),
   inventory: z.array(z.object({ item: Item, quantity: z.int(), slot: z.string().nullable() })),
   requests: z.array(PlayerRequest),
   moderation: z.array(ModerationEvent),
@@ -255,6 +306,18 @@ export type ItemsPage = z.infer<typeof ItemsPage>;
 
 export const Holder = z.object({ player_id: z.string(), quantity: z.int() });
 
+/** A part of an item's cost: an amount, or why there is none. */
+const CostPart = z.union([Money, z.enum(['unpriced', 'not_recorded', 'not_painted'])]);
+
+export const ItemCost = z.object({
+  currency: z.string(),
+  /** Its share of the model calls that wrote it (a batch's calls split between its items, re-asks included). */
+  text: CostPart,
+  /** What painting its icon cost: once for every item with this icon (icons are shared by their prompt). */
+  icon: CostPart,
+});
+export type ItemCost = z.infer<typeof ItemCost>;
+
 export const Provenance = z.object({
   source: z.string(),
   player_id: z.string().nullable(),
@@ -279,6 +342,7 @@ export const Provenance = z.object({
       rejected: z.array(z.array(z.string())),
     })
     .nullable(),
+  cost: ItemCost,
   created_at: z.string(),
 });
 export type Provenance = z.infer<typeof Provenance>;

@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   item_equipped: reason(409),
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),
+  /** A spend cap in money (the game's daily or monthly, or a player's daily) is reached; `details.cap` names it. */
+  spend_cap_reached: rule(429),
   /** A player's text the content filter (or the moderation endpoint) refuses; nothing was changed. */
   content_refused: reason(400, 'content'),
   /** A player refused too often (`content_filter.restrict_after`): free text is off for a while. */

@@ -53,6 +53,7 @@ describe('one error model', () => {
       'player_blocked',
       'grant_used',
       'too_many_items',
+      'spend_cap_reached',
     ])
       expect(answerKind(ERROR_CODES[code as keyof typeof ERROR_CODES].status, code), code).toBe(
         'game_refusal',

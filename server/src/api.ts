@@ -2,7 +2,7 @@ import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessLog } from './access-log.ts';
 import { fromOperator } from './admin/auth.ts';
-import { registerActivityRecording } from './admin/recording.ts';
+import { playerOf, registerActivityRecording } from './admin/recording.ts';
 import { registerAdmin } from './admin/routes.ts';
 import { ConsoleSessions } from './admin/sessions.ts';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
@@ -18,6 +18,7 @@ import { registerItemRoutes } from './routes/items.ts';
 import { registerPlayerRoutes } from './routes/players.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import type { Services } from './services.ts';
+import { chargedTo } from './upstream/spend.ts';
 
 const LEAK_REPLACEMENT = JSON.stringify(
   errorBody('upstream_unavailable', 'The content service gave an answer that cannot be passed on'),
@@ -103,6 +104,20 @@ export async function registerApi(
     done();
   });
 
+  // Every backend call a request leads to (an icon painted after its answer too) is charged to its
+  // route and the player it acts for; the handler runs inside `done`, so the charge goes with it.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const route = `${request.method} ${request.routeOptions.url}`;
+    chargedTo(
+      {
+        route,
+        get player() {
+          return playerOf(request);
+        },
+      },
+      done,
+    );
+  });
   registerActivityRecording(app, services.activity);
   registerSecurityHeaders(app);
   await registerCors(app, config);

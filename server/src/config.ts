@@ -4,7 +4,10 @@ import { isIP } from 'node:net';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseSettings, readSettings, SettingsError, settingsSchema } from '@lootsmith/protocol';
 import { z } from 'zod';
-import { flag, secret, setting, whole } from './setting-values.ts';
+import type { SpendCaps } from './money/caps.ts';
+import { loadPrices, type PriceList } from './money/prices.ts';
+import { Pricing, toNanos } from './money/pricing.ts';
+import { amount, flag, secret, setting, url, whole } from './setting-values.ts';
 import type { Rules } from './upstream/backends/description.ts';
 import {
   BACKEND_SETTINGS,
@@ -197,6 +200,41 @@ export const SETTINGS = {
     flag.optional(),
     '1: a drop answers before its icons are painted (icon.status "pending", the icon URL answers 202 until ready); default on with pools, else off',
   ),
+  pricesFile: setting(
+    'LOOTSMITH_PRICES_FILE',
+    z.string().min(1).optional(),
+    'a JSON price list laid over the shipped one (OpenAI’s list prices of gpt-4o-mini, the GPT image and DALL·E models), per backend API and model: chat per 1M input and output tokens, images per image by quality and size (see docs/DEPLOY.md); a call without a price counts as unpriced',
+  ),
+  spendDailyCap: setting(
+    'LOOTSMITH_SPEND_DAILY_CAP',
+    amount.optional(),
+    'most the game’s backend calls may cost in a UTC day, in the price list’s currency (25 = $25): every call is reserved at its most before it is sent and settled to its cost after, on every instance; past it a call is refused (429 spend_cap_reached) or served as LOOTSMITH_SPEND_CAP_SERVE says',
+  ),
+  spendMonthlyCap: setting(
+    'LOOTSMITH_SPEND_MONTHLY_CAP',
+    amount.optional(),
+    'most the game’s backend calls may cost in a UTC month, kept like LOOTSMITH_SPEND_DAILY_CAP',
+  ),
+  spendPlayerDailyCap: setting(
+    'LOOTSMITH_SPEND_PLAYER_DAILY_CAP',
+    amount.optional(),
+    'most one player’s calls may cost in a UTC day (the server’s own work, such as pool refills, counts only for the game)',
+  ),
+  spendCapServe: setting(
+    'LOOTSMITH_SPEND_CAP_SERVE',
+    z.enum(['refuse', 'embedded', 'fallback']).optional(),
+    'what serves a call once a spend cap is reached: refuse (the default: 429 spend_cap_reached), embedded (the embedded engine, free) or fallback (the /v1 service of LOOTSMITH_FALLBACK_URL alone, its cost counted in the figures but not held to the cap)',
+  ),
+  spendAlertUrl: setting(
+    'LOOTSMITH_SPEND_ALERT_URL',
+    url.optional(),
+    'a webhook told when a spend cap reaches 80% and 100% in its period: a JSON POST, once per cap, threshold and period across every instance, answered within 5 s or given up; it never holds up a request (the log has a line for each alert, with or without it); never logged',
+  ),
+  spendAlertSecret: setting(
+    'LOOTSMITH_SPEND_ALERT_SECRET',
+    secret.optional(),
+    'signs each alert: x-lootsmith-signature: sha256=<HMAC-SHA256 of the body, hex>',
+  ),
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),
@@ -241,7 +279,15 @@ export const POOL_DEFAULTS: PoolSettings = {
 /** The validated settings, with what follows from them worked out. */
 export type Config = Omit<
   Settings,
-  'playerSecret' | 'devLogin' | 'iconsAfterItem' | 'corsOrigins' | 'pools'
+  | 'playerSecret'
+  | 'devLogin'
+  | 'iconsAfterItem'
+  | 'corsOrigins'
+  | 'pools'
+  | 'spendDailyCap'
+  | 'spendMonthlyCap'
+  | 'spendPlayerDailyCap'
+  | 'spendCapServe'
 > & {
   /** Hardened: `NODE_ENV` is production, or the server listens beyond loopback. */
   production: boolean;
@@ -257,6 +303,10 @@ export type Config = Omit<
   /** Loot pools; undefined when off (the default). */
   pools?: PoolSettings;
   upstream: Upstream;
+  /** What each backend call costs: the shipped prices with `LOOTSMITH_PRICES_FILE` laid over them. */
+  prices: PriceList;
+  /** The spend caps in money; undefined when none is set (the default). */
+  caps?: SpendCaps;
 };
 
 /** Variables of the engine, the test suites and the Chromium finder: not the server's, not typos. */
@@ -265,7 +315,13 @@ const OTHER_TOOLS = /^LOOTSMITH_(ENGINE_|TEST_|BENCH_|CHROMIUM$|RELIABILITY$)/;
 export class ConfigError extends SettingsError {}
 
 /** The server's own secrets, each apart from the others and, in production, strong. */
-const SECRET_OPTIONS = ['playerSecret', 'serverKey', 'metricsToken', 'consolePassword'] as const;
+const SECRET_OPTIONS = [
+  'playerSecret',
+  'serverKey',
+  'metricsToken',
+  'consolePassword',
+  'spendAlertSecret',
+] as const;
 const MAKE_SECRET = 'use 32 or more random characters of its own, e.g. from `openssl rand -base64 32`';
 
 /**
@@ -401,6 +457,13 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     if (production && !strongSecret(value)) fail(option, `too weak for production (${why}): ${MAKE_SECRET}`);
   });
   const upstream = upstreamOf(rules);
+  let prices: PriceList;
+  try {
+    prices = loadPrices(o.pricesFile);
+  } catch (err) {
+    return fail('pricesFile', (err as Error).message);
+  }
+  const caps = spendCaps(o, upstream, new Pricing(prices), fail, name);
 
   return {
     ...o,
@@ -416,6 +479,58 @@ function configOf(o: Settings, name: (option: string) => string): Config {
     pools,
     iconsAfterItem: o.iconsAfterItem ?? o.pools,
     upstream,
+    prices,
+    caps,
+  };
+}
+
+const CAPS = ['spendDailyCap', 'spendMonthlyCap', 'spendPlayerDailyCap'] as const;
+
+/**
+ * The spend caps, when any is set. A cap is exact only if every call it holds has a price: each
+ * configured backend (the fallback too) must have one; what serves past a cap must exist.
+ */
+function spendCaps(
+  o: Settings,
+  upstream: Upstream,
+  pricing: Pricing,
+  fail: (option: keyof Settings, message: string) => never,
+  name: (option: string) => string,
+): SpendCaps | undefined {
+  const set = CAPS.filter((c) => o[c] !== undefined);
+  const [first] = set;
+  if (o.spendAlertSecret !== undefined && o.spendAlertUrl === undefined)
+    fail('spendAlertSecret', `has no effect unless ${name('spendAlertUrl')} is set`);
+  if (!first) {
+    for (const option of ['spendCapServe', 'spendAlertUrl'] as const)
+      if (o[option] !== undefined)
+        fail(option, `has no effect unless ${CAPS.map(name).join(', ')} or more is set`);
+    return undefined;
+  }
+  if (o.spendCapServe === 'fallback' && !upstream.fallback)
+    fail(
+      'spendCapServe',
+      `fallback needs a /v1 fallback: set ${name('fallbackUrl')} and ${name('fallbackKey')}`,
+    );
+  const backends = [
+    { kind: 'chat' as const, ...upstream.chat },
+    { kind: 'image' as const, ...upstream.image },
+    ...(upstream.fallback
+      ? (['chat', 'image'] as const).map((kind) => ({ kind, api: 'v1', model: undefined }))
+      : []),
+  ];
+  for (const b of backends)
+    if (!pricing.prices(b.kind, b.api, b.model))
+      fail(
+        first,
+        `needs a price for every backend it caps, and ${b.kind}:${b.api}${b.model ? ` model ${b.model}` : ''} has none: give it one in ${name('pricesFile')}`,
+      );
+  const nanos = (value: number | undefined) => (value === undefined ? undefined : toNanos(value));
+  return {
+    daily: nanos(o.spendDailyCap),
+    monthly: nanos(o.spendMonthlyCap),
+    playerDaily: nanos(o.spendPlayerDailyCap),
+    serve: o.spendCapServe ?? 'refuse',
   };
 }
 

@@ -253,6 +253,7 @@ export class IconService {
           return true;
         }
         const seed = createHash('sha256').update(prompt).digest().readUInt32BE(0);
+        let cost: number | 'unpriced' = 0;
         const png = await this.upstream.icon(
           {
             client_id: clientId,
@@ -263,9 +264,14 @@ export class IconService {
             references: this.references,
           },
           shared,
-          { priority },
+          {
+            priority,
+            meter: (price) => {
+              cost = price ?? 'unpriced';
+            },
+          },
         );
-        await this.store.putIcon(id, prompt, png);
+        await this.store.putIcon(id, prompt, png, cost);
         return true;
       },
       { signal },

@@ -13,6 +13,9 @@ import { loadArtReferences } from './game/references.ts';
 import { gameNames } from './game/rules.ts';
 import { IconService } from './icons.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { SpendAlerts } from './money/alerts.ts';
+import { SpendGate } from './money/caps.ts';
+import { Pricing } from './money/pricing.ts';
 import { LootPools } from './pools/pools.ts';
 import { Secrets } from './secrets.ts';
 import { Core } from './service/core.ts';
@@ -52,6 +55,7 @@ export const serverSecrets = (config: Config, engineKey?: string) =>
     config.playerSecret,
     config.moderationKey,
     config.consolePassword,
+    config.spendAlertSecret,
   ]);
 
 /**
@@ -68,7 +72,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     : new LocalCoordination(store);
   const { chat, image } = config.upstream;
   let engine: { url: string; key: string; close(): Promise<void> } | undefined;
-  if (chat.api === 'embedded' || image.api === 'embedded') {
+  if (chat.api === 'embedded' || image.api === 'embedded' || config.caps?.serve === 'embedded') {
     // Loaded only when used: a server whose backends are all configured never loads the engine.
     const { startEngine } = await import('@lootsmith/engine');
     engine = await startEngine({
@@ -85,12 +89,24 @@ export async function startServices(config: Config, options: { store?: Store } =
   const warn = (message: string, err: unknown) =>
     log.warn({ err: err instanceof Error ? err.message : err }, message);
   const activity = new ActivityRecorder(store.admin, { log: warn });
+  const alerts =
+    config.caps &&
+    new SpendAlerts(store, {
+      url: config.spendAlertUrl,
+      secret: config.spendAlertSecret,
+      currency: config.prices.currency,
+      log,
+    });
+  const spending =
+    config.caps && new SpendGate(store, config.caps, { log: warn, spent: (spends) => alerts?.spent(spends) });
   const upstream = UpstreamClient.open(config.upstream, {
     embedded: engine,
     metrics,
     secrets,
     log,
     observe: (call) => activity.upstreamCall(call),
+    pricing: new Pricing(config.prices),
+    spending,
   });
   const icons = new IconService(
     store,
@@ -170,6 +186,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await moderator?.close();
       await engine?.close();
       await coordination.close();
+      await alerts?.close();
       await activity.close();
       await store.close();
     },

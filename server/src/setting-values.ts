@@ -10,6 +10,11 @@ export const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\
 export const secret = z.string().min(16, 'must be at least 16 characters');
 export const key = z.string().min(8, 'must be at least 8 characters');
 export const name = z.string().trim().min(1).max(256);
+/** An amount of money in the price list's currency: `25`, `0.50`. */
+export const amount = z.coerce
+  .number({ error: 'must be an amount such as 25 or 0.50' })
+  .positive('must be more than 0')
+  .max(1_000_000, 'must be at most 1000000');
 export const whole = (min: number, max: number) =>
   z.coerce
     .number({ error: 'must be a whole number' })

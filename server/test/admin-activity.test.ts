@@ -60,6 +60,7 @@ describe('the activity recorder', () => {
         refusals: 4,
         tokens: 0,
         images: 0,
+        spend: 0,
         lastAt: at,
         level: null,
         levelAt: null,
@@ -113,6 +114,49 @@ describe('the activity recorder', () => {
     expect(batch?.players).toEqual([
       expect.objectContaining({ playerId: 'ana', tokens: 120, images: 1, requests: 0 }),
     ]);
+  });
+
+  it('adds up what successful calls cost per day, route and backend, and per player of the request', async () => {
+    const batches: ActivityBatch[] = [];
+    recorder = new ActivityRecorder(fakeStore(async (b) => void batches.push(b)));
+    const drop = {
+      route: 'POST /v1/generate/items',
+      player: 'ana',
+      clientId: 'ana',
+      outcome: 'ok',
+      ms: 1,
+    } as const;
+    recorder.upstreamCall({ ...drop, backend: 'chat:openai', kind: 'chat', cost: 450 }, at);
+    recorder.upstreamCall({ ...drop, backend: 'chat:openai', kind: 'chat', cost: 300 }, at);
+    recorder.upstreamCall({ ...drop, backend: 'image:openai', kind: 'image', cost: 5_000_000 }, at);
+    // A failed attempt costs nothing known; an unpriced call is counted as one.
+    recorder.upstreamCall({ ...drop, backend: 'image:openai', kind: 'image', outcome: 'error', ms: 5 }, at);
+    recorder.upstreamCall({ ...drop, backend: 'image:sdapi', kind: 'image', cost: null }, at + 86_400_000);
+    // The server's own work (a pool refill) is no request's and no player's.
+    recorder.upstreamCall(
+      { backend: 'chat:openai', kind: 'chat', clientId: 'lootsmith-pool', outcome: 'ok', ms: 1, cost: 7 },
+      at,
+    );
+    await recorder.flush();
+    const [batch] = batches;
+    expect(batch?.spend).toEqual([
+      { day: '2026-01-01', route: drop.route, backend: 'chat:openai', calls: 2, nanos: 750, unpriced: 0 },
+      {
+        day: '2026-01-01',
+        route: drop.route,
+        backend: 'image:openai',
+        calls: 1,
+        nanos: 5_000_000,
+        unpriced: 0,
+      },
+      { day: '2026-01-02', route: drop.route, backend: 'image:sdapi', calls: 1, nanos: 0, unpriced: 1 },
+      { day: '2026-01-01', route: 'background', backend: 'chat:openai', calls: 1, nanos: 7, unpriced: 0 },
+    ]);
+    expect(batch?.playerSpend).toEqual([
+      { playerId: 'ana', day: '2026-01-01', calls: 3, nanos: 5_000_750, unpriced: 0 },
+      { playerId: 'ana', day: '2026-01-02', calls: 1, nanos: 0, unpriced: 1 },
+    ]);
+    expect(batch?.players.find((p) => p.playerId === 'ana')?.spend).toBe(5_000_750);
   });
 
   it('keeps the level the game reported last for each player', async () => {

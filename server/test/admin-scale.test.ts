@@ -187,7 +187,13 @@ describe.each(backends)('$name console queries over 5,000 players and 50,000 ite
     }
     store = opened.store;
     cleanup = opened.cleanup;
-    admin = new AdminService({ game: loadGameDefinition(), store, materials: new Map(), pools: false });
+    admin = new AdminService({
+      game: loadGameDefinition(),
+      store,
+      materials: new Map(),
+      pools: false,
+      currency: 'USD',
+    });
   }, 120_000);
   afterAll(async () => {
     if (!available) return;

@@ -41,6 +41,8 @@ const empty = (): ActivityBatch => ({
   players: [],
   requests: [],
   provenance: [],
+  spend: [],
+  playerSpend: [],
   keepRequests: 1000,
 });
 const provenance = (it: Item, over: Partial<ProvenanceRow> = {}): ProvenanceRow => ({
@@ -56,6 +58,7 @@ const provenance = (it: Item, over: Partial<ProvenanceRow> = {}): ProvenanceRow 
   seed: 42,
   prompt: 'system\n\nuser',
   rules: { rarity: it.rarity, level: it.level, stat_budget: 30, value_cap: 750, clamps: [], rejected: [] },
+  cost: 0,
   createdAt: it.created_at,
   ...over,
 });
@@ -135,9 +138,47 @@ describe.each(backends)('$name admin store', (backend) => {
         },
       ],
       counters: [{ minute, name: 'pool_draw', label: 'hit', value: 2 }],
+      spend: [
+        {
+          day: '2026-03-01',
+          route: 'POST /v1/generate/items',
+          backend: 'chat:openai',
+          calls: 2,
+          nanos: 900,
+          unpriced: 0,
+        },
+        { day: '2026-03-01', route: 'background', backend: 'image:sdapi', calls: 1, nanos: 0, unpriced: 1 },
+        {
+          day: '2026-02-28',
+          route: 'POST /v1/generate/items',
+          backend: 'chat:openai',
+          calls: 1,
+          nanos: 7,
+          unpriced: 0,
+        },
+      ],
+      playerSpend: [{ playerId: 'ana', day: '2026-03-01', calls: 3, nanos: 905, unpriced: 1 }],
     };
     await store.admin.recordActivity(batch);
     await store.admin.recordActivity(batch);
+    // Spend adds up per day, route and backend, and per player and day, whatever instance wrote it.
+    expect(await store.admin.spend('2026-03-01')).toEqual(
+      expect.arrayContaining([
+        {
+          day: '2026-03-01',
+          route: 'POST /v1/generate/items',
+          backend: 'chat:openai',
+          calls: 4,
+          nanos: 1800,
+          unpriced: 0,
+        },
+        { day: '2026-03-01', route: 'background', backend: 'image:sdapi', calls: 2, nanos: 0, unpriced: 2 },
+      ]),
+    );
+    expect(await store.admin.spend('2026-03-01')).toHaveLength(2);
+    expect(await store.admin.playerSpend('ana', '2026-02-01')).toEqual([
+      { playerId: 'ana', day: '2026-03-01', calls: 6, nanos: 1810, unpriced: 2 },
+    ]);
     const routes = await store.admin.routeStats(minute - 60);
     const ok = routes.find((r) => r.status === 200);
     expect(ok).toMatchObject({ count: 6, totalMs: 180, code: '' });
@@ -177,6 +218,7 @@ describe.each(backends)('$name admin store', (backend) => {
           refusals: 1,
           tokens: 300,
           images: 2,
+          spend: 5_000_000,
           lastAt: now - 3000,
           level: 4,
           levelAt: now - 3000,
@@ -189,6 +231,7 @@ describe.each(backends)('$name admin store', (backend) => {
           refusals: 0,
           tokens: 0,
           images: 1,
+          spend: 0,
           lastAt: now - 1000,
           level: null,
           levelAt: null,
@@ -201,6 +244,7 @@ describe.each(backends)('$name admin store', (backend) => {
           refusals: 1,
           tokens: 0,
           images: 0,
+          spend: 0,
           lastAt: now - 2000,
           level: null,
           levelAt: null,
@@ -238,6 +282,7 @@ describe.each(backends)('$name admin store', (backend) => {
             refusals: 0,
             tokens: 10,
             images: 0,
+            spend: 1_500,
             lastAt: now - 5000,
             level,
             levelAt,
@@ -253,6 +298,7 @@ describe.each(backends)('$name admin store', (backend) => {
       refusals: 1,
       tokens: 310,
       images: 2,
+      spend: 5_001_500,
       lastAt: now - 3000,
       stacks: 1,
       reportedLevel: 6,
@@ -515,9 +561,32 @@ describe.each(backends)('$name admin store', (backend) => {
           code: null,
           ms: 1,
         })),
+        spend: ['2026-01-01', '2026-01-02'].map((day) => ({
+          day,
+          route: 'GET /x',
+          backend: 'image:openai',
+          calls: 1,
+          nanos: 5,
+          unpriced: 0,
+        })),
+        playerSpend: ['2026-01-01', '2026-01-02'].map((day) => ({
+          playerId: 'sweep',
+          day,
+          calls: 1,
+          nanos: 5,
+          unpriced: 0,
+        })),
         keepRequests: 2,
       });
-      await store.admin.sweep({ statsBefore: now - 86_400_000, maxModeration: 1 }, now + 2000);
+      await store.admin.sweep(
+        { statsBefore: now - 86_400_000, spendBefore: '2026-01-02', maxModeration: 1 },
+        now + 2000,
+      );
+      const kept = (await store.admin.spend('2000-01-01')).filter((s) => s.route === 'GET /x');
+      expect(kept.map((s) => s.day)).toEqual(['2026-01-02']);
+      expect((await store.admin.playerSpend('sweep', '2000-01-01')).map((s) => s.day)).toEqual([
+        '2026-01-02',
+      ]);
       expect(await store.admin.session('h1')).toBeNull();
       expect((await store.admin.routeStats(minute - 200_000)).some((r) => r.route === 'GET /old')).toBe(
         false,
@@ -539,10 +608,15 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the migrations after it undone (the reported level, the
-  // moderation count, then issue 35's block times in milliseconds, then security's), then the
-  // console's tables gone, the version before them.
-  const undo = `ALTER TABLE player_stats DROP COLUMN level; ALTER TABLE player_stats DROP COLUMN level_at;
+  // A database from before the console: the migrations after it undone (spend caps, money, the
+  // reported level, the moderation count, then issue 35's block times in milliseconds, then
+  // security's), then the console's tables gone, the version before them.
+  const undo = `DROP TABLE spend_usage; DROP TABLE spend_alerts; UPDATE schema_version SET version = version - 1;
+    DROP TABLE spend_stats; DROP TABLE player_spend; ALTER TABLE player_stats DROP COLUMN spend;
+    ALTER TABLE item_provenance DROP COLUMN cost; ALTER TABLE item_provenance DROP COLUMN unpriced;
+    ALTER TABLE icons DROP COLUMN cost; ALTER TABLE icons DROP COLUMN unpriced;
+    UPDATE schema_version SET version = version - 1;
+    ALTER TABLE player_stats DROP COLUMN level; ALTER TABLE player_stats DROP COLUMN level_at;
     DROP INDEX IF EXISTS moderation_events_repeat; ALTER TABLE moderation_events DROP COLUMN count;
     UPDATE schema_version SET version = version - 3;
     DROP INDEX IF EXISTS discoveries_once; DROP INDEX IF EXISTS idempotency_owner;

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SERVER_KEY } from '@lootsmith/test-support/boot';
 import type { FakeUpstream } from '@lootsmith/test-support/fake-upstream';
 import { CLUB_REQUEST, unlimitedCrafting, writeGameFile } from '@lootsmith/test-support/game-file';
 import type { ServerProcess } from '@lootsmith/test-support/process';
 import { startTwoInstances, type TwoInstances } from '@lootsmith/test-support/two-instances';
+import { startWebhookReceiver, type WebhookReceiver } from '@lootsmith/test-support/webhook';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /** Two server processes over one PostgreSQL and one Redis behave as one server. */
 describe('two instances over PostgreSQL and Redis', () => {
@@ -15,14 +19,35 @@ describe('two instances over PostgreSQL and Redis', () => {
   let b: ServerProcess;
   let close: (() => Promise<void>) | undefined;
   const run = `${randomBytes(4).toString('hex')}`;
+  // Every call free but a forwarded image of the model `priced-image` ($0.001), under a player cap of $0.01.
+  const prices = mkdtempSync(join(tmpdir(), 'lootsmith-multi-prices-'));
+  writeFileSync(
+    join(prices, 'prices.json'),
+    JSON.stringify({
+      chat: { v1: { '*': { input_per_1m: 0, output_per_1m: 0 } } },
+      image: { v1: { '*': 0, 'priced-image': 0.001 } },
+    }),
+  );
+
+  let hook: WebhookReceiver | undefined;
 
   beforeAll(async () => {
+    hook = await startWebhookReceiver();
     // 100 combines at once by one player: the combine limits out of reach, the rest as shipped.
-    const two = await startTwoInstances({ LOOTSMITH_GAME_FILE: writeGameFile(unlimitedCrafting) });
+    const two = await startTwoInstances({
+      LOOTSMITH_GAME_FILE: writeGameFile(unlimitedCrafting),
+      LOOTSMITH_PRICES_FILE: join(prices, 'prices.json'),
+      LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.01',
+      LOOTSMITH_SPEND_ALERT_URL: hook.url,
+    });
     if (two) ({ schema, fake, a, b, close } = two);
   }, 60_000);
 
-  afterAll(() => close?.());
+  afterAll(async () => {
+    await close?.();
+    await hook?.close();
+    rmSync(prices, { recursive: true, force: true });
+  });
 
   const call = async (
     base: string,
@@ -185,6 +210,32 @@ describe('two instances over PostgreSQL and Redis', () => {
     );
     expect(farmed.filter((r) => r.status === 200)).toHaveLength(3);
     expect(farmed.filter((r) => r.status === 429)).toHaveLength(9);
+  });
+
+  it('holds a player’s spend cap in money exactly across instances', async (ctx) => {
+    if (!schema) ctx.skip();
+    const player = `spender-${run}`;
+    const image = { client_id: player, prompt: 'a lantern, game item', model: 'priced-image' };
+    const painted = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', '/v1/image/generations', SERVER_KEY, image),
+      ),
+    );
+    // $0.001 each against $0.01: ten, however the calls are spread over the instances.
+    expect(painted.filter((r) => r.status === 200)).toHaveLength(10);
+    const refused = painted.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(10);
+    for (const r of refused) expect(JSON.parse(r.text).error.details.cap).toBe('player_daily');
+    // Each threshold's alert is sent once, by whichever instance claimed it first.
+    const mine = () => (hook?.got ?? []).filter((g) => g.body.player_id === player);
+    await vi.waitFor(() => expect(mine()).toHaveLength(2));
+    // Calls in flight on the other instance count at their most: the 80% alert may see more spent.
+    expect(mine().map((g) => g.body.threshold)).toEqual([80, 100]);
+    for (const g of mine()) expect(g.body.spent).toBeGreaterThanOrEqual(0.008);
+    // A line in the log for each, written (at most 100 ms later) by the instance that sent it.
+    const logged = () =>
+      `${a.output()}${b.output()}`.match(new RegExp(`spend cap player_daily of ${player} at`, 'g'));
+    await vi.waitFor(() => expect(logged()).toHaveLength(2));
   });
 
   it('answers an idempotent replay on the other instance with the first response', async (ctx) => {

@@ -74,8 +74,32 @@ it('takes and releases the same reservations on SQLite and PostgreSQL', async ({
       for (const [s, store] of stores.entries())
         await store.release(granted[s]?.splice(i, 1)[0] as Reservation);
     }
+    // A call's money, settled (once, in place of a release) to a part of what it reserved: both
+    // stores answer the same spend after.
+    if (next() < 0.3 && granted[0]?.length) {
+      const i = Math.floor(next() * granted[0].length);
+      const cost = Math.floor(next() * 100);
+      const [mine, theirs] = await Promise.all(
+        stores.map((store, s) => store.settle(granted[s]?.splice(i, 1)[0] as Reservation, cost)),
+      );
+      expect(theirs, `round ${round}`).toEqual(mine);
+    }
     const batch: ReservationRequest[] = Array.from({ length: 1 + Math.floor(next() * 6) }, () => {
       const playerId = pick(PLAYERS);
+      const day = `d${Math.floor(round / 25) + pick([0, 1])}`;
+      if (next() < 0.3)
+        return {
+          playerId,
+          day,
+          spend: {
+            nanos: Math.floor(next() * 300),
+            caps: [
+              { scope: 'game', period: day, cap: 1500 },
+              { scope: 'game', period: 'month', cap: 5000 },
+              { scope: `player:${playerId}`, period: day, cap: 700 },
+            ],
+          },
+        };
       const grant =
         next() < 0.25
           ? { id: pick(GRANTS), playerId, expiresAt: at + Math.floor(next() * 40_000) }
@@ -83,7 +107,7 @@ it('takes and releases the same reservations on SQLite and PostgreSQL', async ({
       return {
         playerId,
         // A new day every 25 rounds, so budgets are used up and begin again.
-        day: `d${Math.floor(round / 25) + pick([0, 1])}`,
+        day,
         usage: {
           kind: pick(['items', 'images'] as const),
           n: 1 + Math.floor(next() * 2),
@@ -112,6 +136,6 @@ it('takes and releases the same reservations on SQLite and PostgreSQL', async ({
   for (const w of WINDOWS)
     expect(await postgres.hit(w.key, w.windowMs, at)).toEqual(await sqlite.hit(w.key, w.windowMs, at));
   // Every kind of answer was compared, many times.
-  for (const kind of ['granted', 'budget', 'window', 'grant_used', 'blocked'])
+  for (const kind of ['granted', 'budget', 'window', 'grant_used', 'blocked', 'spend'])
     expect(answered.get(kind), kind).toBeGreaterThan(5);
 });

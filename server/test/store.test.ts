@@ -63,6 +63,8 @@ const METHODS = {
   dailyUsage: true,
   reserve: true,
   release: true,
+  settle: true,
+  claimAlert: true,
   equipment: true,
   equip: true,
   unequip: true,
@@ -494,6 +496,70 @@ describe.each(backends)('$name store', (backend) => {
         );
       await expect(spend(at + 9, at)).rejects.toMatchObject({ refusal: { kind: 'grant_used' } });
       await spend(at + 60_000, at + 2);
+    },
+  );
+
+  run(
+    'reserves money against spend caps at a call’s most, exactly under concurrency, settles it to the cost and gives it back',
+    async () => {
+      const day = { scope: 'game', period: '2026-11-26', cap: 1000 };
+      const month = { scope: 'game', period: '2026-11', cap: 1500 };
+      const player = (id: string) => ({ scope: `player:${id}`, period: '2026-11-26', cap: 400 });
+      const money = (playerId: string, nanos: number) =>
+        store.reserve(
+          { playerId, day: '2026-11-26', spend: { nanos, caps: [day, month, player(playerId)] } },
+          0,
+        );
+      // 30 concurrent calls of at most 100 against a player cap of 400 and a game cap of 1000.
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => money(['sa', 'sb', 'sc'][i % 3] as string, 100)),
+      );
+      const taken = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      expect(taken).toHaveLength(10);
+      for (const id of ['sa', 'sb', 'sc'])
+        expect(taken.filter((r) => r.playerId === id).length).toBeLessThanOrEqual(4);
+      const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason.refusal] : []));
+      expect(refusals).toContainEqual({
+        kind: 'spend',
+        scope: 'game',
+        period: '2026-11-26',
+        spent: 1000,
+        cap: 1000,
+      });
+      // Settled to what each call cost: 40 each. What is left is the day's 1000 − 400.
+      const [first, ...rest] = taken as [Reservation, ...Reservation[]];
+      expect(await store.settle(first, 40)).toEqual([
+        { ...day, spent: 940 },
+        { ...month, spent: 940 },
+        { ...player(first.playerId), spent: expect.any(Number) },
+      ]);
+      for (const r of rest) await store.settle(r, 40);
+      await money('sd', 100);
+      const refused = await money('sd', 600).catch((err: ReservationRefused) => err.refusal);
+      expect(refused).toEqual({ kind: 'spend', scope: 'game', period: '2026-11-26', spent: 500, cap: 1000 });
+      // A call that sent nothing gives its reservation back.
+      const given = await money('se', 400);
+      await store.release(given);
+      await money('se', 400);
+      await money('sf', 100);
+      await expect(money('sg', 1)).rejects.toMatchObject({ refusal: { scope: 'game', spent: 1000 } });
+      // The next day has room; the month's cap stops it at 1500.
+      const nextDay = { ...day, period: '2026-11-27' };
+      const later = (nanos: number) =>
+        store.reserve({ playerId: 'sg', day: '2026-11-27', spend: { nanos, caps: [nextDay, month] } }, 0);
+      await later(400);
+      await expect(later(200)).rejects.toMatchObject({
+        refusal: { kind: 'spend', scope: 'game', period: '2026-11', spent: 1400, cap: 1500 },
+      });
+      // The server's own work (no player) is held to the game's caps alone; a call of 0 always fits.
+      await store.reserve({ playerId: '', day: '2026-11-26', spend: { nanos: 0, caps: [day, month] } }, 0);
+      // Each alert of a cap's threshold is claimed once in its period, by whichever asks first.
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, () => store.claimAlert('game', '2026-11-26', 80, 1)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimAlert('game', '2026-11-26', 100, 2)).toBe(true);
+      expect(await store.claimAlert('game', '2026-11-27', 80, 3)).toBe(true);
     },
   );
 

@@ -5,6 +5,7 @@
 //   401 "Incorrect API key provided", 404 model_not_found, structured outputs with strict-mode schema
 //   checks (every object closed, every property required, 400 "… is not permitted" for unsupported
 //   keywords), `message.refusal`, GET /v1/models; error bodies {error: {message, type, param, code}};
+//   `usage` with the prompt's and the answer's tokens (counted about four bytes a token);
 // - OpenAI Images (POST /v1/images/generations): `data[0].b64_json`, sizes 1024x1024…; and its
 //   edits (POST /v1/images/edits, platform.openai.com/docs/api-reference/images/createEdit and the
 //   openai-node SDK's ImageEditParams): multipart/form-data only, the images as `image[]` (up to 16
@@ -116,6 +117,17 @@ export function completion(content: string, extra: Record<string, unknown> = {})
   });
 }
 
+/**
+ * The usage a chat API reports, counted as a BPE tokenizer roughly does: a token for every four bytes
+ * of text (at least one), and 4 tokens of each message's framing in the prompt.
+ */
+export function usageOf(messages: Array<{ content: string }>, content: string | null) {
+  const tokens = (text: string) => Math.max(1, Math.ceil(Buffer.byteLength(text) / 4));
+  const prompt_tokens = messages.reduce((sum, m) => sum + tokens(m.content) + 4, 0);
+  const completion_tokens = content === null ? 0 : tokens(content);
+  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+}
+
 /** How an OpenAI-compatible chat server takes `response_format`: as OpenAI does, or less. */
 export type StructuredSupport = 'json_schema' | 'json_object' | 'none' | 'ignores';
 
@@ -162,6 +174,8 @@ export interface FakeUpstream {
   painting: { now: number; most: number };
   /** Response formats asked of chat, in order (to see what was learnt). */
   formats: string[];
+  /** The usage each chat answer reported, in order (what a price list charges). */
+  usage: Array<ReturnType<typeof usageOf>>;
   /** When set, the spec's /v1 calls are answered by this /v1 service (after the pace) instead. */
   relay?: string;
   /** Relayed images are paced like a single GPU: one starts only when the one before is done. */
@@ -330,6 +344,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
     comfyInputs: new Map(),
     painting: { now: 0, most: 0 },
     formats: [],
+    usage: [],
     close: async () => {},
   };
   /** The one-at-a-time GPU of sdapi and ComfyUI. */
@@ -871,6 +886,8 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
       content = `Here you go: ${JSON.stringify({ result: JSON.parse(content ?? 'null') })}`;
     const finish = current === 'truncated' ? 'length' : 'stop';
     if (current === 'truncated') content = (content ?? '').slice(0, 40);
+    const reported = usageOf(body.messages as Array<{ content: string }>, content);
+    state.usage.push(reported);
     return send(200, {
       id: `chatcmpl-${state.calls.chat}`,
       object: 'chat.completion',
@@ -890,7 +907,7 @@ export async function startFakeUpstream(mode: FakeMode = 'ok'): Promise<FakeUpst
           finish_reason: finish,
         },
       ],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      usage: reported,
       ...(state.chatApi === 'openai' ? { system_fingerprint: 'fp_fake', service_tier: 'default' } : {}),
     });
   });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '@lootsmith/test-support/browser';
+import { type PacedUpstream, startPacedUpstream } from '@lootsmith/test-support/fake-upstream';
 import { writeGameFile } from '@lootsmith/test-support/game-file';
 import { type ActivityRecorder, CONSOLE_DIR } from '@lootsmith/test-support/internals';
 import { loadConfig, type RunningServer, startServer } from 'lootsmith';
@@ -11,9 +12,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoGame } from '../../scripts/demo-game-file.mjs';
 
-// The developer console in Chromium, over a server with the embedded engine: sign in, the overview,
-// a player's inventory with icons, block and unblock, the playground, items, moderation; who is
-// refused; the game's art and a fresh sheet of icons. Screenshots of each page at 1280×800 land in test-results/console/ (docs/CONSOLE.md shows them).
+// The developer console in Chromium, over a server whose hosted /v1 service (the embedded engine's
+// answers, relayed) has a price, under spend caps: sign in, the overview and its money, a player's
+// inventory with icons and spend, block and unblock, the playground, items and what one cost,
+// moderation; who is refused; the game's art and a fresh sheet of icons. Screenshots of each page at
+// 1280×800 land in test-results/console/ (docs/CONSOLE.md shows them).
 
 const PASSWORD = 'console-password-for-e2e-0123';
 const SERVER_KEY = 'server-key-for-console-e2e-0123';
@@ -79,6 +82,7 @@ async function gameWithArt(dir: string): Promise<string> {
 let rig: Rig;
 let artDir: string;
 let browser: Browser;
+let hosted: PacedUpstream;
 const tokens = new Map<string, string>();
 
 async function call(method: string, path: string, token?: string, body?: unknown) {
@@ -189,10 +193,26 @@ beforeAll(async () => {
     throw new Error('the console is not built: run `npm run build`');
   mkdirSync(SHOTS, { recursive: true });
   artDir = mkdtempSync(join(tmpdir(), 'lootsmith-console-art-'));
+  // A hosted /v1 service at gpt-4o-mini's token prices and $0.004 an image, under caps of $1 a day
+  // and $0.25 a player a day.
+  hosted = await startPacedUpstream({ chatMs: 0, imageMs: 0 });
+  const prices = join(artDir, 'prices.json');
+  writeFileSync(
+    prices,
+    JSON.stringify({
+      chat: { v1: { '*': { input_per_1m: 0.15, output_per_1m: 0.6 } } },
+      image: { v1: { '*': 0.004 } },
+    }),
+  );
   rig = await startRig({
     LOOTSMITH_CONSOLE_PASSWORD: PASSWORD,
     LOOTSMITH_SERVER_KEY: SERVER_KEY,
     LOOTSMITH_GAME_FILE: await gameWithArt(artDir),
+    LOOTSMITH_UPSTREAM_URL: hosted.url,
+    LOOTSMITH_UPSTREAM_KEY: hosted.key,
+    LOOTSMITH_PRICES_FILE: prices,
+    LOOTSMITH_SPEND_DAILY_CAP: '1',
+    LOOTSMITH_SPEND_PLAYER_DAILY_CAP: '0.25',
   });
   browser = await launchChromium();
   await seed();
@@ -201,6 +221,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopRig(rig);
+  await hosted?.close();
   if (artDir) rmSync(artDir, { recursive: true, force: true });
 });
 
@@ -210,7 +231,10 @@ describe('the developer console', () => {
     await signIn(page);
     const requests = page.locator('.figure', { hasText: 'requests' }).locator('.figure-value');
     expect(Number((await requests.textContent())?.replace(/,/g, ''))).toBeGreaterThan(20);
-    await expect.poll(() => page.locator('table').nth(1).textContent()).toContain('POST /v1/generate/items');
+    /** The table under a heading. */
+    const under = (heading: string) =>
+      page.getByRole('heading', { name: heading, exact: true }).locator('xpath=following-sibling::*[1]');
+    await expect.poll(() => under('Routes').textContent()).toContain('POST /v1/generate/items');
     // The game's refusals (the judge's verdict among them) are counted apart: the error rate is 0.
     const refusals = page.locator('.answers tbody tr', { hasText: /^Game refusals/ });
     const reasons = await refusals.locator('.badge').allTextContents();
@@ -234,6 +258,32 @@ describe('the developer console', () => {
     for (const tick of ticks) expect(tick).toMatch(/^\d\d:\d0$/);
     await shot(page, 'overview');
 
+    // Money: what the backends cost today, by route and backend, against the daily cap.
+    const { spend } = (await call('GET', '/api/v1/admin/overview', SERVER_KEY)).json as {
+      spend: { today: { amount: number; calls: number }; caps: Array<{ spent: number; limit: number }> };
+    };
+    expect(spend.today.amount).toBeGreaterThan(0);
+    const dollars = async (label: string) =>
+      Number(
+        (await page.locator('.figure', { hasText: label }).locator('.figure-value').textContent())?.replace(
+          /[$,]/g,
+          '',
+        ),
+      );
+    expect(await dollars('spend today')).toBeCloseTo(spend.today.amount, 2);
+    expect(await dollars('spend, 7 days')).toBeCloseTo(spend.today.amount, 2);
+    const cap = spend.caps[0] as { spent: number; limit: number };
+    expect(await page.locator('.figure', { hasText: 'daily cap' }).textContent()).toContain(
+      `${Math.round((cap.spent / cap.limit) * 100)}%`,
+    );
+    expect(await page.locator('.spend-day').count()).toBe(7);
+    for (const route of ['POST /v1/generate/items', 'POST /api/v1/crafting/combine'])
+      expect(await under('By route').textContent()).toMatch(new RegExp(`${route}\\$[\\d.]+`));
+    expect(await under('By backend').textContent()).toMatch(/chat:v1\$[\d.]+/);
+    expect(await under('By backend').textContent()).toMatch(/image:v1\$[\d.]+/);
+    await page.getByRole('heading', { name: 'Spend' }).evaluate((e) => e.scrollIntoView());
+    await shot(page, 'overview-spend');
+
     await page.getByRole('link', { name: 'Players' }).click();
     await page.getByRole('heading', { name: 'Players' }).waitFor();
     await page.getByRole('searchbox').fill('gw');
@@ -254,6 +304,11 @@ describe('the developer console', () => {
     expect(await level.textContent()).toMatch(/^\d+levelreported /);
     expect(await page.locator('.figure', { hasText: 'images painted' }).textContent()).toContain(
       'item icons included',
+    );
+    // What gwen's calls cost today, against each player's daily cap of $0.25.
+    expect(await page.locator('.figure', { hasText: 'spend today' }).textContent()).toMatch(/^\$0\.\d+/);
+    expect(await page.locator('.figure', { hasText: 'daily cap' }).textContent()).toMatch(
+      /%.* of \$0\.25 \(/,
     );
     await shot(page, 'player');
 
@@ -351,7 +406,11 @@ describe('the developer console', () => {
     for (const text of await cards.allTextContents()) expect(text).toContain(`from ${giant}`);
     await cards.first().click();
     await page.getByRole('heading', { name: 'How it was made' }).waitFor();
-    await expect.poll(() => page.locator('.facts-list').textContent()).toContain('embedded');
+    await expect.poll(() => page.locator('.facts-list').textContent()).toContain('chat:v1');
+    // What it cost: its share of the call that wrote it, and its icon.
+    expect(await page.locator('.facts-list').textContent()).toMatch(
+      /cost\$[\d.]+ for its text .*\$0\.004 for its icon/,
+    );
     await shot(page, 'item');
     await page.getByText('Prompt', { exact: true }).click();
     await page.getByRole('heading', { name: 'How it was made' }).evaluate((e) => e.scrollIntoView());

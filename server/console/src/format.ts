@@ -6,6 +6,14 @@ export const ms = (value: number | null) =>
     : value >= 1000
       ? `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)} s`
       : `${Math.round(value)} ms`;
+/** Money in its currency: cents, or three significant digits for what a single call costs ($0.000345). */
+export const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency,
+    ...(amount ? { maximumSignificantDigits: 3, roundingPriority: 'morePrecision' as const } : {}),
+  }).format(amount);
+
 export const percent = (value: number | null) =>
   value === null ? '–' : `${(value * 100).toFixed(value < 0.1 ? 1 : 0)}%`;
 

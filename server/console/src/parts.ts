@@ -1,7 +1,7 @@
-import { effectText, type Item, type ItemIcon } from '@lootsmith/protocol';
+import { effectText, type Item, type ItemIcon, type Spend } from '@lootsmith/protocol';
 import { ApiFailure, iconUrl } from './api.ts';
 import { type Child, h } from './dom.ts';
-import { n } from './format.ts';
+import { money, n, percent } from './format.ts';
 import { currency, effectCatalogue, rarityStep } from './game.ts';
 
 /** An item's icon; a placeholder in its rarity's colour while it is painted (202) or missing. */
@@ -31,6 +31,27 @@ export const figure = (label: string, value: string, note?: string) =>
     h('span', { class: 'figure-value' }, value),
     h('span', { class: 'figure-label' }, label),
     note && h('small', {}, note),
+  );
+
+/** Spend as read at a glance: the amount, and the calls it leaves out for want of a price. */
+export const spent = (s: Spend, currency: string) =>
+  h(
+    'span',
+    { class: 'spend' },
+    money(s.amount, currency),
+    s.unpriced > 0 && [' ', badge(`+ ${n(s.unpriced)} unpriced`, 'unpriced')],
+  );
+
+/** A spend cap as a figure: how much of it is used, and of what. */
+export const capFigure = (
+  label: string,
+  cap: { limit: number; spent: number; period: string },
+  currency: string,
+) =>
+  figure(
+    label,
+    percent(cap.spent / cap.limit),
+    `${money(cap.spent, currency)} of ${money(cap.limit, currency)} (${cap.period})`,
   );
 
 /** An item as a card: icon, name in its rarity's colour, what it is; `extra` below. */

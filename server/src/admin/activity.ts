@@ -10,8 +10,10 @@ import {
   latencyBucket,
   type PlayerActivity,
   type PlayerRequestRow,
+  type PlayerSpendDay,
   type ProvenanceRow,
   type RouteMinute,
+  type SpendDay,
 } from './store.ts';
 
 /** How often an instance adds what it recorded to the store, and after how many requests at the latest. */
@@ -23,6 +25,10 @@ const MAX_PENDING_REQUESTS = 20_000;
 const MAX_PENDING_PROVENANCE = 50_000;
 /** Retention: per-minute figures for 8 days, the newest 200,000 player requests, 100,000 moderation events. */
 const STATS_DAYS = 8;
+/** Spend per day is kept this long: this month's and last month's. */
+const SPEND_DAYS = 62;
+/** The route of calls made outside any request: the server's own work (pool refills). */
+export const BACKGROUND = 'background';
 const MAX_REQUESTS = 200_000;
 const MAX_MODERATION = 100_000;
 const SWEEP_MS = 10 * 60_000;
@@ -69,6 +75,8 @@ export class ActivityRecorder implements ActivitySink {
   private backends = new Map<string, BackendMinute>();
   private counters = new Map<string, CounterMinute>();
   private players = new Map<string, PlayerActivity>();
+  private spend = new Map<string, SpendDay>();
+  private playerSpend = new Map<string, PlayerSpendDay>();
   private requests: PlayerRequestRow[] = [];
   private provenance: ProvenanceRow[] = [];
   private writing: Promise<void> = Promise.resolve();
@@ -143,6 +151,7 @@ export class ActivityRecorder implements ActivitySink {
     b.totalMs += call.ms;
     (b.buckets[latencyBucket(call.ms)] as number)++;
     if (call.outcome !== 'ok') return;
+    this.spent(call, at);
     const prompt = call.usage?.prompt_tokens ?? 0;
     const completion = call.usage?.completion_tokens ?? 0;
     const tokens = prompt + completion;
@@ -156,6 +165,28 @@ export class ActivityRecorder implements ActivitySink {
       player.tokens += tokens;
       player.images += images;
     }
+  }
+
+  /** A successful call's cost, by day, route and backend, and by day for its request's player. */
+  private spent(call: UpstreamCall, at: number) {
+    const day = new Date(at).toISOString().slice(0, 10);
+    const nanos = call.cost ?? 0;
+    const unpriced = call.cost === null || call.cost === undefined ? 1 : 0;
+    const route = call.route ?? BACKGROUND;
+    const key = `${day}\u0000${route}\u0000${call.backend}`;
+    const s = this.spend.get(key) ?? { day, route, backend: call.backend, calls: 0, nanos: 0, unpriced: 0 };
+    this.spend.set(key, s);
+    s.calls++;
+    s.nanos += nanos;
+    s.unpriced += unpriced;
+    if (!call.player) return;
+    this.player(call.player, at).spend += nanos;
+    const own = `${call.player}\u0000${day}`;
+    const p = this.playerSpend.get(own) ?? { playerId: call.player, day, calls: 0, nanos: 0, unpriced: 0 };
+    this.playerSpend.set(own, p);
+    p.calls++;
+    p.nanos += nanos;
+    p.unpriced += unpriced;
   }
 
   level(playerId: string, level: number, at = Date.now()) {
@@ -192,6 +223,7 @@ export class ActivityRecorder implements ActivitySink {
         refusals: 0,
         tokens: 0,
         images: 0,
+        spend: 0,
         lastAt: at,
         level: null,
         levelAt: null,
@@ -224,6 +256,7 @@ export class ActivityRecorder implements ActivitySink {
       !this.backends.size &&
       !this.counters.size &&
       !this.players.size &&
+      !this.spend.size &&
       !this.provenance.length
     )
       return undefined;
@@ -234,8 +267,12 @@ export class ActivityRecorder implements ActivitySink {
       players: [...this.players.values()],
       requests: this.requests,
       provenance: this.provenance,
+      spend: [...this.spend.values()],
+      playerSpend: [...this.playerSpend.values()],
       keepRequests: MAX_REQUESTS,
     };
+    this.spend = new Map();
+    this.playerSpend = new Map();
     this.routes = new Map();
     this.backends = new Map();
     this.counters = new Map();
@@ -248,7 +285,14 @@ export class ActivityRecorder implements ActivitySink {
   private async sweep() {
     const now = Date.now();
     await this.store
-      .sweep({ statsBefore: now - STATS_DAYS * 86_400_000, maxModeration: MAX_MODERATION }, now)
+      .sweep(
+        {
+          statsBefore: now - STATS_DAYS * 86_400_000,
+          spendBefore: new Date(now - SPEND_DAYS * 86_400_000).toISOString().slice(0, 10),
+          maxModeration: MAX_MODERATION,
+        },
+        now,
+      )
       .catch((err) => this.options.log?.('the console could not sweep old figures', err));
   }
 

@@ -18,6 +18,7 @@ import type {
   PlayerRequestRow,
   PlayerRow,
   ProvenanceRow,
+  RecordedCost,
   RemovalRow,
   Retention,
   RouteMinute,
@@ -30,6 +31,15 @@ const REPEAT_WINDOW_MS = 60_000;
 
 const num = (v: unknown) => Number(v ?? 0);
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+/** A stored cost: its `unpriced` column is null for what was made before prices were kept. */
+const recordedCost = (cost: unknown, unpriced: unknown): RecordedCost =>
+  unpriced === null || unpriced === undefined ? null : Number(unpriced) ? 'unpriced' : num(cost);
+const spendDay = (r: { day: string; calls: unknown; nanos: unknown; unpriced: unknown }) => ({
+  day: r.day,
+  calls: num(r.calls),
+  nanos: num(r.nanos),
+  unpriced: num(r.unpriced),
+});
 /** A recorded row keyed by its columns (`playerId` → `player_id`), for an insert of many (`$rows`). */
 const columns = (row: object) =>
   Object.fromEntries(
@@ -54,6 +64,7 @@ const toPlayerRow = (r: PlayerSqlRow): PlayerRow => ({
   refusals: num(r.refusals),
   tokens: num(r.tokens),
   images: num(r.images),
+  spend: num(r.spend),
   lastAt: numOrNull(r.last_at),
 });
 
@@ -138,8 +149,18 @@ export class AdminQueries implements AdminStore {
       ['recordBackends', b.backends.map(withBuckets)],
       ['recordCounters', b.counters],
       ['recordPlayers', b.players],
+      ['recordSpend', b.spend],
+      ['recordPlayerSpend', b.playerSpend],
       ['recordRequests', b.requests.map((r) => ({ ...r, ms: Math.round(r.ms) }))],
-      ['recordProvenance', b.provenance.map((p) => ({ ...p, rules: p.rules && JSON.stringify(p.rules) }))],
+      [
+        'recordProvenance',
+        b.provenance.map((p) => ({
+          ...p,
+          rules: p.rules && JSON.stringify(p.rules),
+          cost: typeof p.cost === 'number' ? p.cost : null,
+          unpriced: p.cost === null ? null : Number(p.cost === 'unpriced'),
+        })),
+      ],
     ];
     const given = inserts.filter(([, list]) => list.length);
     if (!given.length) return;
@@ -154,11 +175,14 @@ export class AdminQueries implements AdminStore {
 
   async sweep(retention: Retention, now: number) {
     const minute = Math.floor(retention.statsBefore / 60_000);
+    const day = retention.spendBefore;
     await this.db.transaction(
       (function* () {
         yield* run('sweepRoutes', { minute });
         yield* run('sweepBackends', { minute });
         yield* run('sweepCounters', { minute });
+        yield* run('sweepSpend', { day });
+        yield* run('sweepPlayerSpend', { day });
         yield* run('keepModeration', { keep: retention.maxModeration });
         yield* run('sweepSessions', { now });
       })(),
@@ -256,6 +280,25 @@ export class AdminQueries implements AdminStore {
     }));
   }
 
+  async spend(sinceDay: string) {
+    return (await this.db.autocommit(all('spend', { since: sinceDay }))).map((r) => ({
+      ...spendDay(r),
+      route: r.route,
+      backend: r.backend,
+    }));
+  }
+
+  async playerSpend(id: string, sinceDay: string) {
+    return (await this.db.autocommit(all('playerSpend', { id, since: sinceDay }))).map((r) => ({
+      ...spendDay(r),
+      playerId: r.player_id,
+    }));
+  }
+
+  async capSpend(scope: string, period: string) {
+    return num((await this.db.autocommit(get('capSpend', { scope, period })))?.nanos);
+  }
+
   async playerCounts(activeSince: number) {
     const row = await this.db.autocommit(get('playerCounts', { since: activeSince }));
     return { players: num(row?.players), active: num(row?.active) };
@@ -311,16 +354,20 @@ export class AdminQueries implements AdminStore {
                 seed: numOrNull(row.seed),
                 prompt: row.prompt,
                 rules: row.rules ? JSON.parse(row.rules) : null,
+                cost: recordedCost(row.cost, row.unpriced),
                 createdAt: row.made_at ?? row.created_at,
               }
             : null;
         const spent = row.consumed ? yield* get('itemSpent', { id }) : undefined;
+        const iconId = (JSON.parse(row.data) as { icon?: { id?: string } | null }).icon?.id;
+        const icon = iconId ? yield* get('iconCost', { id: iconId }) : undefined;
         return {
           row: toItemRow(row),
           provenance,
           removal: yield* removal(id),
           holders: yield* holders(id),
           consumed: spent ? { how: spent.reason, playerId: spent.player_id, at: spent.created_at } : null,
+          iconCost: icon ? recordedCost(icon.cost, icon.unpriced) : ('not_painted' as const),
         };
       })(),
     );
@@ -400,6 +447,8 @@ export class AdminQueries implements AdminStore {
           backend_stats: ['backendStats', { since: minute }],
           series: ['series', { since: minute, step: 1 }],
           generations: ['generations', { since: new Date(Date.now() - 3_600_000).toISOString() }],
+          spend: ['spend', { since: new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10) }],
+          player_spend: ['playerSpend', { id: 'player-1', since: '2000-01-01' }],
         } as const;
         const plans: Record<string, string> = {};
         for (const [name, [statement, params]] of Object.entries(queries))

@@ -6,7 +6,7 @@ import type { ActivityRecorder } from './activity.ts';
 const NOT_COUNTED = /\/(console|docs|health|metrics)(\/|$)|\/api\/v1\/admin\//;
 
 /** The player a request was for: the token's, or the one the server credential named. */
-function playerOf(request: FastifyRequest): string | undefined {
+export function playerOf(request: FastifyRequest): string | undefined {
   const principal = request.verifiedPrincipal;
   if (!principal) return undefined;
   if (principal.kind === 'player') return principal.playerId;

@@ -53,7 +53,14 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
   const { config, core } = services;
   const { store, game, coordination, upstream, icons, textModel, content } = core.deps;
   const materials = core.players.materials;
-  const admin = new AdminService({ game, store, materials, pools: config.pools !== undefined });
+  const admin = new AdminService({
+    game,
+    store,
+    materials,
+    pools: config.pools !== undefined,
+    currency: config.prices.currency,
+    caps: config.caps,
+  });
   const playground = new Playground({
     game,
     gameFile: config.gameFile,

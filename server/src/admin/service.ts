@@ -19,11 +19,15 @@ import {
   type PlayersPage,
   type PlayersQuery,
   type RouteFigures,
+  type SpendFigures,
 } from '@lootsmith/protocol';
 import { gameKey } from '../game/definition.ts';
 import { craftingLevel, knownRarity, knownType } from '../game/rules.ts';
+import type { SpendCaps } from '../money/caps.ts';
+import { fromNanos, type Nanos } from '../money/pricing.ts';
 import { refuse } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
+import { itemCost, recentSpend, spendDays, spendFigures } from './spend.ts';
 import {
   type AdminStore,
   LATENCY_BOUNDS_MS,
@@ -138,6 +142,9 @@ export type ConsoleStore = Pick<
     | 'item'
     | 'removeItem'
     | 'moderation'
+    | 'spend'
+    | 'playerSpend'
+    | 'capSpend'
   >;
 };
 
@@ -147,6 +154,10 @@ export interface AdminDeps {
   /** The game's materials as items (their icons included). */
   materials: Map<string, Item>;
   pools: boolean;
+  /** The price list's currency: every amount of money is in it. */
+  currency: string;
+  /** The spend caps, when any is set. */
+  caps?: SpendCaps;
 }
 
 /**
@@ -155,6 +166,26 @@ export interface AdminDeps {
  */
 export class AdminService {
   constructor(private readonly deps: AdminDeps) {}
+
+  /** What a cap holds in its period now; null when the cap is not set. */
+  private async capUse(limit: Nanos | undefined, scope: string, period: string) {
+    if (limit === undefined) return null;
+    const spent = await this.deps.store.admin.capSpend(scope, period);
+    return { limit: fromNanos(limit), spent: fromNanos(spent), period };
+  }
+
+  /** The game's caps that are set, as they stand. */
+  private async gameCaps(now: number): Promise<SpendFigures['caps']> {
+    const { today } = spendDays(now);
+    const [daily, monthly] = await Promise.all([
+      this.capUse(this.deps.caps?.daily, 'game', today),
+      this.capUse(this.deps.caps?.monthly, 'game', today.slice(0, 7)),
+    ]);
+    return [
+      ...(daily ? [{ cap: 'game_daily' as const, ...daily }] : []),
+      ...(monthly ? [{ cap: 'game_monthly' as const, ...monthly }] : []),
+    ];
+  }
 
   async overview(window: 'hour' | 'day'): Promise<Overview> {
     const { store, game } = this.deps;
@@ -167,7 +198,7 @@ export class AdminService {
     const firstSlot = Math.floor(nowMinute / step) - slots + 1;
     const sinceMinute = firstSlot * step;
     const since = sinceMinute * 60_000;
-    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock] =
+    const [routeRows, backendRows, counters, series, generations, counts, moderation, stock, spend, caps] =
       await Promise.all([
         admin.routeStats(sinceMinute),
         admin.backendStats(sinceMinute),
@@ -177,6 +208,8 @@ export class AdminService {
         admin.playerCounts(since),
         admin.moderationSince(since),
         this.deps.pools ? store.poolStock(gameKey(game), now) : Promise.resolve([]),
+        admin.spend(spendDays(now).since),
+        this.gameCaps(now),
       ]);
 
     // Latency buckets summed per route and per backend and kind; percentiles are read from the sums.
@@ -264,6 +297,7 @@ export class AdminService {
         active_players: counts.active,
         moderation_events: moderation,
       },
+      spend: spendFigures(spend, now, this.deps.currency, caps),
       generations,
       answers: answers.list(),
       routes: routeList.sort((a, b) => b.requests - a.requests),
@@ -307,6 +341,7 @@ export class AdminService {
       requests: row.requests,
       tokens: row.tokens,
       images: row.images,
+      spend: fromNanos(row.spend),
       last_seen: row.lastAt === null ? null : iso(row.lastAt),
       created_at: row.createdAt,
     };
@@ -325,6 +360,7 @@ export class AdminService {
     const page = rows.slice(0, q.limit);
     const last = page.at(-1);
     return {
+      currency: this.deps.currency,
       players: page.map((r) => this.summary(r)),
       total,
       next: rows.length > q.limit && last ? cursor({ id: last.id, lastAt: last.lastAt ?? 0 }) : null,
@@ -335,12 +371,16 @@ export class AdminService {
     const { store, materials } = this.deps;
     const row = await store.admin.player(id);
     if (!row) throw refuse('not_found', `No player ${id}`);
-    const [read, equipment, usage, requests, moderation] = await Promise.all([
+    const now = Date.now();
+    const { week, today: day } = spendDays(now);
+    const [read, equipment, usage, requests, moderation, spend, cap] = await Promise.all([
       store.inventory(id),
       store.equipment(id),
       store.dailyUsage(id, today()),
       store.admin.playerRequests(id, 50),
       store.admin.moderation({ playerId: id, limit: 20 }),
+      store.admin.playerSpend(id, week),
+      this.capUse(this.deps.caps?.playerDaily, `player:${id}`, day),
     ]);
     const slots = new Map(equipment.map((e) => [e.item_id, e.slot]));
     const inventory = (read?.stacks ?? []).flatMap((s) => {
@@ -356,6 +396,7 @@ export class AdminService {
         recipes: read?.recipes.length ?? 0,
       },
       usage_today: usage,
+      spend: { currency: this.deps.currency, ...recentSpend(spend, now), cap },
       inventory,
       requests: requests.map((r) => ({
         at: iso(r.at),
@@ -436,6 +477,7 @@ export class AdminService {
         seed: p.seed,
         prompt: p.prompt,
         rules: p.rules,
+        cost: itemCost(p.cost, found.iconCost, this.deps.currency),
         created_at: p.createdAt,
       },
       removal: found.removal && {

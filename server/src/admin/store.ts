@@ -50,7 +50,34 @@ export interface ActivityCounts {
   refusals: number;
   tokens: number;
   images: number;
+  /** What the player's calls cost by the price list (`Nanos`; unpriced calls add nothing). */
+  spend: number;
 }
+
+/** Successful backend calls of one UTC day, route and backend, and what they cost (`Nanos`). */
+export interface SpendDay {
+  /** `2025-06-01`. */
+  day: string;
+  /** The request's route (`POST /v1/generate/items`), or `background` for the server's own work. */
+  route: string;
+  backend: string;
+  calls: number;
+  nanos: number;
+  /** Calls of them that had no price. */
+  unpriced: number;
+}
+
+/** One player's successful backend calls of one UTC day, and what they cost. */
+export interface PlayerSpendDay {
+  playerId: string;
+  day: string;
+  calls: number;
+  nanos: number;
+  unpriced: number;
+}
+
+/** What something cost (`Nanos`), `unpriced` when a call of it had no price, null when made before prices were kept. */
+export type RecordedCost = number | 'unpriced' | null;
 
 /** What a player's requests and upstream calls added up to since the last write. */
 export interface PlayerActivity extends ActivityCounts {
@@ -100,6 +127,8 @@ export interface ProvenanceRow extends ProvenanceFacts {
   seed: number | null;
   prompt: string | null;
   rules: ItemRules | null;
+  /** Its share of the model calls that wrote it (a batch's calls split between its items, re-asks included). */
+  cost: RecordedCost;
   createdAt: string;
 }
 
@@ -111,6 +140,8 @@ export interface ActivityBatch {
   players: PlayerActivity[];
   requests: PlayerRequestRow[];
   provenance: ProvenanceRow[];
+  spend: SpendDay[];
+  playerSpend: PlayerSpendDay[];
   /** The newest player requests kept: older ones go in the same transaction. */
   keepRequests: number;
 }
@@ -223,6 +254,8 @@ export interface ConsoleSessionRow {
 export interface Retention {
   /** Per-minute figures older than this (ms since the epoch) go. */
   statsBefore: number;
+  /** Spend per day of days before this one (`2025-06-01`) goes. */
+  spendBefore: string;
   /** Most moderation events kept. */
   maxModeration: number;
 }
@@ -266,7 +299,15 @@ export interface AdminStore {
     removal: RemovalRow | null;
     holders: Holding[];
     consumed: Consumption | null;
+    /** What painting its icon cost, or that it is not painted yet (or the item has no icon). */
+    iconCost: RecordedCost | 'not_painted';
   } | null>;
+  /** Spend per day, route and backend on and after `sinceDay`. */
+  spend(sinceDay: string): Promise<SpendDay[]>;
+  /** A player's spend per day on and after `sinceDay`. */
+  playerSpend(id: string, sinceDay: string): Promise<PlayerSpendDay[]>;
+  /** What a spend cap's scope (`game`, `player:<id>`) holds in a period (`Nanos`, calls in flight at their most). */
+  capSpend(scope: string, period: string): Promise<number>;
   /**
    * Takes an item out of every inventory and slot (ledger rows `removed`, inventories' versions
    * bumped), forgets recipes that make it, and records why; null when there is no such item.

@@ -5,7 +5,7 @@ import type { ZodType } from 'zod';
 import type { Metrics } from '../metrics.ts';
 import { Failed } from '../refusal.ts';
 import { backendLabel, type UpstreamClient } from '../upstream/client.ts';
-import type { GenerationTrace } from './provenance.ts';
+import { addCost, type GenerationTrace } from './provenance.ts';
 
 export interface AskJsonOptions<T> {
   upstream: UpstreamClient;
@@ -80,6 +80,7 @@ export async function askJson<T>(o: AskJsonOptions<T>): Promise<T> {
         response_format: { type: 'json_schema', json_schema: { name: o.schemaName, schema, strict: true } },
       },
       o.signal,
+      { meter: (cost) => o.trace && addCost(o.trace, cost) },
     );
     const choice = answer.choices[0];
     const content = choice?.message.content ?? '';

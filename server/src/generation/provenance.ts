@@ -1,6 +1,7 @@
 import type { GameDefinition, Item } from '@lootsmith/protocol';
-import type { ProvenanceRow } from '../admin/store.ts';
+import type { ProvenanceRow, RecordedCost } from '../admin/store.ts';
 import { statBudget, valueCap } from '../game/rules.ts';
+import type { Nanos } from '../money/pricing.ts';
 
 /** What one model call was asked and how it answered: filled in by `askJson` as it goes. */
 export interface GenerationTrace {
@@ -13,9 +14,22 @@ export interface GenerationTrace {
   model?: string;
   /** The problems of each answer the rules refused, in order. */
   rejected: string[][];
+  /** What its model calls cost, re-asks included: `unpriced` once any of them had no price. */
+  cost: Nanos | 'unpriced';
 }
 
-export const newTrace = (): GenerationTrace => ({ rejected: [] });
+export const newTrace = (): GenerationTrace => ({ rejected: [], cost: 0 });
+
+/** Adds a call's cost (`null`: unpriced) to a trace: what `askJson` meters its calls with. */
+export function addCost(trace: GenerationTrace, cost: Nanos | null) {
+  trace.cost = cost === null || trace.cost === 'unpriced' ? 'unpriced' : trace.cost + cost;
+}
+
+/** Item `i`'s share of `n` items made by calls costing `cost`: equal whole shares that add up to it. */
+function share(cost: Nanos | 'unpriced', i: number, n: number): RecordedCost {
+  if (cost === 'unpriced') return cost;
+  return Math.floor(cost / n) + (i < cost % n ? 1 : 0);
+}
 
 /**
  * The console's activity recorder, as the services see it: provenance (kept apart from the items),
@@ -41,7 +55,7 @@ export interface ItemOrigin {
 export function provenanceRows(game: GameDefinition, items: Item[], origin: ItemOrigin): ProvenanceRow[] {
   const { trace } = origin;
   const prompt = trace?.system && `${trace.system}\n\n${trace.user ?? ''}`;
-  return items.map((item) => ({
+  return items.map((item, i) => ({
     itemId: item.id,
     source: origin.source,
     playerId: origin.playerId,
@@ -61,6 +75,8 @@ export function provenanceRows(game: GameDefinition, items: Item[], origin: Item
       clamps: origin.clamps ?? [],
       rejected: trace?.rejected ?? [],
     },
+    // An item made with no model call (a recipe-book result) cost nothing.
+    cost: trace ? share(trace.cost, i, items.length) : 0,
     createdAt: item.created_at,
   }));
 }

@@ -221,6 +221,37 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE player_stats ADD COLUMN level INTEGER;
     ALTER TABLE player_stats ADD COLUMN level_at ${d.bigint};
   `,
+  // Issue 40: money. What each backend call cost by the price list (billionths of its currency),
+  // added up per day by route and backend and per day by player (and ever, in player_stats); an
+  // item's share of the calls that wrote it and an icon's painting. \`unpriced\` counts calls without
+  // a price (on an item or icon: 1 unpriced, 0 priced, NULL made before prices were kept).
+  (d) => `
+    CREATE TABLE spend_stats (
+      day TEXT NOT NULL, route TEXT NOT NULL, backend TEXT NOT NULL, calls INTEGER NOT NULL,
+      nanos ${d.bigint} NOT NULL, unpriced INTEGER NOT NULL, PRIMARY KEY (day, route, backend)
+    );
+    CREATE TABLE player_spend (
+      player_id TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, nanos ${d.bigint} NOT NULL,
+      unpriced INTEGER NOT NULL, PRIMARY KEY (player_id, day)
+    );
+    ALTER TABLE player_stats ADD COLUMN spend ${d.bigint} NOT NULL DEFAULT 0;
+    ALTER TABLE item_provenance ADD COLUMN cost ${d.bigint};
+    ALTER TABLE item_provenance ADD COLUMN unpriced INTEGER;
+    ALTER TABLE icons ADD COLUMN cost ${d.bigint};
+    ALTER TABLE icons ADD COLUMN unpriced INTEGER;
+  `,
+  // Issue 40: spend caps. Each cap's spend of its period (\`game\` or \`player:<id>\`; a UTC day
+  // \`2025-06-01\` or month \`2025-06\`), reserved at a call's most before it and set to its cost
+  // after; and each alert of a cap's threshold, sent once per period by whichever instance wrote it.
+  (d) => `
+    CREATE TABLE spend_usage (
+      scope TEXT NOT NULL, period TEXT NOT NULL, nanos ${d.bigint} NOT NULL, PRIMARY KEY (scope, period)
+    );
+    CREATE TABLE spend_alerts (
+      scope TEXT NOT NULL, period TEXT NOT NULL, threshold INTEGER NOT NULL, at ${d.bigint} NOT NULL,
+      PRIMARY KEY (scope, period, threshold)
+    );
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

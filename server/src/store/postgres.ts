@@ -41,6 +41,8 @@ const TYPES: Record<string, string> = {
   reset: 'bigint',
   at: 'bigint',
   expires: 'bigint',
+  cap: 'bigint',
+  nanos: 'bigint',
 };
 const fromPlan = (text: string) =>
   text.replace(/\$([a-z_]+)/g, (_, name: string) =>

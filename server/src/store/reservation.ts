@@ -43,6 +43,18 @@ export const TAKES = {
     }),
   },
   grant: { statement: 'spendGrant', refusal: () => ({ kind: 'grant_used' }) },
+  /** Money from one spend cap: the scope's row of the period counted up within `$cap`. */
+  spend: {
+    statement: 'takeSpend',
+    why: 'spentSoFar',
+    refusal: (why, step) => ({
+      kind: 'spend',
+      scope: step.scope as string,
+      period: step.period as string,
+      spent: Number(why?.spent ?? 0),
+      cap: step.cap as number,
+    }),
+  },
 } satisfies Record<string, TakeKind>;
 
 function budget(why: Params | undefined): Refusal {
@@ -61,8 +73,8 @@ export interface Step extends Params {
 interface Own {
   player: string;
   day: string;
-  kind: string;
-  n: number;
+  kind: string | null;
+  n: number | null;
   lim: number | null;
   dflt: number | null;
   iat: number | null;
@@ -74,8 +86,8 @@ function step(
   take: Step['take'],
   own: Own,
   set: Partial<
-    Record<'key' | 'grant' | 'grant_player', string> &
-      Record<'max' | 'reset' | 'windowMs' | 'expires', number>
+    Record<'key' | 'grant' | 'grant_player' | 'scope' | 'period', string> &
+      Record<'max' | 'reset' | 'windowMs' | 'expires' | 'cap' | 'nanos', number>
   > = {},
 ): Step {
   return {
@@ -96,6 +108,10 @@ function step(
     grant: set.grant ?? null,
     grant_player: set.grant_player ?? null,
     expires: set.expires ?? null,
+    scope: set.scope ?? null,
+    period: set.period ?? null,
+    cap: set.cap ?? null,
+    nanos: set.nanos ?? null,
   };
 }
 
@@ -109,27 +125,30 @@ export interface Plan {
 
 /** The takes of a reservation; windows in key order, so concurrent groups lock rows in one order. */
 export function plan(request: ReservationRequest, at: number): Plan {
-  const { playerId, day, usage, grant } = request;
-  const recorded = usage.limit === 'recorded';
+  const { playerId, day, usage, grant, spend } = request;
+  const recorded = usage?.limit === 'recorded';
   const windows = [...(request.windows ?? [])].sort(byKey);
   const own = {
     player: playerId,
     day,
-    kind: usage.kind,
-    n: usage.n,
-    lim: usage.limit === 'recorded' ? null : usage.limit,
-    dflt: usage.fallback ?? null,
+    kind: usage?.kind ?? null,
+    n: usage?.n ?? null,
+    lim: usage === undefined || usage.limit === 'recorded' ? null : usage.limit,
+    dflt: usage?.fallback ?? null,
     iat: request.issuedAt ?? null,
     at,
   };
   const steps: Step[] = recorded ? [step('player', own)] : [];
-  steps.push(step(usage.kind, own));
+  if (usage) steps.push(step(usage.kind, own));
   for (const { key, max, windowMs } of windows)
     steps.push(step('window', own, { key, max, reset: at + windowMs, windowMs }));
   if (grant)
     steps.push(
       step('grant', own, { grant: grant.id, grant_player: grant.playerId, expires: grant.expiresAt }),
     );
+  // The caps in the order they are given (the game's before a player's): one order for every plan.
+  for (const { scope, period, cap } of spend?.caps ?? [])
+    steps.push(step('spend', own, { scope, period, cap, nanos: spend?.nanos }));
   return { request, at, windows, steps };
 }
 
@@ -172,14 +191,17 @@ export function granted(p: Plan, rows: Params[]): Reservation {
 
 /**
  * The plans of a group in the order their rows are locked: players by id (each player's in the order
- * asked), so two groups never wait on each other in a circle. `index` is each plan's place in the batch.
+ * asked), and money last, so two groups never wait on each other in a circle: a group takes the
+ * spend caps' rows (the game's first, shared by every call) only once it holds every other row it takes.
+ * `index` is each plan's place in the batch.
  */
 export function lockOrder(plans: Plan[]): Array<{ plan: Plan; index: number }> {
+  const money = (p: Plan) => (p.request.spend ? 1 : 0);
   return plans
     .map((plan, index) => ({ plan, index }))
     .sort((a, b) => {
       const [x, y] = [a.plan.request.playerId, b.plan.request.playerId];
-      return x === y ? a.index - b.index : x < y ? -1 : 1;
+      return money(a.plan) - money(b.plan) || (x === y ? a.index - b.index : x < y ? -1 : 1);
     });
 }
 

@@ -13,6 +13,7 @@ import {
   type PoolClaim,
   type PoolSlotRequest,
   type Reservation,
+  type SpendCapTake,
   type Stack,
   WornError,
   wornSpent,
@@ -284,15 +285,35 @@ export function* equip(player: string, slot: string, item: string): Rule<void> {
 /** Gives back exactly what a reservation took (window counts only while their window lasts). */
 export function* release(r: Reservation): Rule<void> {
   const { playerId: player, day } = r;
-  yield* run(r.usage.kind === 'items' ? 'giveItems' : 'giveImages', { player, day, n: r.usage.n });
-  // Rows that only this reservation made go, so a failed request leaves the store as it found it.
-  yield* run('dropEmptyUsage', { player, day });
+  if (r.usage) {
+    yield* run(r.usage.kind === 'items' ? 'giveItems' : 'giveImages', { player, day, n: r.usage.n });
+    // Rows that only this reservation made go, so a failed request leaves the store as it found it.
+    yield* run('dropEmptyUsage', { player, day });
+  }
+  for (const cap of r.spend?.caps ?? []) {
+    yield* settleSpend(cap, -(r.spend?.nanos ?? 0));
+    yield* run('dropEmptySpend', { scope: cap.scope, period: cap.period });
+  }
   for (const w of [...r.windows].sort(byKey)) {
     if (w.kept) continue;
     yield* run('uncountWindow', { key: w.key, reset: w.resetAt });
     yield* run('dropEmptyWindow', { key: w.key });
   }
   if (r.grant) yield* run('returnGrant', { grant: r.grant.id });
+}
+
+/** A spend cap's row moved by `delta` (`Nanos`); its spend after. */
+function* settleSpend(cap: SpendCapTake, delta: number): Rule<number> {
+  const row = yield* get('settleSpend', { scope: cap.scope, period: cap.period, delta });
+  return Number(row?.spent ?? 0);
+}
+
+/** Each cap's row of a reservation set to what the call cost instead of its most; each cap's spend after. */
+export function* settle(r: Reservation, nanos: number) {
+  const settled: Array<SpendCapTake & { spent: number }> = [];
+  for (const cap of r.spend?.caps ?? [])
+    settled.push({ ...cap, spent: yield* settleSpend(cap, nanos - (r.spend?.nanos ?? 0)) });
+  return settled;
 }
 
 export const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -369,8 +390,16 @@ export function* icon(id: string): Rule<Buffer | null> {
   return (yield* get('icon', { id }))?.png ?? null;
 }
 
-export function* putIcon(id: string, prompt: string, png: Buffer): Rule<void> {
-  yield* run('putIcon', { id, prompt, png, now: now() });
+export function* putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced'): Rule<void> {
+  const priced = typeof cost === 'number';
+  yield* run('putIcon', {
+    id,
+    prompt,
+    png,
+    cost: priced ? cost : null,
+    unpriced: cost === undefined ? null : Number(!priced),
+    now: now(),
+  });
 }
 
 export function* dailyUsage(player: string, day: string) {

@@ -120,8 +120,8 @@ export abstract class SqlStore implements Store {
     return this.autocommit(rules.icon(id));
   }
 
-  putIcon(id: string, prompt: string, png: Buffer) {
-    return this.autocommit(rules.putIcon(id, prompt, png));
+  putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced') {
+    return this.autocommit(rules.putIcon(id, prompt, png, cost));
   }
 
   dailyUsage(playerId: string, day: string) {
@@ -136,6 +136,15 @@ export abstract class SqlStore implements Store {
 
   release(reservation: Reservation) {
     return this.transaction(rules.release(reservation));
+  }
+
+  async claimAlert(scope: string, period: string, threshold: number, at: number) {
+    return (await this.autocommit(run('claimAlert', { scope, period, threshold, at }))) === 1;
+  }
+
+  /** Each cap's row on its own (a statement is atomic): none waits on a transaction holding the others. */
+  settle(reservation: Reservation, nanos: number) {
+    return this.autocommit(rules.settle(reservation, nanos));
   }
 
   equipment(playerId: string) {

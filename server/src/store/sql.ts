@@ -170,7 +170,8 @@ function gameStatements(d: SqlDialect) {
     // Icons and idempotency records: the first one written stays
     icon: sql<{ png: Buffer }>('SELECT png FROM icons WHERE id = $id'),
     putIcon: sql(
-      'INSERT INTO icons (id, prompt, png, created_at) VALUES ($id, $prompt, $png, $now) ON CONFLICT DO NOTHING',
+      `INSERT INTO icons (id, prompt, png, cost, unpriced, created_at) VALUES ($id, $prompt, $png, $cost, $unpriced, $now)
+       ON CONFLICT DO NOTHING`,
     ),
     idempotent: sql<{ status: number; body: string }>(
       'SELECT status, body FROM idempotency WHERE scope = $scope AND saved_at > $expired',
@@ -232,6 +233,25 @@ function gameStatements(d: SqlDialect) {
        ON CONFLICT DO NOTHING RETURNING id`,
     ),
     returnGrant: sql('DELETE FROM drop_grants WHERE id = $grant'),
+    /** A spend cap's row of its period counted up by `$nanos`, unless that would pass `$cap` (no row back). */
+    takeSpend: sql<{ spent: number }>(
+      `INSERT INTO spend_usage AS s (scope, period, nanos) SELECT $scope, $period, $nanos WHERE $nanos <= $cap
+       ON CONFLICT (scope, period) DO UPDATE SET nanos = s.nanos + excluded.nanos
+       WHERE s.nanos + excluded.nanos <= $cap RETURNING nanos AS spent`,
+    ),
+    spentSoFar: sql<{ spent: number }>(
+      'SELECT COALESCE(SUM(nanos), 0) AS spent FROM spend_usage WHERE scope = $scope AND period = $period',
+    ),
+    /** What a call cost in place of what it reserved (`$delta` = cost − reserved); the spend after it. */
+    settleSpend: sql<{ spent: number }>(
+      `UPDATE spend_usage SET nanos = nanos + $delta WHERE scope = $scope AND period = $period
+       RETURNING nanos AS spent`,
+    ),
+    claimAlert: sql(
+      `INSERT INTO spend_alerts (scope, period, threshold, at) VALUES ($scope, $period, $threshold, $at)
+       ON CONFLICT DO NOTHING`,
+    ),
+    dropEmptySpend: sql('DELETE FROM spend_usage WHERE scope = $scope AND period = $period AND nanos = 0'),
 
     // Equipment
     /** Worn items the player still owns. */

@@ -95,8 +95,18 @@ export interface GrantLootOptions {
   claimedLevel?: number;
 }
 
+/** One spend cap a call's money is taken from: a scope's spend in a period, within `cap` (`Nanos`). */
+export interface SpendCapTake {
+  /** `game`, or `player:<id>`. */
+  scope: string;
+  /** `2025-06-01` for a day, `2025-06` for a month (UTC). */
+  period: string;
+  cap: number;
+}
+
 /** What one request reserves before it calls a model: all of it, or nothing (`Store.reserve`). */
 export interface ReservationRequest {
+  /** The player it is for; empty for the server's own work (a pool refill's spend). */
   playerId: string;
   /** The UTC day whose budget is charged. */
   day: string;
@@ -105,7 +115,7 @@ export interface ReservationRequest {
    * reads the limit from the player's record inside the same transaction, and refuses a blocked
    * (or unknown) player.
    */
-  usage: {
+  usage?: {
     kind: 'items' | 'images';
     n: number;
     limit: number | null | 'recorded';
@@ -118,6 +128,11 @@ export interface ReservationRequest {
   windows?: LimitWindow[];
   /** A single-use drop grant: refused when its id was spent before. */
   grant?: { id: string; playerId: string; expiresAt: number };
+  /**
+   * Money, before a backend call: `nanos` (the call's most) taken from each cap, refused when one
+   * would pass it. `Store.settle` sets it to what the call cost.
+   */
+  spend?: { nanos: number; caps: SpendCapTake[] };
 }
 
 /** A granted reservation; `Store.release` gives back exactly what it took. */
@@ -130,6 +145,7 @@ export type Refusal =
   | { kind: 'blocked' }
   | { kind: 'revoked' }
   | { kind: 'budget'; used: number; limit: number }
+  | { kind: 'spend'; scope: string; period: string; spent: number; cap: number }
   | { kind: 'window'; key: string; max: number; windowMs: number; resetAt: number }
   | { kind: 'grant_used' };
 
@@ -264,7 +280,8 @@ export interface Store {
   recipe(key: string): Promise<Item | null>;
   recipes(playerId: string): Promise<Recipe[]>;
   icon(id: string): Promise<Buffer | null>;
-  putIcon(id: string, prompt: string, png: Buffer): Promise<void>;
+  /** Stores an icon once (the first one written stays), with what painting it cost (`Nanos`, or `unpriced`). */
+  putIcon(id: string, prompt: string, png: Buffer, cost?: number | 'unpriced'): Promise<void>;
   dailyUsage(playerId: string, day: string): Promise<{ items: number; images: number }>;
   /**
    * Takes budget, window counts and a grant id in one transaction, before a model is called, so
@@ -273,6 +290,16 @@ export interface Store {
   reserve(request: ReservationRequest, now: number): Promise<Reservation>;
   /** Gives a reservation back after the work failed (window counts only while their window lasts). */
   release(reservation: Reservation): Promise<void>;
+  /**
+   * Sets a reservation's money to what the call cost (`Nanos`, at most or above what it reserved),
+   * and answers each cap's spend after it.
+   */
+  settle(reservation: Reservation, nanos: number): Promise<Array<SpendCapTake & { spent: number }>>;
+  /**
+   * Claims the alert of a spend cap's threshold in its period: true for the first claim of it on any
+   * instance (which sends it), false ever after.
+   */
+  claimAlert(scope: string, period: string, threshold: number, at: number): Promise<boolean>;
   /** The player's worn items by slot; an item that has left the inventory has left its slot too. */
   equipment(playerId: string): Promise<Array<{ slot: string; item_id: string }>>;
   /**

@@ -8,14 +8,25 @@ import {
 import { type CallerSignal, Cancel, onAbort } from '../cancel.ts';
 import { ImageRefused, normaliseIcon, normaliseImage } from '../images/normalise.ts';
 import type { Metrics } from '../metrics.ts';
-import { cancelled, Failed } from '../refusal.ts';
+import type { SpendGate } from '../money/caps.ts';
+import { DEFAULT_PRICES } from '../money/prices.ts';
+import { type Nanos, Pricing } from '../money/pricing.ts';
+import { cancelled, Failed, refuse } from '../refusal.ts';
 import { Secrets } from '../secrets.ts';
 import type { BackendSpec, Kind, UpstreamConfig, WarnLog } from './backends/description.ts';
 import { backendSecrets, keyVariableOf, openBackend } from './backends/registry.ts';
-import type { ChatBackend, ImageAsk, ImageBackend, Painted, ReferenceImage } from './backends/types.ts';
+import type {
+  Billed,
+  ChatBackend,
+  ImageAsk,
+  ImageBackend,
+  Painted,
+  ReferenceImage,
+} from './backends/types.ts';
 import { type Attempt, AttemptFailed, deadlineExceeded, Rejected } from './http.ts';
 import { checkImage } from './image.ts';
 import { LeftQueue, type Priority, WorkQueue } from './queue.ts';
+import { currentPayer, type Payer } from './spend.ts';
 
 export type { Kind, WarnLog };
 
@@ -25,6 +36,8 @@ export interface Target<B> {
   /** `primary`, or `fallback` (the `/v1` service tried when the primary fails). */
   role: 'primary' | 'fallback';
   api: BackendSpec['api'];
+  /** The model its settings name, when they name one. */
+  model?: string;
   /** The variable an operator fixes when this backend refuses its key. */
   keyName: string;
   backend: B;
@@ -48,6 +61,13 @@ export interface UpstreamCall {
   detail?: string;
   /** What a chat answer reported using. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The model the call was priced as. */
+  model?: string;
+  /** What a successful call cost by the price list (`null`: unpriced); failed attempts cost nothing known. */
+  cost?: Nanos | null;
+  /** The route of the request it was made for, and that request's player (none: the server's own work). */
+  route?: string;
+  player?: string;
 }
 
 /** A backend as the console and its provenance name it: `chat:openai`, or `fallback`. */
@@ -57,6 +77,8 @@ export const backendLabel = (target: Pick<Target<unknown>, 'kind' | 'api' | 'rol
 export interface CallOptions {
   /** Who is waiting: a player, an icon after its item, a raw forward, or a pool refill (served in that order). */
   priority?: Priority;
+  /** Told what the call cost when it succeeds (an item's provenance, an icon's record). */
+  meter?: (cost: Nanos | null) => void;
 }
 
 /** An icon to paint: the prompt, a seed from the item, the game's icon size and its art. */
@@ -80,7 +102,14 @@ export interface OpenOptions {
   observe?: (call: UpstreamCall) => void;
   /** Longest Retry-After the client waits out before moving on; longer answers count as a failure. */
   maxRetryAfterMs?: number;
+  /** What each call costs (the shipped list prices by default). */
+  pricing?: Pricing;
+  /** The spend caps every call is reserved against; none by default. */
+  spending?: Spending;
 }
+
+/** The spend caps as the client asks them before each call (`SpendGate`). */
+export type Spending = Pick<SpendGate, 'serve' | 'reserve'>;
 
 /** Longest piece of a backend's error message passed on to a player or a log. */
 const MESSAGE_LIMIT = 200;
@@ -132,12 +161,23 @@ interface Core {
   log?: WarnLog;
   observe?: (call: UpstreamCall) => void;
   maxRetryAfterMs: number;
+  pricing: Pricing;
+  spending?: Spending;
+  /** What serves each kind once a spend cap is reached, when something does (`Spending.serve`). */
+  capped?: { chat: Target<ChatBackend>[]; image: Target<ImageBackend>[] };
 }
 
-/** An attempt being made: whom for and since when (what `observe` is told). */
+/** An attempt being made: whom for, charged to whom and since when (what `observe` is told). */
 interface Attempting {
   clientId: string;
+  payer?: Payer;
   started: number;
+}
+
+/** What an attempt at a target costs: its most before it is made, and once it has succeeded (`null`: unpriced). */
+interface Price<B, T> {
+  most(target: Target<B>): Nanos | null;
+  of(target: Target<B>, result: T): { model?: string; cost: Nanos | null };
 }
 
 /**
@@ -170,6 +210,7 @@ export class UpstreamClient {
         kind,
         role,
         api: spec.api,
+        model: spec.model,
         keyName: role === 'fallback' ? 'LOOTSMITH_FALLBACK_KEY' : keyVariableOf(kind, spec),
         backend,
         queue: queueOf(kind, spec),
@@ -188,15 +229,40 @@ export class UpstreamClient {
       chat.push(target('chat', fallback, 'fallback', openBackend('chat', fallback)));
       image.push(target('image', fallback, 'fallback', openBackend('image', fallback)));
     }
+    const serve = options.spending?.serve;
+    // Past a spend cap, the embedded engine serves (free), or the fallback alone.
+    const engine = (spec: BackendSpec): BackendSpec => ({
+      api: 'embedded',
+      concurrency: 64,
+      timeoutMs: spec.timeoutMs,
+    });
+    const [chatEngine, imageEngine] = [engine(config.chat), engine(config.image)];
+    const capped =
+      serve === 'embedded'
+        ? {
+            chat: [target('chat', chatEngine, 'primary', openBackend('chat', chatEngine, embedded, log))],
+            image: [
+              target('image', imageEngine, 'primary', openBackend('image', imageEngine, embedded, log)),
+            ],
+          }
+        : serve === 'fallback'
+          ? {
+              chat: chat.filter((t) => t.role === 'fallback'),
+              image: image.filter((t) => t.role === 'fallback'),
+            }
+          : undefined;
     return new UpstreamClient({
       chat,
       image,
+      spending: options.spending,
+      capped,
       retries: config.retries,
       secrets,
       metrics: options.metrics,
       log: options.log,
       observe: options.observe,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 5_000,
+      pricing: options.pricing ?? new Pricing(DEFAULT_PRICES),
     });
   }
 
@@ -220,7 +286,15 @@ export class UpstreamClient {
     options?: CallOptions,
   ): Promise<ChatCompletionResponse> {
     const scrub = (text: string) => this.core.secrets.scrub(text);
-    return this.call(this.core.chat, body.client_id, signal, options, async (target, attempt) => {
+    const { pricing } = this.core;
+    const price: Price<ChatBackend, ChatCompletionResponse> = {
+      most: (target) => pricing.chatMax(target.api, body.model ?? target.model, body),
+      of: (target, answer) => {
+        const model = body.model ?? target.model;
+        return { model, cost: pricing.chat(target.api, model, answer.usage) };
+      },
+    };
+    return this.call('chat', body.client_id, signal, options, price, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
       return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
@@ -282,7 +356,12 @@ export class UpstreamClient {
     options: CallOptions | undefined,
     accept: (painted: Painted, target: Target<ImageBackend>) => Promise<T>,
   ): Promise<T> {
-    return this.call(this.core.image, ask.client_id, signal, options, async (target, attempt) => {
+    const of = (target: Target<ImageBackend>) => {
+      const billed = billedAs(target, ask);
+      return { model: billed.model, cost: this.core.pricing.image(target.api, billed) };
+    };
+    const price: Price<ImageBackend, T> = { most: (target) => of(target).cost, of };
+    return this.call('image', ask.client_id, signal, options, price, async (target, attempt) => {
       const painted = await target.backend.paint(ask, attempt);
       if (
         this.core.secrets.leaks(painted.bytes) ||
@@ -304,12 +383,58 @@ export class UpstreamClient {
    * and Retry-After waits come on top). A 4xx about the request is passed on; the rest ends in a 502.
    */
   private async call<B, T>(
-    targets: Target<B>[],
+    kind: Kind,
     clientId: string,
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
+    price: Price<B, T>,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
   ): Promise<T> {
+    const targets = this.core[kind] as unknown as Target<B>[];
+    const payer = currentPayer();
+    const tried = (list: Target<B>[]) =>
+      this.tryEach(list, clientId, payer, signal, options, price, attemptOn);
+    const gate = this.core.spending;
+    if (!gate) return (await tried(targets)).result;
+    // Reserved at its most against the spend caps before anything is sent, settled to its cost after.
+    const most = Math.max(...targets.map((t) => this.mostOf(t, price)));
+    const settle = await gate.reserve(most, payer?.player);
+    if (settle === 'capped') return (await tried(this.core.capped?.[kind] as unknown as Target<B>[])).result;
+    let done: { result: T; cost: Nanos | null };
+    try {
+      done = await tried(targets);
+    } catch (err) {
+      await settle(0);
+      throw err;
+    }
+    // A cost the answer did not say (no usage reported) is taken to be its most.
+    await settle(done.cost ?? most);
+    return done.result;
+  }
+
+  /** The most a call at a target may cost; refused when it has no price, which spend caps need. */
+  private mostOf<B, T>(target: Target<B>, price: Price<B, T>): Nanos {
+    const most = price.most(target);
+    if (most !== null) return most;
+    throw refuse(
+      'forbidden',
+      `The game's spend caps need a price for every call, and ${target.kind}:${target.api}${target.model ? ` model ${target.model}` : ''} has none: the operator adds it to LOOTSMITH_PRICES_FILE`,
+    );
+  }
+
+  /**
+   * Tries each backend of a kind in turn (see `call`): the result of the first that answers, and
+   * what that attempt cost.
+   */
+  private async tryEach<B, T>(
+    targets: Target<B>[],
+    clientId: string,
+    payer: Payer | undefined,
+    signal: CallerSignal | undefined,
+    options: CallOptions | undefined,
+    price: Price<B, T>,
+    attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
+  ): Promise<{ result: T; cost: Nanos | null }> {
     const priority = options?.priority ?? this.priority;
     let refused: Target<B> | undefined;
     const failures: string[] = [];
@@ -318,17 +443,21 @@ export class UpstreamClient {
       for (let n = 0; n <= this.core.retries && left > 0; n++) {
         // A caller gone during a back-off (or before the first try) starts no new attempt.
         if (signal?.aborted) throw cancelled();
-        const attempting: Attempting = { clientId, started: 0 };
+        const attempting: Attempting = { clientId, payer, started: 0 };
         try {
           const result = await target.queue.run(priority, clientId, signal, () => {
             attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
+          const { model, cost } = price.of(target, result);
           this.count(target, 'ok', attempting, {
             usage: (result as { usage?: UpstreamCall['usage'] }).usage,
+            model,
+            cost,
           });
+          options?.meter?.(cost);
           if (target.role === 'fallback') this.fellBack(target, failures);
-          return result;
+          return { result, cost };
         } catch (err) {
           if (attempting.started) left -= Date.now() - attempting.started;
           if (err instanceof LeftQueue || signal?.aborted) throw cancelled();
@@ -431,7 +560,7 @@ export class UpstreamClient {
     target: Target<unknown>,
     outcome: UpstreamCall['outcome'],
     attempting: Attempting,
-    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage'>,
+    said: Pick<UpstreamCall, 'status' | 'detail' | 'usage' | 'model' | 'cost'>,
   ) {
     this.core.metrics?.upstreamCalls.inc({
       kind: target.kind,
@@ -445,6 +574,7 @@ export class UpstreamClient {
       outcome,
       ms: attempting.started ? Date.now() - attempting.started : 0,
       clientId: attempting.clientId,
+      ...(attempting.payer ? { route: attempting.payer.route, player: attempting.payer.player } : {}),
       ...said,
     });
   }
@@ -460,6 +590,10 @@ export function withoutCatalogue(text: string): string {
     .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed)\b[\w\s]{0,20}:.*$/i, '')
     .trim();
 }
+
+/** What an image at a target is billed as: as its API says, else its model at the size asked. */
+const billedAs = (target: Target<ImageBackend>, ask: ImageAsk): Billed =>
+  target.backend.bills?.(ask) ?? { model: target.model, size: `${ask.width}x${ask.height}` };
 
 /** The answer's metadata when the fallback served it (the spec's answers may gain keys). */
 const servedBy = (target: Target<unknown>) =>

@@ -1,7 +1,7 @@
-import type { GameState, ItemDetail, ItemSummary, ItemsPage } from '@lootsmith/protocol';
+import type { GameState, ItemCost, ItemDetail, ItemSummary, ItemsPage } from '@lootsmith/protocol';
 import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
-import { n, time, when } from '../format.ts';
+import { money, n, time, when } from '../format.ts';
 import { enemyName, facts, gameState } from '../game.ts';
 import {
   action,
@@ -35,6 +35,19 @@ const CONSUMED_BY: Record<string, string> = {
   server_remove: 'taken by the game server',
 };
 const consumedBy = (how: string) => CONSUMED_BY[how] ?? `spent (${how})`;
+
+/** Why a part of an item's cost has no amount, in words. */
+const NO_AMOUNT: Record<string, string> = {
+  unpriced: 'unpriced (no price for its backend and model)',
+  not_recorded: 'not recorded (made before prices were kept)',
+  not_painted: 'not painted yet',
+};
+const costText = (part: ItemCost['text'], currency: string) =>
+  typeof part === 'number' ? money(part, currency) : (NO_AMOUNT[part] ?? part);
+
+/** What the item cost: its share of the calls that wrote it, and its icon, shared by every item with it. */
+const costOf = (c: ItemCost) =>
+  `${costText(c.text, c.currency)} for its text (its share of the model calls that wrote it) · ${costText(c.icon, c.currency)} for its icon (painted once for every item with this icon)`;
 
 const card = (game: GameState) => (i: ItemSummary) =>
   itemCard(
@@ -179,6 +192,7 @@ export async function itemPage(view: HTMLElement, [id = '']: string[]) {
               ['backend', p.backend ?? '–'],
               ['model', p.model ?? '–'],
               ['seed', p.seed === null ? '–' : String(p.seed)],
+              ['cost', costOf(p.cost)],
               ['made', `${time(p.created_at)} UTC`],
             ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
           ),

@@ -1,8 +1,8 @@
-import type { Answers, Latency, Overview } from '@lootsmith/protocol';
+import type { Answers, Latency, Overview, SpendFigures } from '@lootsmith/protocol';
 import { api } from '../api.ts';
 import { h, show, svg, table } from '../dom.ts';
-import { ms, n, percent, time } from '../format.ts';
-import { badge, figure } from '../parts.ts';
+import { money, ms, n, percent, time } from '../format.ts';
+import { badge, capFigure, figure, spent } from '../parts.ts';
 
 const REFRESH_MS = 15_000;
 
@@ -117,6 +117,59 @@ function chart(series: Overview['series'], window: 'hour' | 'day') {
   );
 }
 
+/** Money: today, the week, the month, each day of the week as a bar, by route and by backend. */
+function spendSection(s: SpendFigures) {
+  const top = Math.max(...s.days.map((d) => d.amount), 0);
+  const unpriced = s.week.unpriced;
+  const rows = <T extends { today: SpendFigures['today']; week: SpendFigures['week'] }>(
+    list: T[],
+    name: (t: T) => HTMLElement | string,
+  ) => list.map((r) => [name(r), spent(r.today, s.currency), spent(r.week, s.currency), n(r.week.calls)]);
+  return [
+    h('h2', {}, 'Spend'),
+    h(
+      'section',
+      { class: 'figures' },
+      figure('spend today', money(s.today.amount, s.currency), `${n(s.today.calls)} backend calls`),
+      figure('spend, 7 days', money(s.week.amount, s.currency), `${n(s.week.calls)} backend calls`),
+      figure('spend this month', money(s.month.amount, s.currency), 'UTC month'),
+      figure('unpriced calls', n(unpriced), '7 days: no price known'),
+      s.caps.map((c) => capFigure(c.cap === 'game_daily' ? 'daily cap' : 'monthly cap', c, s.currency)),
+    ),
+    unpriced > 0 &&
+      h(
+        'p',
+        { class: 'muted' },
+        `${n(unpriced)} calls in the last 7 days had no price, so what they cost is not counted: give their backend and model a price in LOOTSMITH_PRICES_FILE. The embedded engine costs nothing and is never unpriced.`,
+      ),
+    h(
+      'div',
+      { class: 'spend-days', role: 'img', 'aria-label': 'Spend per day, the last 7 days' },
+      s.days.map((d) =>
+        h(
+          'div',
+          { class: 'spend-day', title: `${d.day}: ${n(d.calls)} calls, ${n(d.unpriced)} unpriced` },
+          h('span', {}, money(d.amount, s.currency)),
+          h('span', { class: 'spend-bar', style: `height:${top ? Math.round((d.amount / top) * 60) : 0}px` }),
+          h('small', {}, d.day.slice(5)),
+        ),
+      ),
+    ),
+    h('h3', {}, 'By route'),
+    table(
+      ['route', 'today', '7 days', 'calls, 7 days'],
+      rows(s.routes, (r) => h('code', {}, r.route)),
+      'No backend calls in the last 7 days.',
+    ),
+    h('h3', {}, 'By backend'),
+    table(
+      ['backend', 'today', '7 days', 'calls, 7 days'],
+      rows(s.backends, (b) => b.backend),
+      'No backend calls in the last 7 days.',
+    ),
+  ];
+}
+
 function draw(view: HTMLElement, o: Overview, window: 'hour' | 'day', switcher: HTMLElement) {
   const t = o.totals;
   show(
@@ -139,6 +192,7 @@ function draw(view: HTMLElement, o: Overview, window: 'hour' | 'day', switcher: 
       figure('pool hit rate', o.pools.enabled ? percent(o.pools.hit_rate) : 'off'),
     ),
     chart(o.series, window),
+    spendSection(o.spend),
     h('h2', {}, 'Answers'),
     answersTable(o),
     h('h2', {}, 'Routes'),

@@ -1,11 +1,11 @@
 import type { PlayerDetail, PlayerSummary, PlayersPage } from '@lootsmith/protocol';
 import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
-import { ms, n, time, when } from '../format.ts';
+import { money, ms, n, time, when } from '../format.ts';
 import { facts, gameState } from '../game.ts';
-import { action, badge, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
+import { action, badge, capFigure, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
 
-const row = (p: PlayerSummary) => [
+const row = (currency: string) => (p: PlayerSummary) => [
   [link(playerHref(p.id), p.id), p.blocked ? [' ', badge('blocked', 'danger')] : ''],
   p.level ?? '–',
   p.crafting_level,
@@ -15,6 +15,7 @@ const row = (p: PlayerSummary) => [
   n(p.refusals),
   n(p.tokens),
   n(p.images),
+  money(p.spend, currency),
   when(p.last_seen),
 ];
 
@@ -73,9 +74,10 @@ export async function playersPage(view: HTMLElement, _path: string[], params: UR
           'refusals',
           'tokens',
           'images painted',
+          'spend',
           'last seen',
         ],
-        rows.map(row),
+        rows.map(row(page.currency)),
         'No player matches.',
       ),
     );
@@ -124,6 +126,21 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
       figure('tokens', n(p.tokens), 'all time'),
       figure('images painted', n(p.images), 'all time, item icons included'),
     ),
+    h('h2', {}, 'Spend'),
+    h(
+      'section',
+      { class: 'figures' },
+      figure('spend today', money(d.spend.today.amount, d.spend.currency), `${n(d.spend.today.calls)} calls`),
+      figure('spend, 7 days', money(d.spend.week.amount, d.spend.currency), `${n(d.spend.week.calls)} calls`),
+      figure('spend, all time', money(p.spend, d.spend.currency), 'every call made for this player'),
+      d.spend.cap && capFigure('daily cap', d.spend.cap, d.spend.currency),
+    ),
+    d.spend.week.unpriced > 0 &&
+      h(
+        'p',
+        { class: 'muted' },
+        `${n(d.spend.week.unpriced)} of this player’s calls in the last 7 days had no price and are not counted.`,
+      ),
     h('h2', {}, 'Daily budget'),
     h(
       'form',

@@ -5,7 +5,8 @@ import { LATENCY_BUCKETS } from '../store.ts';
 export const H = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `h${i}`);
 const TIMED = ['count', 'total_ms', ...H];
 const BACKEND_SUMS = ['prompt_tokens', 'completion_tokens', 'images'];
-const PLAYER_COUNTS = ['requests', 'drops', 'crafts', 'refusals', 'tokens', 'images'];
+const PLAYER_COUNTS = ['requests', 'drops', 'crafts', 'refusals', 'tokens', 'images', 'spend'];
+const SPEND_SUMS = ['calls', 'nanos', 'unpriced'];
 
 /** A level report newer than the stored one (instances write in any order; a write without one keeps it). */
 const NEWER_LEVEL = 'excluded.level_at >= COALESCE(player_stats.level_at, excluded.level_at)';
@@ -50,6 +51,18 @@ export function activityStatements(d: SqlDialect) {
         last_at = CASE WHEN excluded.last_at > player_stats.last_at THEN excluded.last_at ELSE player_stats.last_at END,
         ${['level', 'level_at'].map((c) => `${c} = CASE WHEN ${NEWER_LEVEL} THEN excluded.${c} ELSE player_stats.${c} END`).join(', ')}`,
     ),
+    recordSpend: insertRows(
+      d,
+      'spend_stats',
+      ['day', 'route', 'backend', ...SPEND_SUMS],
+      `ON CONFLICT (day, route, backend) DO UPDATE SET ${addUp('spend_stats', SPEND_SUMS)}`,
+    ),
+    recordPlayerSpend: insertRows(
+      d,
+      'player_spend',
+      ['player_id', 'day', ...SPEND_SUMS],
+      `ON CONFLICT (player_id, day) DO UPDATE SET ${addUp('player_spend', SPEND_SUMS)}`,
+    ),
     recordRequests: insertRows(d, 'player_requests', ['player_id', 'at', 'route', 'status', 'code', 'ms']),
     keepRequests: keepNewest('player_requests'),
     recordProvenance: insertRows(
@@ -68,6 +81,8 @@ export function activityStatements(d: SqlDialect) {
         'seed',
         'prompt',
         'rules',
+        'cost',
+        'unpriced',
         'created_at',
       ],
       'ON CONFLICT (item_id) DO NOTHING',
@@ -75,6 +90,8 @@ export function activityStatements(d: SqlDialect) {
     sweepRoutes: sql('DELETE FROM route_stats WHERE minute < $minute'),
     sweepBackends: sql('DELETE FROM backend_stats WHERE minute < $minute'),
     sweepCounters: sql('DELETE FROM activity_counters WHERE minute < $minute'),
+    sweepSpend: sql('DELETE FROM spend_stats WHERE day < $day'),
+    sweepPlayerSpend: sql('DELETE FROM player_spend WHERE day < $day'),
     keepModeration: keepNewest('moderation_events'),
     sweepSessions: sql('DELETE FROM console_sessions WHERE expires_at <= $now'),
   };

@@ -45,6 +45,15 @@ export const FIGURE_STATEMENTS = {
     `SELECT source, backend, COUNT(*) AS items FROM item_provenance
         WHERE created_at >= $since AND source <> 'earlier' GROUP BY source, backend`,
   ),
+  /** Spend per day, route and backend (a range of the primary key). */
+  spend: sql<{ day: string; route: string; backend: string; calls: Count; nanos: Count; unpriced: Count }>(
+    'SELECT day, route, backend, calls, nanos, unpriced FROM spend_stats WHERE day >= $since',
+  ),
+  playerSpend: sql<{ player_id: string; day: string; calls: Count; nanos: Count; unpriced: Count }>(
+    'SELECT player_id, day, calls, nanos, unpriced FROM player_spend WHERE player_id = $id AND day >= $since',
+  ),
+  /** What a spend cap holds in a period (on its primary key). */
+  capSpend: sql<{ nanos: Count }>('SELECT nanos FROM spend_usage WHERE scope = $scope AND period = $period'),
   playerCounts: sql<{ players: Count; active: Count }>(
     `SELECT (SELECT COUNT(*) FROM players) AS players,
         (SELECT COUNT(*) FROM player_stats s JOIN players p ON p.id = s.player_id WHERE s.last_at >= $since) AS active`,

@@ -33,6 +33,8 @@ export interface ProvenanceSqlRow extends ProvenanceFacts {
   seed: number | string | null;
   prompt: string | null;
   rules: string | null;
+  cost: number | string | null;
+  unpriced: number | null;
   created_at: string;
 }
 
@@ -57,7 +59,7 @@ export function itemStatements(d: SqlDialect) {
     ),
     itemDetail: sql<ItemSqlRow & Omit<ProvenanceSqlRow, 'created_at'> & { made_at: string | null }>(
       `SELECT i.id, i.owner, i.data, i.created_at, v.item_id, v.source, v.player_id, v.rarity, v.type, v.level,
-          v.enemy, v.backend, v.model, v.seed, v.prompt, v.rules, v.created_at AS made_at,
+          v.enemy, v.backend, v.model, v.seed, v.prompt, v.rules, v.cost, v.unpriced, v.created_at AS made_at,
           CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed, ${CONSUMED}
         FROM items i LEFT JOIN item_provenance v ON v.item_id = i.id LEFT JOIN item_removals r ON r.item_id = i.id
         WHERE i.id = $id`,
@@ -65,6 +67,10 @@ export function itemStatements(d: SqlDialect) {
     /** The last spend of an item: who used it up, how and when. */
     itemSpent: sql<{ player_id: string; reason: string; created_at: string }>(
       `SELECT l.player_id, l.reason, l.created_at ${lastSpend('$id')}`,
+    ),
+    /** What painting an icon cost (no row: not painted yet). */
+    iconCost: sql<{ cost: number | string | null; unpriced: number | null }>(
+      'SELECT cost, unpriced FROM icons WHERE id = $id',
     ),
     itemRemoval: sql<{ reason: string; removed_by: string; holders: string; removed_at: string }>(
       'SELECT reason, removed_by, holders, removed_at FROM item_removals WHERE item_id = $id',

@@ -18,6 +18,7 @@ export interface PlayerSqlRow {
   refusals: number | null;
   tokens: Count | null;
   images: number | null;
+  spend: Count | null;
   last_at: Count | null;
   reported_level: number | null;
   reported_at: Count | null;
@@ -25,7 +26,7 @@ export interface PlayerSqlRow {
 
 const PLAYER_COLUMNS = `p.id, p.level, p.claimed_level, p.blocked, p.crafting_xp, p.daily_items, p.daily_images,
   p.created_at, (SELECT COUNT(*) FROM inventory i WHERE i.player_id = p.id) AS stacks,
-  s.requests, s.drops, s.crafts, s.refusals, s.tokens, s.images, s.last_at,
+  s.requests, s.drops, s.crafts, s.refusals, s.tokens, s.images, s.spend, s.last_at,
   s.level AS reported_level, s.level_at AS reported_at`;
 
 /** The console's players: paged by position (keyset) on the primary key or `player_stats_recent`. */

@@ -30,6 +30,13 @@ export interface ReferenceImage {
   bytes: Buffer;
 }
 
+/** What one image is billed as: its model, size (`1024x1024`) and quality, when the API takes one. */
+export interface Billed {
+  model?: string;
+  size: string;
+  quality?: string;
+}
+
 /** An image as a backend sent it: its bytes, and its base64 text when it came as one. */
 export interface Painted {
   bytes: Buffer;
@@ -41,6 +48,8 @@ export interface ImageBackend {
   /** Answers the spec's own image: a PNG or JPEG that, once checked, may be passed on as it came. */
   readonly answersAsSpec?: boolean;
   paint(ask: ImageAsk, attempt: Attempt): Promise<Painted>;
+  /** What an ask is billed as when its API prices by more than its model (OpenAI: size and quality). */
+  bills?(ask: ImageAsk): Billed;
   close(): Promise<void>;
 }
 

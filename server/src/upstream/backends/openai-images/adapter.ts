@@ -2,6 +2,7 @@ import { FormData } from 'undici';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
 import {
   avoidOf,
+  type Billed,
   type ImageAsk,
   type ImageBackend,
   PAINT_LIMIT,
@@ -48,6 +49,17 @@ export class OpenAIImages implements ImageBackend {
     private readonly endpoint: Endpoint,
     private readonly model: string,
   ) {}
+
+  /** The size and quality asked: what OpenAI's price list prices an image by (dall-e-3's default quality is standard). */
+  bills(ask: ImageAsk): Billed {
+    const { model } = this;
+    const quality = GPT_IMAGE.test(model)
+      ? qualityOf(ask.steps)
+      : model === 'dall-e-3'
+        ? 'standard'
+        : undefined;
+    return { model, size: sizeOf(model, ask), ...(quality ? { quality } : {}) };
+  }
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
     const model = this.model;

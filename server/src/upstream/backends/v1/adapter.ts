@@ -1,7 +1,14 @@
 import type { ChatCompletionRequest } from '@lootsmith/protocol';
 import { ImageGenerationResponse } from '@lootsmith/protocol';
 import { type Attempt, AttemptFailed, base64Bytes, type Endpoint, jsonOf } from '../../http.ts';
-import { CHAT_LIMIT, type ChatBackend, type ImageAsk, type ImageBackend, type Painted } from '../types.ts';
+import {
+  type Billed,
+  CHAT_LIMIT,
+  type ChatBackend,
+  type ImageAsk,
+  type ImageBackend,
+  type Painted,
+} from '../types.ts';
 
 /** Longest negative prompt the spec's request schema takes. */
 const NEGATIVE_LIMIT = 2000;
@@ -21,6 +28,12 @@ export class V1Backend implements ChatBackend, ImageBackend {
 
   async complete(body: ChatCompletionRequest, attempt: Attempt): Promise<unknown> {
     return jsonOf(await this.endpoint.request(attempt, 'POST', '/v1/chat/completions', CHAT_LIMIT, body));
+  }
+
+  /** The model asked (a request may name one), at the size asked. */
+  bills(ask: ImageAsk): Billed {
+    const model = ask.model ?? this.imageModel;
+    return { ...(model ? { model } : {}), size: `${ask.width}x${ask.height}` };
   }
 
   async paint(ask: ImageAsk, attempt: Attempt): Promise<Painted> {
