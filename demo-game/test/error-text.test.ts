@@ -23,6 +23,7 @@ const PLAYER_CODES = [
   'insufficient_materials',
   'rate_limit_exceeded',
   'budget_exceeded',
+  'spend_cap_reached',
   'not_owned',
   'not_equippable',
   'wrong_slot',

@@ -148,6 +148,13 @@ const WORDINGS = {
     title: 'You are wearing that',
     detail: 'Take it off first, or agree to use it up in the craft.',
   }),
+  // What making items may cost a day or a month (the player's share, or the game's) is spent.
+  spend_cap_reached: (error, { action }) => ({
+    title: action === 'drop' ? 'The loot has run dry for now' : 'The smithy has spent its purse',
+    detail: `Nothing was spent. New items come again ${
+      details(error).cap === 'game_monthly' ? 'next month' : 'tomorrow'
+    }; until then, use what you have.`,
+  }),
   player_blocked: () => ({
     title: 'The smithy has barred you',
     detail: 'The game’s keepers have blocked this hero. Ask them if you think it is a mistake.',
