@@ -7,24 +7,25 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlayerToken } from '../src/auth.ts';
 import { gameKey, loadGameDefinition } from '../src/game/definition.ts';
+import { mainStatRange } from '../src/game/rules.ts';
 
 const BUCKET = 'rat/1-3/WEAPON/*';
 const RARITIES = ['COMMON', 'UNCOMMON', 'RARE'] as const;
 const PER_RARITY = 30;
 
-/** A pooled rat weapon that meets the shipped rules at level 1. */
-const pooledItem = (id: string, rarity: string): Item => ({
+/** A pooled rat weapon that meets the shipped rules at level 1 (its attack in its rarity's range). */
+const pooledItem = (id: string, rarity: Item['rarity']): Item => ({
   id,
   name: `Pooled Shiv ${id}`,
   type: 'WEAPON',
   subtype: 'dagger',
-  rarity: rarity as Item['rarity'],
+  rarity,
   level: 1,
   element: 'none',
   material: 'iron',
   description: 'A short blade made before anyone asked.',
   lore: 'Forged ahead of the drop that found it.',
-  stats: [{ name: 'attack', value: 6 }],
+  stats: [{ name: 'attack', value: mainStatRange(loadGameDefinition(), rarity, 1).least }],
   effects: [],
   value: 10,
   icon: null,
