@@ -233,7 +233,7 @@ describe('two instances over PostgreSQL and Redis', () => {
     // and the two instances' webhooks may land in either order.
     expect(
       mine()
-        .map((g) => g.body.threshold)
+        .map((g) => Number(g.body.threshold))
         .sort((x, y) => x - y),
     ).toEqual([80, 100]);
     for (const g of mine()) expect(g.body.spent).toBeGreaterThanOrEqual(0.008);
