@@ -167,7 +167,8 @@ describe('painter kinds', () => {
         });
       }
     }
-  });
+    // Hundreds of paintings: 12 s on a loaded CI core, over the unit suites' 20 s on a busier one.
+  }, 60_000);
 
   it('varies one kind visibly with the name, not by a stray pixel', () => {
     const names = ['Umbral Legguards', 'Warden Greaves', 'Greaves of Valor', 'Runed Greaves'];
