@@ -68,14 +68,30 @@ export function rollDamage(stats: HeroStats, random = Math.random): { damage: nu
   return { damage: damage * (crit ? 2 : 1), crit };
 }
 
-/** What an enemy's hit does after defence and the matching resistance (never less than 1). */
-export function damageTaken(raw: number, stats: HeroStats, element?: string): number {
+/** Monsters hit this much harder for each hero level above the first: levels alone do not win. */
+export const DAMAGE_PER_LEVEL = 0.1;
+/** Defence blunts a blow by at most this share (60%); defence and a resistance together by 75%. */
+const MOST_FROM_DEFENCE = 0.6;
+const MOST_MITIGATED = 0.75;
+
+/** The share of a blow defence lets through: 12 defence halves it, and no amount stops more than 60%. */
+export const defenceLets = (defense: number) => Math.max(1 - MOST_FROM_DEFENCE, 12 / (12 + defense));
+
+/**
+ * What an enemy's hit does to a hero of `level`: harder by `DAMAGE_PER_LEVEL` a level, blunted by
+ * defence and the matching resistance, never by more than 75%, and never less than 1.
+ */
+export function damageTaken(raw: number, stats: HeroStats, element?: string, level = 1): number {
   const resist = element && element in stats.resist ? stats.resist[element as Element] : 0;
-  return Math.max(1, Math.round(((raw * 12) / (12 + stats.defense)) * (1 - resist / 100)));
+  const lets = Math.max(1 - MOST_MITIGATED, defenceLets(stats.defense) * (1 - resist / 100));
+  return Math.max(1, Math.round(raw * (1 + DAMAGE_PER_LEVEL * (level - 1)) * lets));
 }
 
-/** Health a used item restores: its health, and half its mana. */
+/** A potion restores this many times its health (and half its mana): one drink turns a fight. */
+export const POTION_STRENGTH = 4;
+
+/** Health a used item restores: its health and half its mana, times `POTION_STRENGTH`. */
 export function healingOf(effects: Array<{ name: string; value: number }>): number {
   const of = (name: string) => effects.find((e) => e.name === name)?.value ?? 0;
-  return Math.max(0, of('health') + Math.floor(of('mana') / 2));
+  return Math.max(0, POTION_STRENGTH * (of('health') + Math.floor(of('mana') / 2)));
 }

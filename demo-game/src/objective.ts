@@ -8,6 +8,9 @@ export interface RunState {
   /** The hero has seen the Frost Door. */
   doorSeen: boolean;
   doorOpen: boolean;
+  /** The hero has been into the Bone Gallery, and into the Ember Shrine. */
+  gallerySeen: boolean;
+  shrineSeen: boolean;
   bossSeen: boolean;
   won: boolean;
   wearsSomething: boolean;
@@ -17,7 +20,7 @@ export interface RunState {
 }
 
 /** Where the goal arrow points: the place of the next step. */
-export type GoalPlace = 'monster' | 'door' | 'workbench' | 'throne' | 'giant';
+export type GoalPlace = 'monster' | 'door' | 'gallery' | 'shrine' | 'throne' | 'giant';
 
 export interface Goal {
   /** The one next step, shown under the room name. */
@@ -39,14 +42,25 @@ export function objective(run: RunState): Goal {
       place: 'giant',
     };
   if (run.doorOpen) return { text: 'The door is open: enter the Frozen Throne', place: 'throne' };
-  if (run.doorSeen && (!run.armed || run.attack < run.doorNeeds))
+  const weak = !run.armed || run.attack < run.doorNeeds;
+  // Gear comes from the rooms off the Crossroads: north first, then south, then the door east.
+  const deeper: Goal | undefined = !run.gallerySeen
+    ? { text: 'Climb the Bone Stair north: the Bone Gallery’s skeletons carry better gear', place: 'gallery' }
+    : !run.shrineSeen
+      ? { text: 'Go down the Ember Stair south: the Ember Shrine holds the best gear', place: 'shrine' }
+      : undefined;
+  if (run.doorSeen && weak)
     return {
-      text: `The Frost Door needs a weapon of ${run.doorNeeds}+ attack (you have ${run.armed ? run.attack : 'none'}): wear one from your Bag (${bag}), or forge one at the Workbench`,
-      place: run.canWearMore ? undefined : 'workbench',
+      text: `The Frost Door needs a weapon of ${run.doorNeeds}+ attack (you have ${run.armed ? run.attack : 'none'}): ${
+        run.canWearMore
+          ? `wear your best from your Bag (${bag})`
+          : 'win better gear in the rooms north and south'
+      }`,
+      place: run.canWearMore ? undefined : (deeper?.place ?? 'monster'),
     };
   if (run.doorSeen) return { text: 'Strike the Frost Door until it shatters', place: 'door' };
   if (!run.wearsSomething && run.canWearMore)
     return { text: `Wear the gear you found: open your Bag (${bag})` };
   if (run.kills === 0) return { text: 'Defeat monsters and walk over their loot', place: 'monster' };
-  return { text: 'Explore east to find the Frost Giant’s lair', place: 'door' };
+  return deeper ?? { text: 'Explore east to find the Frost Giant’s lair', place: 'door' };
 }

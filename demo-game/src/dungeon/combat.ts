@@ -141,7 +141,7 @@ export class Combat {
       floatingNumber(scene, enemy.x, enemy.y + 20, 'stomp — missed', '#bfe6ff');
       return;
     }
-    const damage = damageTaken(blow.damage, hero.stats, enemy.kind.element);
+    const damage = damageTaken(blow.damage, hero.stats, enemy.kind.element, this.#c.progress.level);
     hero.hurt(damage);
     this.#lastHurt = time;
     floatingNumber(scene, hero.x, hero.y - 24, `-${damage}`, '#ff6b6b', blow.stomp);

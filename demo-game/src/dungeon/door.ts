@@ -5,10 +5,9 @@ import { floatingNumber } from '../world/effects.ts';
 import type { FrostDoor } from '../world/FrostDoor.ts';
 import type { DungeonContext } from './context.ts';
 
-/** Attack a weapon's blow needs to crack the Frost Door: more than bare hands, less than any real weapon. */
-export const DOOR_NEEDS = 6;
 /** Where a weapon comes from, as the door's message says it. */
-export const WEAPON_HINT = 'Wear a weapon from your Bag, or forge one at the Workbench.';
+export const WEAPON_HINT =
+  'Wear your best weapon from your Bag; the Bone Gallery and the Ember Shrine hold better ones.';
 
 /** How close to the door's front the hero must stand to strike it, in pixels. */
 const DOOR_REACH = 44;

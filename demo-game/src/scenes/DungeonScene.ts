@@ -2,7 +2,6 @@ import type { LootSprite } from '@lootsmith/plugin';
 import Phaser from 'phaser';
 import { Combat, type EffectLog } from '../dungeon/combat.ts';
 import type { DungeonContext, Run } from '../dungeon/context.ts';
-import { DOOR_NEEDS } from '../dungeon/door.ts';
 import { DOOR_AREA, Exploration } from '../dungeon/exploration.ts';
 import { DungeonInput } from '../dungeon/input.ts';
 import { Loot } from '../dungeon/loot.ts';
@@ -15,7 +14,7 @@ import { type GoalPlace, objective } from '../objective.ts';
 import type { PlayerState } from '../player-state.ts';
 import type { Toasts } from '../ui/Toasts.ts';
 import { touchFirst } from '../ui/touch.ts';
-import { AREAS, BOSS_AREA, HERO_SPAWN, MAP_COLS, MAP_ROWS, STATIONS, TILE } from '../world/dungeon-map.ts';
+import { AREAS, BOSS_AREA, DOOR_NEEDS, HERO_SPAWN, MAP_COLS, MAP_ROWS, TILE } from '../world/dungeon-map.ts';
 import { drawDungeon } from '../world/dungeon-view.ts';
 import type { Enemy } from '../world/Enemy.ts';
 import { FrostDoor } from '../world/FrostDoor.ts';
@@ -205,6 +204,8 @@ export class DungeonScene extends Phaser.Scene {
       doorNeeds: this.#door.needs,
       doorSeen: this.#exploration.seen(DOOR_AREA),
       doorOpen: this.#door.open,
+      gallerySeen: this.#exploration.seen('gallery'),
+      shrineSeen: this.#exploration.seen('shrine'),
       bossSeen: this.#exploration.seen(BOSS_AREA),
       won: this.#run.won,
       wearsSomething: state.slots.some((s) => s.item),
@@ -228,13 +229,11 @@ export class DungeonScene extends Phaser.Scene {
         return living.find((e) => e.kind.boss);
       case 'door':
         return this.#door.front;
-      case 'workbench': {
-        const bench = STATIONS.find((s) => s.id === 'workbench');
-        return bench && { x: bench.x * TILE, y: (bench.y + 1) * TILE };
-      }
+      case 'gallery':
+      case 'shrine':
       case 'throne': {
-        const throne = AREAS.find((a) => a.id === BOSS_AREA);
-        return throne && { x: ((throne.x0 + throne.x1) / 2) * TILE, y: ((throne.y0 + throne.y1) / 2) * TILE };
+        const room = AREAS.find((a) => a.id === (place === 'throne' ? BOSS_AREA : place));
+        return room && { x: ((room.x0 + room.x1) / 2) * TILE, y: ((room.y0 + room.y1) / 2) * TILE };
       }
       default:
         return undefined;

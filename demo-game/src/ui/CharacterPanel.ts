@@ -1,6 +1,6 @@
 import type { ItemType } from '@lootsmith/plugin';
 import { itemEffects } from '../hero-effects.ts';
-import { type HeroStats, hitText } from '../hero-stats.ts';
+import { defenceLets, type HeroStats, hitText } from '../hero-stats.ts';
 import { fill, h } from './dom.ts';
 import { effectLine, itemCard, itemTile } from './ItemCard.ts';
 import { itemActions } from './item-actions.ts';
@@ -70,10 +70,7 @@ export class CharacterPanel extends Panel {
     const { stats, hp, level } = this.#hero();
     const rows: Array<[string, string]> = [
       ['Attack', `${stats.attack} (hits ${hitText(stats.attack)})`],
-      [
-        'Defense',
-        `${stats.defense} (${Math.round((100 * stats.defense) / (12 + stats.defense))}% less damage)`,
-      ],
+      ['Defense', `${stats.defense} (${Math.round(100 * (1 - defenceLets(stats.defense)))}% less damage)`],
       ['Health', `${Math.ceil(hp)} / ${stats.maxHp}`],
       ['Speed', String(stats.speed)],
       ['Critical hits', `${Math.round(stats.crit * 100)}%`],

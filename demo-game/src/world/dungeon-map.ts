@@ -33,6 +33,11 @@ export const BOSS_AREA = 'throne';
 
 /** The Frost Door seals the Cold Passage's east end: these tiles are wall until it shatters. */
 export const DOOR = { x: 28, y0: 14, y1: 16 };
+/**
+ * Attack a blow needs to crack the Frost Door: more than the Workbench's first weapon gives, as much
+ * as the Bone Gallery's (demo-game/test/curve.test.ts).
+ */
+export const DOOR_NEEDS = 12;
 
 const PILLARS: Array<[number, number]> = [
   [18, 3],
