@@ -4,7 +4,7 @@ import { damageRange } from './hero-stats.ts';
 import type { PlayerState } from './player-state.ts';
 import type { DungeonScene } from './scenes/DungeonScene.ts';
 import type { Toasts } from './ui/Toasts.ts';
-import { AREAS, STATIONS, TILE } from './world/dungeon-map.ts';
+import { AREAS, areaAt, STATIONS, TILE } from './world/dungeon-map.ts';
 import { findPath } from './world/pathfinding.ts';
 
 interface Point {
@@ -95,6 +95,8 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
         visible: e.visible,
         x: e.x,
         y: e.y,
+        /** The room (or corridor) it stands in. */
+        area: areaAt(e.x, e.y)?.id,
         speed: e.speed,
         slowedBy: e.slowedBy,
         burning: e.burning,
@@ -121,6 +123,11 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     },
     get won() {
       return dungeon()?.won ?? false;
+    },
+    /** The run so far: game-clock seconds since it began, kills and knock-outs. */
+    run() {
+      const run = dungeon()?.run;
+      return run && { seconds: run.seconds, kills: run.kills, knockOuts: run.knockOuts };
     },
     get goal() {
       return document.querySelector('.objective')?.textContent ?? '';
@@ -159,6 +166,10 @@ export function installDemoHook(game: Phaser.Game, state: PlayerState, toasts: T
     },
     /** Every area's name (rooms and corridors). */
     areaNames: Object.freeze(AREAS.map((a) => a.name)),
+    /** Each room's (and corridor's) id and middle, in map pixels. */
+    areas: Object.freeze(
+      AREAS.map((a) => ({ id: a.id, x: ((a.x0 + a.x1 + 1) / 2) * TILE, y: ((a.y0 + a.y1 + 1) / 2) * TILE })),
+    ),
     /** The walk from the hero to a map point, as page points (empty when it cannot be reached). */
     route(x: number, y: number) {
       const hero = dungeon()?.hero;

@@ -196,7 +196,8 @@ export class Combat {
    * monsters forget the fight, and a boss gets its breath back while the hero is away.
    */
   #knockOut() {
-    const { scene, hero, toasts, progress } = this.#c;
+    const { scene, hero, toasts, progress, run } = this.#c;
+    run.knockOuts += 1;
     const lost = progress.lose(KNOCK_OUT_XP);
     toasts.show(
       'warn',

@@ -11,6 +11,8 @@ export interface Run {
   kills: number;
   itemsTaken: number;
   itemsMade: number;
+  /** Times the hero fell and woke in the Crafters' Hall. */
+  knockOuts: number;
   won: boolean;
 }
 

@@ -53,6 +53,8 @@ export interface DungeonView {
       >
     >
   >;
+  /** The run so far, with its game-clock seconds (what the victory screen shows). */
+  readonly run: Readonly<Run & { seconds: number }>;
   readonly door: Readonly<Pick<FrostDoor, 'open' | 'cracks' | 'hp' | 'needs' | 'x' | 'y'>>;
   readonly revealed: ReadonlySet<string>;
   readonly won: boolean;
@@ -96,7 +98,7 @@ export class DungeonScene extends Phaser.Scene {
   }
 
   create() {
-    this.#run = { startedAt: this.time.now, kills: 0, itemsTaken: 0, itemsMade: 0, won: false };
+    this.#run = { startedAt: this.time.now, kills: 0, itemsTaken: 0, itemsMade: 0, knockOuts: 0, won: false };
     drawDungeon(this);
     this.#stations = new Stations(this, this.#state);
     this.#hero = new Hero(this, HERO_SPAWN.x * TILE, HERO_SPAWN.y * TILE);
@@ -171,6 +173,7 @@ export class DungeonScene extends Phaser.Scene {
       door: this.#door,
       revealed: this.#exploration.revealed,
       won: this.#run.won,
+      run: { ...this.#run, seconds: (this.time.now - this.#run.startedAt) / 1000 },
       loot: this.#loot.onGround,
       stationPrompt: this.#stations.shown,
       panel: this.#ui.panel,

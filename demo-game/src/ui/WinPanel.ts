@@ -8,6 +8,7 @@ export interface RunSummary {
   kills: number;
   itemsTaken: number;
   itemsMade: number;
+  knockOuts: number;
 }
 
 const clock = (seconds: number) =>
@@ -17,7 +18,7 @@ const clock = (seconds: number) =>
 export class WinPanel extends Panel {
   readonly #s: Services;
   readonly #newHero: () => void;
-  #summary: RunSummary = { seconds: 0, kills: 0, itemsTaken: 0, itemsMade: 0 };
+  #summary: RunSummary = { seconds: 0, kills: 0, itemsTaken: 0, itemsMade: 0, knockOuts: 0 };
 
   constructor(host: PanelHost, services: Services, newHero: () => void) {
     super(host, 'win-panel', 'Victory!', 'panel-win');
@@ -33,7 +34,7 @@ export class WinPanel extends Panel {
   render() {
     const { state, icons } = this.#s;
     const worn = state.slots.flatMap((s) => (s.item ? [s.item] : []));
-    const { seconds, kills, itemsTaken, itemsMade } = this.#summary;
+    const { seconds, kills, itemsTaken, itemsMade, knockOuts } = this.#summary;
     fill(
       this.body,
       h('p', { class: 'win-title' }, 'The Frost Giant falls, and the Frozen Throne is yours.'),
@@ -48,6 +49,8 @@ export class WinPanel extends Panel {
         h('dd', {}, String(itemsTaken)),
         h('dt', {}, 'Items you made'),
         h('dd', {}, String(itemsMade)),
+        h('dt', {}, 'Knocked out'),
+        h('dd', {}, knockOuts ? `${knockOuts} ${knockOuts === 1 ? 'time' : 'times'}` : 'never'),
       ),
       h('div', { class: 'label' }, 'The gear that won it'),
       worn.length

@@ -31,6 +31,8 @@ export interface DemoHook {
   readonly revealed: string[];
   readonly won: boolean;
   readonly goal: string;
+  /** The run so far: game-clock seconds since it began, kills and knock-outs. */
+  run(): { seconds: number; kills: number; knockOuts: number } | undefined;
   hero():
     | {
         x: number;
@@ -64,6 +66,8 @@ export interface DemoHook {
     visible: boolean;
     x: number;
     y: number;
+    /** The room (or corridor) it stands in. */
+    area: string | undefined;
     speed: number;
     slowedBy: number;
     burning: boolean;
@@ -90,6 +94,8 @@ export interface DemoHook {
     | { visible: boolean; text: string; x: number; y: number; namesHidden: string[]; page: PagePoint }
     | undefined;
   readonly areaNames: readonly string[];
+  /** Each room's (and corridor's) id and middle, in map pixels. */
+  readonly areas: ReadonlyArray<{ id: string; x: number; y: number }>;
   route(x: number, y: number): PagePoint[];
   inventory(): Array<{
     id: string;
@@ -178,6 +184,22 @@ export function recordConsole(page: Page): ConsoleMessage[] {
     messages.push({ type: () => 'error', text: () => `pageerror: ${e.message}` } as ConsoleMessage),
   );
   return messages;
+}
+
+/**
+ * Runs the page's clock `speed` times as fast as the wall's (`performance.now` and the animation
+ * frames' time, which the game's clock, its tweens and timers follow), so minutes of play fit in a
+ * test; input and the network keep the wall's time. Call before the page loads the game.
+ */
+export async function fastClock(page: Page, speed: number) {
+  await page.addInitScript((speed) => {
+    const wall = performance.now.bind(performance);
+    const start = wall();
+    const game = (t: number) => start + (t - start) * speed;
+    performance.now = () => game(wall());
+    const frame = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => frame((t) => callback(game(t)));
+  }, speed);
 }
 
 /** Loads the game and waits until the dungeon runs with the inventory loaded. */
