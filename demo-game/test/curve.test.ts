@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { damageTaken, healingOf, heroStats, rollDamage } from '../src/hero-stats.ts';
-import { DOOR_NEEDS, type EnemyKindId } from '../src/world/dungeon-map.ts';
+import { AREAS, DOOR_NEEDS, ENEMY_SPAWNS, type EnemyKindId } from '../src/world/dungeon-map.ts';
 import { ENEMY_KINDS } from '../src/world/enemy-kinds.ts';
 
 // The demo's curve, fought out with the game's own rules (hero stats, blows after defence and level,
@@ -126,12 +126,24 @@ function odds(hero: Hero, kinds: EnemyKindId[], dodges: boolean, oneByOne = fals
   };
 }
 
-const GALLERY_PACK: EnemyKindId[] = ['skeleton', 'skeleton', 'skeleton'];
-const SHRINE_PACK: EnemyKindId[] = ['fire_imp', 'fire_imp', 'cultist'];
+/** The rooms' monsters, as the map places them. */
+const spawnsIn = (room: string) => {
+  const area = AREAS.find((a) => a.id === room);
+  return ENEMY_SPAWNS.filter(
+    (s) => area && s.x >= area.x0 && s.x <= area.x1 + 1 && s.y >= area.y0 && s.y <= area.y1 + 1,
+  ).map((s) => s.kind);
+};
+const GALLERY_PACK = spawnsIn('gallery');
+const SHRINE_PACK = spawnsIn('shrine');
 
 const GIANT: EnemyKindId[] = ['frost_giant'];
 
 describe('the demo’s curve', () => {
+  it('the rooms rise in tier', () => {
+    expect(GALLERY_PACK).toEqual(['skeleton', 'skeleton', 'skeleton', 'skeleton']);
+    expect(SHRINE_PACK.toSorted()).toEqual(['cultist', 'fire_imp', 'fire_imp', 'fire_imp']);
+  });
+
   it('each room is won with the gear of the rooms before it', () => {
     expect(odds(CROSSROADS, GALLERY_PACK, false).wins).toBe(1);
     expect(odds(GALLERY, SHRINE_PACK, false).wins).toBeGreaterThanOrEqual(0.95);

@@ -218,6 +218,8 @@ it('a player who explores every room, wears its best and drinks when low beats t
   const page = await rig().browser.newPage({ viewport: { width: 1280, height: 720 } });
   await fastClock(page, SPEED);
   const watch: Watch = { lowest: 1, drank: 0 };
+  /** The game clock when each part of the run ended, for the log. */
+  const stages: Record<string, number> = {};
   const consoleMessages = recordConsole(page);
   // Where each drop says it happened: the place the HUD names, never a generic "Dungeon".
   const dropPlaces: string[] = [];
@@ -341,6 +343,7 @@ it('a player who explores every room, wears its best and drinks when low beats t
   for (const room of ['hall', 'crossroads', 'gallery', 'shrine']) {
     for (let tries = 0; tries < 3 && !(await clearRoom(page, room, watch)); tries++) await wearBest(page);
     await wearBest(page);
+    stages[room] = (await run(page)).seconds;
   }
   const door = await page.evaluate(() => window.__lootsmithDemo.door());
   if (!door) throw new Error('no door');
@@ -517,7 +520,21 @@ it('a player who explores every room, wears its best and drinks when low beats t
   expect(await page.textContent('#win-panel')).toContain('The gear that won it');
   expect(await page.$$('#win-panel .win-gear li')).not.toHaveLength(0);
   // Six minutes or more of game clock, as the victory screen says.
-  const { seconds } = await run(page);
+  const { seconds, knockOuts } = await run(page);
+  const { attack, defense, maxHp } = await hero(page);
+  console.log(
+    'explorer',
+    JSON.stringify({
+      stages,
+      fight: { fightStart, fightEnd },
+      seconds,
+      knockOuts,
+      watch,
+      attack,
+      defense,
+      maxHp,
+    }),
+  );
   expect(seconds).toBeGreaterThanOrEqual(360);
   const shown = (await page.textContent('#win-panel .win-stats dd')) ?? '';
   expect(Number(shown.split(':')[0])).toBeGreaterThanOrEqual(6);

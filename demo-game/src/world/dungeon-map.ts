@@ -69,9 +69,11 @@ export const ENEMY_SPAWNS: Array<{ kind: EnemyKindId; x: number; y: number }> = 
   { kind: 'skeleton', x: 16.5, y: 3 },
   { kind: 'skeleton', x: 20.5, y: 4.5 },
   { kind: 'skeleton', x: 25.5, y: 2.5 },
+  { kind: 'skeleton', x: 22.5, y: 5.5 },
   { kind: 'fire_imp', x: 16.5, y: 25 },
   { kind: 'fire_imp', x: 25, y: 24.5 },
   { kind: 'cultist', x: 20.5, y: 27 },
+  { kind: 'fire_imp', x: 24.5, y: 27.5 },
   { kind: 'frost_giant', x: 36.5, y: 15.5 },
 ];
 
