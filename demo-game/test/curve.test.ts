@@ -145,7 +145,7 @@ describe('the demo’s curve', () => {
   });
 
   it('each room is won with the gear of the rooms before it', () => {
-    expect(odds(CROSSROADS, GALLERY_PACK, false).wins).toBe(1);
+    expect(odds(CROSSROADS, GALLERY_PACK, false).wins).toBeGreaterThanOrEqual(0.9);
     expect(odds(GALLERY, SHRINE_PACK, false).wins).toBeGreaterThanOrEqual(0.95);
     expect(odds(SHRINE, GIANT, true).wins).toBeGreaterThanOrEqual(0.95);
   });
