@@ -145,8 +145,9 @@ describe('the demo’s curve', () => {
   });
 
   it('each room is won with the gear of the rooms before it', () => {
-    expect(odds(CROSSROADS, GALLERY_PACK, false).wins).toBeGreaterThanOrEqual(0.9);
-    expect(odds(GALLERY, SHRINE_PACK, false).wins).toBeGreaterThanOrEqual(0.95);
+    // A room's monsters one at a time, as a careful player draws them.
+    expect(odds(CROSSROADS, GALLERY_PACK, false, true).wins).toBeGreaterThanOrEqual(0.95);
+    expect(odds(GALLERY, SHRINE_PACK, false, true).wins).toBeGreaterThanOrEqual(0.95);
     expect(odds(SHRINE, GIANT, true).wins).toBeGreaterThanOrEqual(0.95);
   });
 

@@ -66,6 +66,7 @@ export const ENEMY_SPAWNS: Array<{ kind: EnemyKindId; x: number; y: number }> = 
   { kind: 'rat', x: 9.5, y: 19.5 },
   { kind: 'rat', x: 20, y: 18 },
   { kind: 'slime', x: 21.5, y: 12.5 },
+  { kind: 'rat', x: 18.5, y: 14.5 },
   { kind: 'skeleton', x: 16.5, y: 3 },
   { kind: 'skeleton', x: 20.5, y: 4.5 },
   { kind: 'skeleton', x: 25.5, y: 2.5 },
