@@ -1,5 +1,7 @@
 import type { StatName } from '@lootsmith/plugin';
 
+/** Milliseconds between the hero's swings (at an enemy or at the door). */
+export const SWING_EVERY = 450;
 /** The hero at level 1 with nothing worn. */
 export const BASE = { attack: 2, health: 40, speed: 150, crit: 5 };
 /** Health the hero's fighting level adds, per level above the first. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { damageTaken, healingOf, heroStats, rollDamage } from '../src/hero-stats.ts';
+import { damageTaken, healingOf, heroStats, rollDamage, SWING_EVERY } from '../src/hero-stats.ts';
 import { AREAS, DOOR_NEEDS, ENEMY_SPAWNS, type EnemyKindId } from '../src/world/dungeon-map.ts';
 import { ENEMY_KINDS } from '../src/world/enemy-kinds.ts';
 
@@ -105,7 +105,7 @@ function fight(
       drank += 1;
     }
     if (t >= nextSwing && random() > (o.busy ?? 0.25)) {
-      nextSwing = t + 380;
+      nextSwing = t + SWING_EVERY;
       const target = o.oneByOne ? alive[0] : alive.toSorted((a, b) => a.hp - b.hp)[0];
       if (target) target.hp -= rollDamage(stats, random).damage;
     }

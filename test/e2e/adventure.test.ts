@@ -141,8 +141,15 @@ async function fight(page: Page, uid: string, watch: Watch): Promise<boolean> {
     if (!enemy?.alive) return true;
     if ((await run(page)).knockOuts > knockOuts) return false;
     await drinkIfLow(page, watch);
-    if (!enemy.visible || !enemy.page.onScreen) await walkTo(page, enemy, 90).catch(() => {});
-    else await page.mouse.click(enemy.page.x, enemy.page.y);
+    if (enemy.visible && enemy.page.onScreen) await page.mouse.click(enemy.page.x, enemy.page.y);
+    else {
+      // Out of sight: walk into view, a leg at a time, unless the hero fell meanwhile.
+      const me = await hero(page);
+      const toward = { x: (me.x + enemy.x) / 2, y: (me.y + enemy.y) / 2 };
+      await walkTo(page, Math.hypot(me.x - enemy.x, me.y - enemy.y) > 300 ? toward : enemy, 90).catch(
+        () => {},
+      );
+    }
     await page.waitForTimeout(200);
   }
   throw new Error(`the fight with ${uid} did not end`);

@@ -1,14 +1,12 @@
 import Phaser from 'phaser';
 import { type EffectId, PLAYED_EFFECTS } from '../hero-effects.ts';
-import { damageTaken, rollDamage } from '../hero-stats.ts';
+import { damageTaken, rollDamage, SWING_EVERY } from '../hero-stats.ts';
 import { HERO_SPAWN, TILE } from '../world/dungeon-map.ts';
 import type { Enemy, EnemyBlow } from '../world/Enemy.ts';
 import { floatingNumber, sparkBurst } from '../world/effects.ts';
 import type { DungeonContext } from './context.ts';
 import type { Monsters } from './monsters.ts';
 
-/** Milliseconds between the hero's swings (at an enemy or at the door). */
-const SWING_COOLDOWN = 380;
 /** How far past touching an enemy the hero's sword reaches, in pixels. */
 const SWORD_REACH = 18;
 /** How many of the hero's last hits are kept (the test hook reads them). */
@@ -73,7 +71,7 @@ export class Combat {
   swingReady(): boolean {
     const now = this.#c.scene.time.now;
     if (now < this.#nextSwing) return false;
-    this.#nextSwing = now + SWING_COOLDOWN;
+    this.#nextSwing = now + SWING_EVERY;
     return true;
   }
 
