@@ -13,7 +13,14 @@ const KINDS: Array<[string, string]> = [
   ['client_error', 'client errors'],
   ['error', 'errors'],
 ];
-const KIND_NAME = Object.fromEntries(KINDS) as Record<string, string>;
+/** One answer's kind, in words. */
+const KIND_NAME: Record<string, string> = {
+  ok: 'success',
+  game_refusal: 'game refusal',
+  content_refusal: 'content refusal',
+  client_error: 'client error',
+  error: 'error',
+};
 
 /** The game's routes, offered as the route filter's suggestions. */
 const ROUTES = [
@@ -80,7 +87,7 @@ export async function requestsPage(view: HTMLElement, _path: string[], params: U
   kinds.addEventListener('change', () => form.requestSubmit());
 
   const shown: RequestSummary[] = [];
-  const list = h('div', {});
+  const list = h('div', { class: 'request-list' });
   const more = h('div', { class: 'more' });
   const note = h('p', { class: 'muted' });
   const load = async (after?: string) => {
@@ -93,10 +100,10 @@ export async function requestsPage(view: HTMLElement, _path: string[], params: U
     show(
       list,
       table(
-        ['when', 'route', 'status', 'answer', 'code', 'player', 'time'],
+        ['route', 'when', 'status', 'answer', 'code', 'player', 'time'],
         shown.map((r) => [
-          link(requestHref(r.id), time(r.at)),
           link(requestHref(r.id), h('code', {}, r.route)),
+          link(requestHref(r.id), time(r.at)),
           status(r),
           kindBadge(r.kind),
           r.code ?? '',
