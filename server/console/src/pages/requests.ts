@@ -40,8 +40,7 @@ const ROUTES = [
   'GET /api/v1/game',
 ];
 
-const kindBadge = (kind: string) =>
-  badge(KIND_NAME[kind]?.replace(/s$/, '') ?? kind, kind === 'ok' ? 'ok' : kind);
+const kindBadge = (kind: string) => badge(KIND_NAME[kind] ?? kind, kind === 'ok' ? 'ok' : kind);
 const status = (r: Pick<RequestSummary, 'status' | 'kind'>) =>
   badge(String(r.status), r.status >= 500 ? 'danger' : r.status >= 400 ? r.kind : 'ok');
 
