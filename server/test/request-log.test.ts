@@ -328,10 +328,17 @@ describe('bounds', () => {
     expect(value.token).toBe(NOT_KEPT);
     expect(value.description).toMatch(/^y+…\[cut\]$/);
     // Chat bodies keep max_tokens: only fields named like a credential are hidden.
-    expect(JSON.parse(boundedJson({ max_tokens: 5, api_key: 'k', guest_secret: 's' }, 100).text)).toEqual({
+    expect(
+      JSON.parse(
+        boundedJson({ max_tokens: 5, api_key: 'k', guest_secret: 's', grant: 'eyJ.x.y', password: 'p' }, 200)
+          .text,
+      ),
+    ).toEqual({
       max_tokens: 5,
       api_key: NOT_KEPT,
       guest_secret: NOT_KEPT,
+      grant: NOT_KEPT,
+      password: NOT_KEPT,
     });
   });
 });

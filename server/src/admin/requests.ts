@@ -17,9 +17,12 @@ export const PROMPT_LIMIT = 16_384;
 export const ANSWER_LIMIT = 8_192;
 const CUT = '…[cut]';
 
-/** Fields never kept, whatever route sends them: credentials and anything named like one. */
+/**
+ * Fields never kept, whatever route sends them: credentials and anything named like one, and a drop
+ * grant (a signed, single-use bearer of a drop).
+ */
 const SECRET_FIELD =
-  /secret|^(.*[-_])?(token|password|passwd|api[-_]?key|apikey|authori[sz]ation|credentials?|cookie)$/i;
+  /secret|^(.*[-_])?(token|password|passwd|api[-_]?key|apikey|authori[sz]ation|credentials?|cookie|grant|signature)$/i;
 export const NOT_KEPT = '[not kept]';
 
 /** One answered request as the hook hands it over: references only, serialised when written. */
