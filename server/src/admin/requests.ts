@@ -5,7 +5,7 @@ import type { LoggedCall, LoggedRequest, RequestLogRetention, RequestLogStore } 
 
 /** How often an instance writes its log, and after how many requests at the latest. */
 const FLUSH_MS = 1000;
-const FLUSH_REQUESTS = 500;
+const FLUSH_REQUESTS = 100;
 /** Requests and calls waiting for a write; past these they are dropped (and counted) until it is done. */
 const MAX_PENDING_REQUESTS = 5_000;
 const MAX_PENDING_CALLS = 20_000;
