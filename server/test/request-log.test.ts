@@ -443,6 +443,12 @@ describe.each([
         .map((r) => r.id),
     );
     expect(await log.request(old[0]?.id as string)).toBeNull();
+    // The old requests' calls went with them; the call of the one dropped by count stays until it is
+    // older than the oldest kept by more than a request may take to answer (10 minutes).
+    if (store instanceof SqliteStore)
+      expect(store.db.prepare('SELECT request_id FROM request_calls ORDER BY seq').all()).toEqual(
+        fresh.map((r) => ({ request_id: r.id })),
+      );
     const newest = await log.request(fresh[4]?.id as string);
     expect(newest?.calls).toHaveLength(1);
     // Filters, each on its own index, and together.
