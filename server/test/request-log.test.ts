@@ -430,7 +430,8 @@ describe.each([
     const log = store.requestLog;
     const now = Date.now();
     const old = [request(1, now - 9 * 86_400_000), request(2, now - 8 * 86_400_000)];
-    const fresh = [1, 2, 3, 4, 5].map((i) => request(10 + i, now - 1000 + i));
+    // An arrival is the answer's time less its latency: a fraction of a millisecond, which both take.
+    const fresh = [1, 2, 3, 4, 5].map((i) => request(10 + i, now - 1000 + i + 0.25));
     const retention = { max: 4, before: now - 7 * 86_400_000 };
     await log.recordRequests({ requests: old, calls: old.map((r) => callOf(r)) }, { max: 100, before: 0 });
     expect(await log.requests({ limit: 10 })).toHaveLength(2);

@@ -73,7 +73,8 @@ export class RequestLogQueries implements RequestLogStore {
     if (!b.requests.length && !b.calls.length) return;
     const requests = b.requests.map((r) => ({
       id: r.id,
-      at: r.at,
+      // Whole milliseconds: PostgreSQL's BIGINT takes no fraction (an arrival is now less a latency).
+      at: Math.round(r.at),
       method: r.method,
       route: r.route,
       status: r.status,
@@ -87,7 +88,7 @@ export class RequestLogQueries implements RequestLogStore {
     }));
     const calls = b.calls.map((c) => ({
       request_id: c.requestId,
-      at: c.at,
+      at: Math.round(c.at),
       backend: c.backend,
       kind: c.kind,
       model: c.model,
