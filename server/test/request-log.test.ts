@@ -149,6 +149,21 @@ describe('the request log', () => {
     expect(detail.calls[0].answer).toEqual({ error: expect.any(String) });
   });
 
+  it('keeps a content refusal as the checks saw it: the words refused, the error, and no backend call', async () => {
+    t = await bootOpenAI();
+    const res = await drop(t, 'eve', {
+      generation_context: { enemy: 'slime', player_level: 2, location: 'Fuck you' },
+    });
+    expect(res.json().error.code).toBe('content_refused');
+    await flush(t);
+    const [logged] = (await get(t, '/api/v1/admin/requests?kind=content_refusal')).json().requests;
+    expect(logged).toMatchObject({ player_id: 'eve', status: res.statusCode, code: 'content_refused' });
+    const detail = (await get(t, `/api/v1/admin/requests/${logged.id}`)).json();
+    expect(JSON.parse(detail.body).generation_context.location).toBe('Fuck you');
+    expect(detail.result.error.code).toBe('content_refused');
+    expect(detail.calls).toEqual([]);
+  });
+
   it('never keeps a credential: no key, token, guest secret or authorization header in the store or an export', async () => {
     t = await bootOpenAI();
     const marker = 'hdr-marker-7f3a9c';
