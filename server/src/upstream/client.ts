@@ -634,7 +634,9 @@ export class UpstreamClient {
     result: unknown,
   ): NonNullable<UpstreamCall['request']> {
     const answer = outcome === 'ok' ? trace.answer(result as never) : { error: said.detail ?? outcome };
-    const model = said.model ?? target.model;
+    // The model that answered: the one asked, else the one the answer names (a /v1 service's), else the backend's.
+    const named = (result as { model?: unknown } | undefined)?.model;
+    const model = said.model ?? (typeof named === 'string' ? named : undefined) ?? target.model;
     return { id, prompt: trace.prompt(), answer, ...(model ? { model } : {}) };
   }
 }
