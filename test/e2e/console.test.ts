@@ -500,6 +500,14 @@ describe('the developer console', () => {
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, 'phone-requests.png') });
+    // A drop's page fits too: its long prompts wrap inside their frame.
+    await page.goto(`${rig.server.url}/console/#/requests?route=POST%20%2Fv1%2Fgenerate%2Fitems&kind=ok`);
+    await page.locator('tbody tr a').first().click();
+    await page.locator('.card.call .message').first().waitFor({ state: 'attached' });
+    await page.getByRole('heading', { name: /Backend calls/ }).waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     await page.close();
   });
 
