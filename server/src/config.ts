@@ -243,7 +243,7 @@ export const SETTINGS = {
   requestLogDays: setting(
     'LOOTSMITH_REQUEST_LOG_DAYS',
     whole(1, 365).default(7),
-    'days the request log keeps a request (the newer bound of this and LOOTSMITH_REQUEST_LOG_MAX holds)',
+    'days the request log keeps a request; whichever of this and LOOTSMITH_REQUEST_LOG_MAX keeps fewer holds',
   ),
   production: setting(
     'NODE_ENV',
