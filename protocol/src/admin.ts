@@ -228,6 +228,8 @@ export const PlayerRequest = z.object({
   status: z.int(),
   code: z.string().nullable(),
   ms: z.number(),
+  /** The request in the request log, while it is kept there; null otherwise. */
+  request_id: z.string().nullable(),
 });
 export type PlayerRequest = z.infer<typeof PlayerRequest>;
 
@@ -344,6 +346,8 @@ export const Provenance = z.object({
     .nullable(),
   cost: ItemCost,
   created_at: z.string(),
+  /** The request that made it, in the request log while it is kept there; null for the server's own work. */
+  request_id: z.string().nullable(),
 });
 export type Provenance = z.infer<typeof Provenance>;
 

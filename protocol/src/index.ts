@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './admin-requests.ts';
 export * from './api.ts';
 export * from './bounded-map.ts';
 export * from './effect-line.ts';

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessLog } from './access-log.ts';
 import { fromOperator } from './admin/auth.ts';
-import { playerOf, registerActivityRecording } from './admin/recording.ts';
+import { isLogged, playerOf, registerActivityRecording } from './admin/recording.ts';
 import { registerAdmin } from './admin/routes.ts';
 import { ConsoleSessions } from './admin/sessions.ts';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
@@ -52,6 +53,7 @@ export async function registerApi(
   // Authenticated once per request, however many hooks and handlers ask.
   app.decorateRequest('verifiedPrincipal', null);
   app.decorateRequest('verdict', null);
+  app.decorateRequest('logId', null);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     this.verifiedPrincipal ??= auth.principal(this.headers.authorization);
     return this.verifiedPrincipal;
@@ -106,19 +108,23 @@ export async function registerApi(
 
   // Every backend call a request leads to (an icon painted after its answer too) is charged to its
   // route and the player it acts for; the handler runs inside `done`, so the charge goes with it.
+  // With the request log on, the request gets its id here, and its calls carry it.
+  const logging = services.requestLog.enabled;
   app.addHook('preHandler', (request, _reply, done) => {
     const route = `${request.method} ${request.routeOptions.url}`;
+    if (logging && isLogged(request.routeOptions.url)) request.logId = randomUUID();
     chargedTo(
       {
         route,
         get player() {
           return playerOf(request);
         },
+        ...(request.logId ? { request: request.logId } : {}),
       },
       done,
     );
   });
-  registerActivityRecording(app, services.activity);
+  registerActivityRecording(app, services.activity, services.requestLog);
   registerSecurityHeaders(app);
   await registerCors(app, config);
   const sessions = new ConsoleSessions(

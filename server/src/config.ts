@@ -235,6 +235,16 @@ export const SETTINGS = {
     secret.optional(),
     'signs each alert: x-lootsmith-signature: sha256=<HMAC-SHA256 of the body, hex>',
   ),
+  requestLogMax: setting(
+    'LOOTSMITH_REQUEST_LOG_MAX',
+    whole(0, 10_000_000).default(10_000),
+    'requests the console’s request log keeps, newest first, with their bodies (secrets left out, 16 KB each) and their backend calls’ prompts and answers (0: no request log)',
+  ),
+  requestLogDays: setting(
+    'LOOTSMITH_REQUEST_LOG_DAYS',
+    whole(1, 365).default(7),
+    'days the request log keeps a request; whichever of this and LOOTSMITH_REQUEST_LOG_MAX keeps fewer holds',
+  ),
   production: setting(
     'NODE_ENV',
     z.union([z.boolean(), z.string().transform((v) => /^\s*prod(uction)?\s*$/i.test(v))]).default(false),

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { RequestLog } from './admin/requests.ts';
 import { type AppOptions, buildStandaloneApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Core } from './service/core.ts';
@@ -9,6 +10,8 @@ export interface RunningServer {
   url: string;
   /** The services behind the routes, and through `core.deps` the store, game and the rest. */
   core: Core;
+  /** The console's request log (tests flush it). */
+  requestLog: RequestLog;
   /** Where the `/v1` service is: the embedded engine's loopback URL when none is configured. */
   upstreamUrl: string;
   /** Whether that is the embedded engine. */
@@ -34,6 +37,7 @@ export async function startServer(
     app,
     url,
     core: services.core,
+    requestLog: services.requestLog,
     upstreamUrl: services.upstreamUrl,
     embedded: services.embedded,
     // Fastify's close waits for in-flight requests, then closes the services (an onClose hook).

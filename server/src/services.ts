@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { GameDefinition } from '@lootsmith/protocol';
 import type { Redis } from 'ioredis';
 import { ActivityRecorder } from './admin/activity.ts';
+import { RequestLog } from './admin/requests.ts';
 import type { Config } from './config.ts';
 import { TextFilter } from './content/filter.ts';
 import { ContentGuard } from './content/guard.ts';
@@ -37,6 +38,8 @@ export interface Services {
   redis?: Redis;
   /** What the developer console counts: requests, backend calls, item provenance. */
   activity: ActivityRecorder;
+  /** The console's request log (off when `requestLogMax` is 0). */
+  requestLog: RequestLog;
   /** Where chat goes: the embedded engine's loopback URL when no service is configured. */
   upstreamUrl: string;
   /** Whether the embedded engine makes all content (chat and images). */
@@ -89,6 +92,11 @@ export async function startServices(config: Config, options: { store?: Store } =
   const warn = (message: string, err: unknown) =>
     log.warn({ err: err instanceof Error ? err.message : err }, message);
   const activity = new ActivityRecorder(store.admin, { log: warn });
+  const requestLog = new RequestLog(
+    store.requestLog,
+    { max: config.requestLogMax, days: config.requestLogDays },
+    { scrub: (text) => secrets.scrub(text), log: warn },
+  );
   const alerts =
     config.caps &&
     new SpendAlerts(store, {
@@ -104,7 +112,10 @@ export async function startServices(config: Config, options: { store?: Store } =
     metrics,
     secrets,
     log,
-    observe: (call) => activity.upstreamCall(call),
+    observe: (call) => {
+      activity.upstreamCall(call);
+      requestLog.call(call);
+    },
     pricing: new Pricing(config.prices),
     spending,
   });
@@ -172,6 +183,7 @@ export async function startServices(config: Config, options: { store?: Store } =
     secrets,
     redis: coordination instanceof RedisCoordination ? coordination.redis : undefined,
     activity,
+    requestLog,
     upstreamUrl: chat.api === 'embedded' ? (engine?.url as string) : (chat.url as string),
     embedded: chat.api === 'embedded' && image.api === 'embedded',
     useLogger(to) {
@@ -188,6 +200,7 @@ export async function startServices(config: Config, options: { store?: Store } =
       await coordination.close();
       await alerts?.close();
       await activity.close();
+      await requestLog.close();
       await store.close();
     },
   };

@@ -10,6 +10,8 @@ interface Answer {
   error?: { code: string };
   player?: { drops: number; blocked: boolean };
   routes?: Array<{ route: string; requests: number }>;
+  requests?: Array<{ id: string; status: number; kind: string }>;
+  calls?: Array<{ kind: string; outcome: string }>;
 }
 
 /** The console over two instances sharing PostgreSQL and Redis: one game, whichever instance answers. */
@@ -67,6 +69,16 @@ describe('the console over two instances', () => {
     const overview = (await admin(b.url, '/api/v1/admin/overview')).body;
     const drops = overview.routes?.find((r) => r.route === 'POST /v1/generate/items');
     expect(drops?.requests).toBe(2);
+    // Both instances' requests are in one request log, each with the calls it made, read from either.
+    const logged = `/api/v1/admin/requests?player=nia&route=${encodeURIComponent('POST /v1/generate/items')}`;
+    await expect
+      .poll(async () => (await admin(a.url, logged)).body.requests?.length, { timeout: 5_000 })
+      .toBe(2);
+    for (const r of (await admin(a.url, logged)).body.requests ?? []) {
+      expect(r).toMatchObject({ status: 200, kind: 'ok' });
+      const detail = (await admin(b.url, `/api/v1/admin/requests/${r.id}`)).body;
+      expect(detail.calls?.some((c) => c.kind === 'chat' && c.outcome === 'ok')).toBe(true);
+    }
 
     const blocked = await admin(a.url, '/api/v1/admin/players/nia', {
       method: 'PATCH',

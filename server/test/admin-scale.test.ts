@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createTestSchema } from '@lootsmith/test-support/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestService } from '../src/admin/request-service.ts';
 import { AdminService } from '../src/admin/service.ts';
 import { loadGameDefinition } from '../src/game/definition.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
@@ -11,7 +12,7 @@ import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
 
 // The console's pages over a big game: 5,000 players, 50,000 items with their provenance, 100,000
-// recorded requests, 20,000 moderation events, a day of per-minute figures. Every page query must use an index (no sort of a
+// recorded requests (and as many in the request log), 20,000 moderation events, a day of per-minute figures. Every page query must use an index (no sort of a
 // whole table, no scan of one without an index) and answer in well under a page load.
 
 const PLAYERS = 5_000;
@@ -78,6 +79,18 @@ function rows() {
       200,
       3,
     ]),
+    request_log: Array.from({ length: REQUESTS }, (_, i) => [
+      `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      now - (REQUESTS - i) * 100,
+      'POST',
+      LOGGED_ROUTES[i % LOGGED_ROUTES.length],
+      200,
+      KINDS[i % KINDS.length],
+      player(i % PLAYERS),
+      12,
+      '{"client_id":"x"}',
+      0,
+    ]),
     moderation_events: Array.from({ length: MODERATION }, (_, i) => [
       player(i % PLAYERS),
       now - i * 1000,
@@ -104,7 +117,15 @@ function rows() {
   };
 }
 
+const LOGGED_ROUTES = [
+  'POST /v1/generate/items',
+  'POST /api/v1/crafting/combine',
+  'POST /v1/image/generations',
+];
+const KINDS = ['ok', 'ok', 'ok', 'game_refusal', 'client_error', 'error', 'content_refusal'];
+
 const COLUMNS: Record<string, string> = {
+  request_log: 'id, at, method, route, status, kind, player_id, ms, body, body_truncated',
   players: 'id, created_at',
   player_stats: 'player_id, requests, drops, crafts, refusals, tokens, images, last_at',
   items: 'id, owner, name, data, created_at',
@@ -118,9 +139,9 @@ const COLUMNS: Record<string, string> = {
 /** A plan line that reads a whole table, or sorts what it read: what a page query must never do. */
 const WHOLE_TABLE = {
   // A bare SCAN of a rowid table walks it in id order and stops at the LIMIT (moderation_events).
-  sqlite: /^(SCAN (p|v|s|i|player_requests)$|USE TEMP B-TREE FOR ORDER BY)/m,
+  sqlite: /^(SCAN (p|v|s|i|player_requests|request_log)$|USE TEMP B-TREE FOR ORDER BY)/m,
   postgres:
-    /Seq Scan on (players|items|item_provenance|player_stats|player_requests|inventory|moderation_events)\b/,
+    /Seq Scan on (players|items|item_provenance|player_stats|player_requests|inventory|moderation_events|request_log)\b/,
 };
 
 const backends = [
@@ -177,6 +198,7 @@ const backends = [
 describe.each(backends)('$name console queries over 5,000 players and 50,000 items', (backend) => {
   let store: Store;
   let admin: AdminService;
+  let requests: RequestService;
   let cleanup = async () => {};
   let available = true;
   beforeAll(async () => {
@@ -194,6 +216,7 @@ describe.each(backends)('$name console queries over 5,000 players and 50,000 ite
       pools: false,
       currency: 'USD',
     });
+    requests = new RequestService({ store, settings: { max: REQUESTS, days: 7 }, currency: 'USD' });
   }, 120_000);
   afterAll(async () => {
     if (!available) return;
@@ -207,7 +230,7 @@ describe.each(backends)('$name console queries over 5,000 players and 50,000 ite
     });
 
   run('plans every list and figure query on an index, sorting nothing whole', async () => {
-    const plans = await store.admin.plans();
+    const plans = { ...(await store.admin.plans()), ...(await store.requestLog.plans()) };
     for (const [name, plan] of Object.entries(plans))
       expect(plan, `${name}:\n${plan}`).not.toMatch(WHOLE_TABLE[backend.dialect]);
   });
@@ -249,5 +272,18 @@ describe.each(backends)('$name console queries over 5,000 players and 50,000 ite
     const moderation = await timed('moderation', () => admin.moderation({ limit: 50 }));
     expect(moderation.events).toHaveLength(50);
     await timed('moderation of a player', () => admin.moderation({ player: 'player-00007', limit: 50 }));
+    const logged = await timed('the request log', () => requests.list({ limit: 50 }));
+    expect(logged.requests[0]?.id).toBe(`00000000-0000-4000-8000-${String(REQUESTS - 1).padStart(12, '0')}`);
+    await timed('the request log, page 2', () =>
+      requests.list({ limit: 50, after: logged.next ?? undefined }),
+    );
+    const errors = await timed('the request log by player and kind', () =>
+      requests.list({ player: 'player-00005', kind: 'error', limit: 50 }),
+    );
+    expect(errors.requests.every((r) => r.player_id === 'player-00005' && r.kind === 'error')).toBe(true);
+    await timed('the request log by route', () =>
+      requests.list({ route: 'POST /api/v1/crafting/combine', limit: 50 }),
+    );
+    await timed('a request', () => requests.detail(logged.requests[0]?.id as string));
   });
 });

@@ -608,10 +608,13 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the migrations after it undone (spend caps, money, the
+  // A database from before the console: the migrations after it undone (the request log, spend caps, money, the
   // reported level, the moderation count, then issue 35's block times in milliseconds, then
   // security's), then the console's tables gone, the version before them.
-  const undo = `DROP TABLE spend_usage; DROP TABLE spend_alerts; UPDATE schema_version SET version = version - 1;
+  const undo = `DROP TABLE request_log; DROP TABLE request_calls; DROP INDEX IF EXISTS item_provenance_request;
+    ALTER TABLE player_requests DROP COLUMN request_id; ALTER TABLE item_provenance DROP COLUMN request_id;
+    UPDATE schema_version SET version = version - 1;
+    DROP TABLE spend_usage; DROP TABLE spend_alerts; UPDATE schema_version SET version = version - 1;
     DROP TABLE spend_stats; DROP TABLE player_spend; ALTER TABLE player_stats DROP COLUMN spend;
     ALTER TABLE item_provenance DROP COLUMN cost; ALTER TABLE item_provenance DROP COLUMN unpriced;
     ALTER TABLE icons DROP COLUMN cost; ALTER TABLE icons DROP COLUMN unpriced;

@@ -10,6 +10,7 @@ export { readPrompt } from '../../engine/src/painter/prompt.ts';
 export { LootsmithClient } from '../../plugin/src/core/client.ts';
 export type { ActivityRecorder } from '../../server/src/admin/activity.ts';
 export { CONSOLE_DIR } from '../../server/src/admin/app.ts';
+export { RequestLog } from '../../server/src/admin/requests.ts';
 export { POOL_DEFAULTS } from '../../server/src/config.ts';
 export { TextFilter } from '../../server/src/content/filter.ts';
 export { itemTexts } from '../../server/src/content/guard.ts';

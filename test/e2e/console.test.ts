@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '@lootsmith/test-support/browser';
@@ -162,6 +170,7 @@ async function seed() {
   for (const [playerId, kind, field, excerpt, reason, action] of events)
     await store.admin.recordModeration({ playerId, kind, field, excerpt, reason, action });
   await (rig.server.core.deps.activity as ActivityRecorder).flush();
+  await rig.server.requestLog.flush();
 }
 
 async function shot(page: Page, name: string) {
@@ -427,6 +436,103 @@ describe('the developer console', () => {
     await page.close();
   });
 
+  it('lists the requests, opens one with its backend calls, and downloads the log as CSV', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await signIn(page);
+    await page.getByRole('link', { name: 'Requests', exact: true }).click();
+    await page.getByRole('heading', { name: 'Requests' }).waitFor();
+    await page.getByLabel('Route').fill('POST /v1/generate/items');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/route=POST/);
+    await page.locator('tbody tr').first().waitFor();
+    for (const route of await page.locator('tbody tr td:nth-child(1)').allTextContents())
+      expect(route).toBe('POST /v1/generate/items');
+    await shot(page, 'requests');
+
+    // The CSV of what the list shows: its header, and ayla's drops among the rows.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^lootsmith-requests-\d{4}-\d\d-\d\d\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('id,at,method,route,status,kind,code,player_id,ms');
+    expect(
+      csv.some((l) => /^[0-9a-f-]{36},[^,]+,POST,POST \/v1\/generate\/items,200,ok,,ayla,\d+$/.test(l)),
+    ).toBe(true);
+    expect(csv.every((l) => l === '' || l.includes('POST /v1/generate/items') || l.startsWith('id,'))).toBe(
+      true,
+    );
+
+    // A successful drop: its body, the chat call's messages and answer, its icons, the items it made.
+    await page.getByLabel('Answer').selectOption('ok');
+    await page.waitForURL(/kind=ok/);
+    await page.locator('tbody tr a').first().click();
+    await page.getByRole('heading', { name: /Backend calls/ }).waitFor();
+    const calls = page.locator('.card.call');
+    expect(await calls.count()).toBeGreaterThanOrEqual(2);
+    expect(await calls.first().textContent()).toContain('chat · chat:v1');
+    expect(await page.locator('pre.body').textContent()).toContain('"generation_context"');
+    await calls.first().getByText('Prompt').click();
+    expect(await calls.first().locator('.message').count()).toBe(2);
+    expect(await page.locator('.card.call', { hasText: 'image' }).first().textContent()).toMatch(
+      /bytes of image\/png answered/,
+    );
+    const made = page.locator('.result-items a').first();
+    await shot(page, 'request');
+    await page.getByRole('heading', { name: /Backend calls/ }).evaluate((e) => e.scrollIntoView());
+    await shot(page, 'request-calls');
+    await made.click();
+    await page.getByRole('heading', { name: 'How it was made' }).waitFor();
+    // The item's provenance leads back to its request.
+    await page.getByRole('link', { name: 'see the request' }).click();
+    await page.getByRole('heading', { name: /Backend calls/ }).waitFor();
+
+    // A player's recent requests lead to theirs; the list fits a phone.
+    await page.goto(`${rig.server.url}/console/#/players/bram`);
+    await page.getByRole('heading', { name: 'Recent requests' }).waitFor();
+    await page.locator('a[href^="#/requests/"]').first().click();
+    await page.getByText('player bram').waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${rig.server.url}/console/#/requests`);
+    await page.locator('tbody tr').first().waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SHOTS, 'phone-requests.png') });
+    // A drop's page fits too: its long prompts wrap inside their frame.
+    await page.goto(`${rig.server.url}/console/#/requests?route=POST%20%2Fv1%2Fgenerate%2Fitems&kind=ok`);
+    await page.locator('tbody tr a').first().click();
+    await page.locator('.card.call .message').first().waitFor({ state: 'attached' });
+    await page.getByRole('heading', { name: /Backend calls/ }).waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it('downloads the items and spend as CSV', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await signIn(page);
+    const [spend] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export by route and backend' }).click(),
+    ]);
+    const spendCsv = readFileSync(await spend.path(), 'utf8').split('\r\n');
+    expect(spendCsv[0]).toBe('day,route,backend,calls,amount,unpriced_calls,currency');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(spendCsv.some((l) => l.startsWith(`${today},POST /v1/generate/items,image:v1,`))).toBe(true);
+    await page.getByRole('link', { name: 'Items', exact: true }).click();
+    const [items] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    const itemsCsv = readFileSync(await items.path(), 'utf8').split('\r\n');
+    expect(itemsCsv[0]).toBe('id,name,type,rarity,player_id,created_at,cost,currency');
+    expect(itemsCsv.some((l) => /,WEAPON,[A-Z]+,ayla,/.test(l))).toBe(true);
+    await page.close();
+  });
+
   it('lists refusals of player and generated text', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page);
@@ -440,7 +546,7 @@ describe('the developer console', () => {
   it('fits a tablet: no page scrolls sideways', async () => {
     const page = await browser.newPage({ viewport: { width: 768, height: 1024 } });
     await signIn(page);
-    for (const hash of ['overview', 'players', 'items', 'playground', 'moderation']) {
+    for (const hash of ['overview', 'players', 'items', 'requests', 'playground', 'moderation']) {
       await page.goto(`${rig.server.url}/console/#/${hash}`);
       await page.locator('h1').first().waitFor();
       await page.waitForLoadState('networkidle');

@@ -7,6 +7,7 @@ import { moderationPage } from './pages/moderation.ts';
 import { overviewPage } from './pages/overview.ts';
 import { playerPage, playersPage } from './pages/players.ts';
 import { playgroundPage } from './pages/playground.ts';
+import { requestPage, requestsPage } from './pages/requests.ts';
 
 /** A page draws itself into `view` from the path after `#/` and its query. */
 export type Page = (view: HTMLElement, path: string[], params: URLSearchParams) => Promise<void>;
@@ -15,6 +16,7 @@ const PAGES: Array<[string, string, Page, Page?]> = [
   ['overview', 'Overview', overviewPage],
   ['players', 'Players', playersPage, playerPage],
   ['items', 'Items', itemsPage, itemPage],
+  ['requests', 'Requests', requestsPage, requestPage],
   ['playground', 'Playground', playgroundPage],
   ['moderation', 'Moderation', moderationPage],
 ];

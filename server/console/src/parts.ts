@@ -1,5 +1,5 @@
 import { effectText, type Item, type ItemIcon, type Spend } from '@lootsmith/protocol';
-import { ApiFailure, iconUrl } from './api.ts';
+import { ApiFailure, iconUrl, url } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { money, n, percent } from './format.ts';
 import { currency, effectCatalogue, rarityStep } from './game.ts';
@@ -22,6 +22,11 @@ export const badge = (text: string, kind = '') => h('span', { class: `badge ${ki
 export const link = (href: string, ...children: Child[]) => h('a', { href }, ...children);
 export const itemHref = (id: string) => `#/items/${encodeURIComponent(id)}`;
 export const playerHref = (id: string) => `#/players/${encodeURIComponent(id)}`;
+export const requestHref = (id: string) => `#/requests/${encodeURIComponent(id)}`;
+
+/** A download of a CSV export (the session cookie goes with it; the answer is an attachment). */
+export const exportLink = (path: string, label: string) =>
+  h('a', { class: 'button', href: url(path), download: '' }, label);
 
 /** One figure with its label. */
 export const figure = (label: string, value: string, note?: string) =>

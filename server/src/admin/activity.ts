@@ -1,6 +1,7 @@
 import { answerKind } from '@lootsmith/protocol';
 import type { ActivitySink } from '../generation/provenance.ts';
 import type { UpstreamCall } from '../upstream/client.ts';
+import { currentPayer } from '../upstream/spend.ts';
 import {
   type ActivityBatch,
   type AdminStore,
@@ -44,6 +45,8 @@ export interface RequestOutcome {
   /** The player it was for, when known. */
   playerId?: string;
   at: number;
+  /** Its id in the request log, when it is logged. */
+  requestId?: string;
 }
 
 const DROP_ROUTE = /\/v1\/generate\/items$/;
@@ -122,6 +125,7 @@ export class ActivityRecorder implements ActivitySink {
         status: r.status,
         code: code || null,
         ms: r.ms,
+        requestId: r.requestId ?? null,
       });
     if (this.requests.length === FLUSH_REQUESTS) void this.flush();
   }
@@ -207,6 +211,9 @@ export class ActivityRecorder implements ActivitySink {
   }
 
   record(rows: ProvenanceRow[]) {
+    // Made for a logged request: the item's provenance names it (read where the rows are made).
+    const request = currentPayer()?.request;
+    if (request) for (const row of rows) row.requestId = request;
     const room = Math.max(0, MAX_PENDING_PROVENANCE - this.provenance.length);
     this.dropped += Math.max(0, rows.length - room);
     this.provenance.push(...rows.slice(0, room));

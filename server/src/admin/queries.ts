@@ -327,6 +327,7 @@ export class AdminQueries implements AdminStore {
       status: Number(r.status),
       code: r.code,
       ms: Number(r.ms),
+      requestId: r.request_id,
     }));
   }
 
@@ -356,6 +357,7 @@ export class AdminQueries implements AdminStore {
                 rules: row.rules ? JSON.parse(row.rules) : null,
                 cost: recordedCost(row.cost, row.unpriced),
                 createdAt: row.made_at ?? row.created_at,
+                requestId: row.request_id,
               }
             : null;
         const spent = row.consumed ? yield* get('itemSpent', { id }) : undefined;

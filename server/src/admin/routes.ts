@@ -6,7 +6,6 @@ import {
   ItemParams,
   ItemsPage,
   ItemsQuery,
-  jsonSchemaOf,
   ModerationPage,
   ModerationQuery,
   Overview,
@@ -26,24 +25,17 @@ import {
   RemoveItem,
 } from '@lootsmith/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { ZodType } from 'zod';
 import { ApiError } from '../http/errors.ts';
 import { clientSignal, parse } from '../http/request.ts';
-import { docs } from '../routes/schemas.ts';
 import type { Services } from '../services.ts';
 import { registerConsoleApp } from './app.ts';
 import { actorOf, refuseWhenDisabled, registerConsoleAuth } from './auth.ts';
 import { Playground } from './playground.ts';
+import { registerRequestRoutes } from './request-routes.ts';
+import { RequestService } from './request-service.ts';
+import { adminDocs } from './route-docs.ts';
 import { AdminService } from './service.ts';
 import type { ConsoleSessions } from './sessions.ts';
-
-/** A console route's OpenAPI entry, under the `admin` tag. */
-function adminDocs(summary: string, parts: { body?: ZodType; response?: ZodType; query?: ZodType }) {
-  return {
-    ...docs(`Console: ${summary}`, { body: parts.body, response: parts.response, tags: ['admin'] }),
-    ...(parts.query ? { querystring: jsonSchemaOf(parts.query, 'input') } : {}),
-  };
-}
 
 /**
  * The developer console: its page at `/console/` and every action it takes as an admin API route
@@ -60,6 +52,11 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
     pools: config.pools !== undefined,
     currency: config.prices.currency,
     caps: config.caps,
+  });
+  const requests = new RequestService({
+    store,
+    settings: services.requestLog.settings,
+    currency: config.prices.currency,
   });
   const playground = new Playground({
     game,
@@ -80,6 +77,7 @@ export async function registerAdmin(app: FastifyInstance, services: Services, se
   });
   await app.register(async (scope) => {
     registerConsoleAuth(scope, sessions, config.serverKey);
+    registerRequestRoutes(scope, requests);
 
     scope.get(
       '/api/v1/admin/overview',

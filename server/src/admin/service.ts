@@ -404,6 +404,7 @@ export class AdminService {
         status: r.status,
         code: r.code,
         ms: r.ms,
+        request_id: r.requestId ?? null,
       })),
       moderation: moderation.map(moderationEvent),
     };
@@ -479,6 +480,7 @@ export class AdminService {
         rules: p.rules,
         cost: itemCost(p.cost, found.iconCost, this.deps.currency),
         created_at: p.createdAt,
+        request_id: p.requestId ?? null,
       },
       removal: found.removal && {
         reason: found.removal.reason,

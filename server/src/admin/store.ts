@@ -95,6 +95,8 @@ export interface PlayerRequestRow {
   status: number;
   code: string | null;
   ms: number;
+  /** The request in the request log (none when the log is off). */
+  requestId?: string | null;
 }
 
 /** The game's bounds on a generated item and what its rules changed or refused on the way. */
@@ -130,6 +132,8 @@ export interface ProvenanceRow extends ProvenanceFacts {
   /** Its share of the model calls that wrote it (a batch's calls split between its items, re-asks included). */
   cost: RecordedCost;
   createdAt: string;
+  /** The request in the request log that made it; none for the server's own work. */
+  requestId?: string | null;
 }
 
 /** One write of everything an instance recorded since the last one. */

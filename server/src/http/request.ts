@@ -12,6 +12,8 @@ declare module 'fastify' {
     verifiedPrincipal: Principal | null;
     /** The game's refusal a 2xx answer gives in its body (a combine's verdict), for the console's figures. */
     verdict: string | null;
+    /** The request's id in the console's request log (null until given, and when the log is off). */
+    logId: string | null;
   }
 }
 

@@ -252,6 +252,30 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
       PRIMARY KEY (scope, period, threshold)
     );
   `,
+  // Issue 40: the request log. Each answered game request (its body as read, secrets left out) and
+  // the backend calls it made (prompt and answer, bounded), kept for the newest requests and days
+  // the settings say; a player's recent requests and an item's provenance name their request.
+  (d) => `
+    CREATE TABLE request_log (
+      seq ${d.serial}, id TEXT NOT NULL UNIQUE, at ${d.bigint} NOT NULL, method TEXT NOT NULL,
+      route TEXT NOT NULL, status INTEGER NOT NULL, kind TEXT NOT NULL, code TEXT, player_id TEXT,
+      ms INTEGER NOT NULL, body TEXT, body_truncated INTEGER NOT NULL, result TEXT
+    );
+    CREATE INDEX request_log_player ON request_log (player_id, seq);
+    CREATE INDEX request_log_route ON request_log (route, seq);
+    CREATE INDEX request_log_kind ON request_log (kind, seq);
+    CREATE INDEX request_log_at ON request_log (at);
+    CREATE TABLE request_calls (
+      seq ${d.serial}, request_id TEXT NOT NULL, at ${d.bigint} NOT NULL, backend TEXT NOT NULL,
+      kind TEXT NOT NULL, model TEXT, outcome TEXT NOT NULL, status INTEGER, ms INTEGER NOT NULL,
+      cost ${d.bigint}, unpriced INTEGER, prompt TEXT, answer TEXT, truncated INTEGER NOT NULL
+    );
+    CREATE INDEX request_calls_request ON request_calls (request_id, seq);
+    CREATE INDEX request_calls_at ON request_calls (at);
+    ALTER TABLE player_requests ADD COLUMN request_id TEXT;
+    ALTER TABLE item_provenance ADD COLUMN request_id TEXT;
+    CREATE INDEX item_provenance_request ON item_provenance (request_id);
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

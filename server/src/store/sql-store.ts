@@ -1,5 +1,7 @@
 import type { Item } from '@lootsmith/protocol';
 import { AdminQueries } from '../admin/queries.ts';
+import { RequestLogQueries } from '../admin/request-queries.ts';
+import type { RequestLogStore } from '../admin/request-store.ts';
 import type { AdminStore } from '../admin/store.ts';
 import { groupCall, groupRead } from './group.ts';
 import { granted, lockOrder, type Plan, plan } from './reservation.ts';
@@ -36,6 +38,10 @@ export abstract class SqlStore implements Store {
   protected abstract takeGroup(plans: Plan[]): Promise<Array<Params[] | ReservationRefused>>;
   abstract close(): Promise<void>;
   readonly admin: AdminStore = new AdminQueries({
+    transaction: (rule) => this.transaction(rule),
+    autocommit: (rule) => this.autocommit(rule),
+  });
+  readonly requestLog: RequestLogStore = new RequestLogQueries({
     transaction: (rule) => this.transaction(rule),
     autocommit: (rule) => this.autocommit(rule),
   });

@@ -3,6 +3,7 @@ import { FIGURE_STATEMENTS } from '../admin/statements/figures.ts';
 import { itemStatements } from '../admin/statements/items.ts';
 import { MODERATION_STATEMENTS } from '../admin/statements/moderation.ts';
 import { playerStatements } from '../admin/statements/players.ts';
+import { requestStatements } from '../admin/statements/requests.ts';
 import { SESSION_STATEMENTS } from '../admin/statements/sessions.ts';
 import { type SqlDialect, type Statement, sql } from './statement.ts';
 import { PLAYER_SETTINGS } from './store.ts';
@@ -73,6 +74,7 @@ function consoleStatements(d: SqlDialect) {
     ...activityStatements(d),
     ...FIGURE_STATEMENTS,
     ...playerStatements(d),
+    ...requestStatements(d),
     ...itemStatements(d),
     ...MODERATION_STATEMENTS,
     ...SESSION_STATEMENTS,

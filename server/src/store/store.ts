@@ -1,4 +1,5 @@
 import type { Item, Recipe } from '@lootsmith/protocol';
+import type { RequestLogStore } from '../admin/request-store.ts';
 import type { AdminStore } from '../admin/store.ts';
 
 export interface PlayerRecord {
@@ -228,6 +229,8 @@ export const wornSpent = (
 export interface Store {
   /** What the developer console reads and writes (`admin/queries.ts`). */
   readonly admin: AdminStore;
+  /** The console's request log (`admin/request-store.ts`). */
+  readonly requestLog: RequestLogStore;
   ensurePlayer(id: string, starting: Stack[]): Promise<PlayerRecord>;
   getPlayer(id: string): Promise<PlayerRecord | null>;
   /**

@@ -68,6 +68,18 @@ export interface UpstreamCall {
   /** The route of the request it was made for, and that request's player (none: the server's own work). */
   route?: string;
   player?: string;
+  /**
+   * The request's id in the request log, with what the call was asked (chat: the messages; image: the
+   * prompt and size) and what came back (chat: the answer; image: its size, bytes and type; a
+   * failure: why): references, serialised and bounded by the log off the request's path.
+   */
+  request?: { id: string; prompt: unknown; answer: unknown; model?: string };
+}
+
+/** What a call was asked and what came back, as the request log keeps it (see `UpstreamCall.request`). */
+interface CallTrace<T> {
+  prompt(): unknown;
+  answer(result: T): unknown;
 }
 
 /** A backend as the console and its provenance name it: `chat:openai`, or `fallback`. */
@@ -172,6 +184,8 @@ interface Attempting {
   clientId: string;
   payer?: Payer;
   started: number;
+  /** What the request log is told of the call, when its request is logged. */
+  trace?: CallTrace<never>;
 }
 
 /** What an attempt at a target costs: its most before it is made, and once it has succeeded (`null`: unpriced). */
@@ -294,7 +308,11 @@ export class UpstreamClient {
         return { model, cost: pricing.chat(target.api, model, answer.usage) };
       },
     };
-    return this.call('chat', body.client_id, signal, options, price, async (target, attempt) => {
+    const trace: CallTrace<ChatCompletionResponse> = {
+      prompt: () => body.messages,
+      answer: (answer) => ({ text: answer.choices[0]?.message.content ?? null, usage: answer.usage }),
+    };
+    return this.call('chat', body.client_id, signal, options, price, trace, async (target, attempt) => {
       const parsed = ChatCompletionResponse.safeParse(await target.backend.complete(body, attempt));
       if (!parsed.success) throw new AttemptFailed('response does not match a chat completion', true);
       return { ...chatFields(parsed.data, scrub), ...servedBy(target) };
@@ -361,8 +379,22 @@ export class UpstreamClient {
       return { model: billed.model, cost: this.core.pricing.image(target.api, billed) };
     };
     const price: Price<ImageBackend, T> = { most: (target) => of(target).cost, of };
-    return this.call('image', ask.client_id, signal, options, price, async (target, attempt) => {
+    // What the backend answered, for the request log: never the bytes themselves.
+    let answered: { bytes: number; content_type: string } | undefined;
+    const trace: CallTrace<T> = {
+      prompt: () => ({
+        prompt: ask.prompt,
+        ...(ask.negative_prompt ? { negative_prompt: ask.negative_prompt } : {}),
+        ...(ask.avoid ? { avoid: ask.avoid } : {}),
+        width: ask.width,
+        height: ask.height,
+        ...(ask.icon ? { icon: true } : {}),
+      }),
+      answer: () => ({ width: ask.width, height: ask.height, ...answered }),
+    };
+    return this.call('image', ask.client_id, signal, options, price, trace, async (target, attempt) => {
       const painted = await target.backend.paint(ask, attempt);
+      answered = { bytes: painted.bytes.length, content_type: contentTypeOf(painted.bytes) };
       if (
         this.core.secrets.leaks(painted.bytes) ||
         (painted.base64 && this.core.secrets.leaks(painted.base64))
@@ -388,12 +420,13 @@ export class UpstreamClient {
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
     price: Price<B, T>,
+    trace: CallTrace<T>,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
   ): Promise<T> {
     const targets = this.core[kind] as unknown as Target<B>[];
     const payer = currentPayer();
     const tried = (list: Target<B>[]) =>
-      this.tryEach(list, clientId, payer, signal, options, price, attemptOn);
+      this.tryEach(list, clientId, payer, signal, options, price, trace, attemptOn);
     const gate = this.core.spending;
     if (!gate) return (await tried(targets)).result;
     // Reserved at its most against the spend caps before anything is sent, settled to its cost after.
@@ -433,6 +466,7 @@ export class UpstreamClient {
     signal: CallerSignal | undefined,
     options: CallOptions | undefined,
     price: Price<B, T>,
+    trace: CallTrace<T>,
     attemptOn: (target: Target<B>, attempt: Attempt) => Promise<T>,
   ): Promise<{ result: T; cost: Nanos | null }> {
     const priority = options?.priority ?? this.priority;
@@ -443,18 +477,25 @@ export class UpstreamClient {
       for (let n = 0; n <= this.core.retries && left > 0; n++) {
         // A caller gone during a back-off (or before the first try) starts no new attempt.
         if (signal?.aborted) throw cancelled();
-        const attempting: Attempting = { clientId, payer, started: 0 };
+        const attempting: Attempting = {
+          clientId,
+          payer,
+          started: 0,
+          trace: payer?.request ? (trace as CallTrace<unknown> as CallTrace<never>) : undefined,
+        };
         try {
           const result = await target.queue.run(priority, clientId, signal, () => {
             attempting.started = Date.now();
             return this.attempt(target, Math.min(left, target.timeoutMs), signal, attemptOn);
           });
           const { model, cost } = price.of(target, result);
-          this.count(target, 'ok', attempting, {
-            usage: (result as { usage?: UpstreamCall['usage'] }).usage,
-            model,
-            cost,
-          });
+          this.count(
+            target,
+            'ok',
+            attempting,
+            { usage: (result as { usage?: UpstreamCall['usage'] }).usage, model, cost },
+            result,
+          );
           options?.meter?.(cost);
           if (target.role === 'fallback') this.fellBack(target, failures);
           return { result, cost };
@@ -561,6 +602,7 @@ export class UpstreamClient {
     outcome: UpstreamCall['outcome'],
     attempting: Attempting,
     said: Pick<UpstreamCall, 'status' | 'detail' | 'usage' | 'model' | 'cost'>,
+    result?: unknown,
   ) {
     this.core.metrics?.upstreamCalls.inc({
       kind: target.kind,
@@ -576,7 +618,26 @@ export class UpstreamClient {
       clientId: attempting.clientId,
       ...(attempting.payer ? { route: attempting.payer.route, player: attempting.payer.player } : {}),
       ...said,
+      ...(attempting.trace && attempting.payer?.request
+        ? { request: this.traced(target, attempting.payer.request, attempting.trace, outcome, said, result) }
+        : {}),
     });
+  }
+
+  /** What the request log keeps of an attempt: its prompt, and its answer or why it failed. */
+  private traced(
+    target: Target<unknown>,
+    id: string,
+    trace: CallTrace<never>,
+    outcome: UpstreamCall['outcome'],
+    said: Pick<UpstreamCall, 'status' | 'detail' | 'model'>,
+    result: unknown,
+  ): NonNullable<UpstreamCall['request']> {
+    const answer = outcome === 'ok' ? trace.answer(result as never) : { error: said.detail ?? outcome };
+    // The model that answered: the one asked, else the one the answer names (a /v1 service's), else the backend's.
+    const named = (result as { model?: unknown } | undefined)?.model;
+    const model = said.model ?? (typeof named === 'string' ? named : undefined) ?? target.model;
+    return { id, prompt: trace.prompt(), answer, ...(model ? { model } : {}) };
   }
 }
 
@@ -589,6 +650,14 @@ export function withoutCatalogue(text: string): string {
     .replace(/\s*\[[^\]]*[,'"][^\]]*\]/g, '')
     .replace(/[\s;,.]*\b(?:known|available|valid|supported|allowed)\b[\w\s]{0,20}:.*$/i, '')
     .trim();
+}
+
+/** The content type of an image's bytes, by their first bytes. */
+function contentTypeOf(bytes: Buffer): string {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
+  if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return 'application/octet-stream';
 }
 
 /** What an image at a target is billed as: as its API says, else its model at the size asked. */

@@ -13,6 +13,8 @@ export interface Payer {
   route: string;
   /** Read when a call is made: the request's player is known once its credential has been read. */
   readonly player: string | undefined;
+  /** The request's id in the console's request log, when the log is on: its calls are kept with it. */
+  readonly request?: string;
 }
 
 const payers = new AsyncLocalStorage<Payer>();

@@ -1,11 +1,12 @@
 import type { GameState, ItemCost, ItemDetail, ItemSummary, ItemsPage } from '@lootsmith/protocol';
 import { api, query } from '../api.ts';
-import { field, h, select, show, table } from '../dom.ts';
+import { type Child, field, h, select, show, table } from '../dom.ts';
 import { money, n, time, when } from '../format.ts';
 import { enemyName, facts, gameState } from '../game.ts';
 import {
   action,
   badge,
+  exportLink,
   icon,
   itemCard,
   itemFacts,
@@ -14,6 +15,7 @@ import {
   playerHref,
   rarity,
   rarityText,
+  requestHref,
 } from '../parts.ts';
 
 const FILTERS = ['rarity', 'type', 'enemy', 'source', 'from', 'to'] as const;
@@ -115,7 +117,21 @@ export async function itemsPage(view: HTMLElement, _path: string[], params: URLS
     if (!grid.children.length) show(grid, h('p', { class: 'empty' }, 'No item matches.'));
     show(more, page.next && action('Show more', () => load(page.next ?? undefined)));
   };
-  show(view, h('h1', {}, 'Items'), form, grid, more);
+  show(
+    view,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Items'),
+      exportLink(
+        `api/v1/admin/export/items.csv${query({ from: current.from, to: current.to })}`,
+        'Export CSV',
+      ),
+    ),
+    form,
+    grid,
+    more,
+  );
   await load();
 }
 
@@ -185,16 +201,24 @@ export async function itemPage(view: HTMLElement, [id = '']: string[]) {
           h(
             'dl',
             { class: 'facts-list' },
-            ...[
-              ['made by', p.source.replace('_', ' ')],
-              ['for', p.player_id ?? 'the pools (no player)'],
-              ['enemy', p.enemy ? enemyName(game, p.enemy) : '–'],
-              ['backend', p.backend ?? '–'],
-              ['model', p.model ?? '–'],
-              ['seed', p.seed === null ? '–' : String(p.seed)],
-              ['cost', costOf(p.cost)],
-              ['made', `${time(p.created_at)} UTC`],
-            ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+            ...(
+              [
+                ['made by', p.source.replace('_', ' ')],
+                ['for', p.player_id ?? 'the pools (no player)'],
+                ['enemy', p.enemy ? enemyName(game, p.enemy) : '–'],
+                ['backend', p.backend ?? '–'],
+                ['model', p.model ?? '–'],
+                ['seed', p.seed === null ? '–' : String(p.seed)],
+                ['cost', costOf(p.cost)],
+                ['made', `${time(p.created_at)} UTC`],
+                [
+                  'request',
+                  p.request_id
+                    ? link(requestHref(p.request_id), 'see the request')
+                    : h('span', { class: 'muted' }, 'not in the request log'),
+                ],
+              ] as Array<[string, Child]>
+            ).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
           ),
           rules &&
             h(

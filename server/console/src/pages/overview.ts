@@ -2,7 +2,7 @@ import type { Answers, Latency, Overview, SpendFigures } from '@lootsmith/protoc
 import { api } from '../api.ts';
 import { h, show, svg, table } from '../dom.ts';
 import { money, ms, n, percent, time } from '../format.ts';
-import { badge, capFigure, figure, spent } from '../parts.ts';
+import { badge, capFigure, exportLink, figure, spent } from '../parts.ts';
 
 const REFRESH_MS = 15_000;
 
@@ -126,7 +126,17 @@ function spendSection(s: SpendFigures) {
     name: (t: T) => HTMLElement | string,
   ) => list.map((r) => [name(r), spent(r.today, s.currency), spent(r.week, s.currency), n(r.week.calls)]);
   return [
-    h('h2', {}, 'Spend'),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h2', {}, 'Spend'),
+      h(
+        'span',
+        { class: 'inline' },
+        exportLink('api/v1/admin/export/spend.csv', 'Export by route and backend'),
+        exportLink('api/v1/admin/export/spend.csv?by=player', 'Export by player'),
+      ),
+    ),
     h(
       'section',
       { class: 'figures' },

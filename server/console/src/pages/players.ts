@@ -3,7 +3,17 @@ import { api, query } from '../api.ts';
 import { field, h, select, show, table } from '../dom.ts';
 import { money, ms, n, time, when } from '../format.ts';
 import { facts, gameState } from '../game.ts';
-import { action, badge, capFigure, figure, itemCard, itemHref, link, playerHref } from '../parts.ts';
+import {
+  action,
+  badge,
+  capFigure,
+  figure,
+  itemCard,
+  itemHref,
+  link,
+  playerHref,
+  requestHref,
+} from '../parts.ts';
 
 const row = (currency: string) => (p: PlayerSummary) => [
   [link(playerHref(p.id), p.id), p.blocked ? [' ', badge('blocked', 'danger')] : ''],
@@ -176,12 +186,17 @@ export async function playerPage(view: HTMLElement, [id = '']: string[]) {
       worn.map((e) => [e.slot ?? '', link(itemHref(e.item.id), e.item.name)]),
       'Nothing worn.',
     ),
-    h('h2', {}, 'Recent requests'),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h2', {}, 'Recent requests'),
+      link(`#/requests${query({ player: p.id })}`, 'All in the request log →'),
+    ),
     table(
       ['when', 'route', 'status', 'code', 'time'],
       d.requests.map((r) => [
-        time(r.at),
-        h('code', {}, r.route),
+        r.request_id ? link(requestHref(r.request_id), time(r.at)) : time(r.at),
+        r.request_id ? link(requestHref(r.request_id), h('code', {}, r.route)) : h('code', {}, r.route),
         badge(String(r.status), r.status >= 400 ? 'danger' : 'ok'),
         r.code ?? '',
         ms(r.ms),

@@ -57,9 +57,12 @@ export function itemStatements(d: SqlDialect) {
         after_id: '(v.created_at, v.item_id) < ($after_at, $after_id)',
       },
     ),
-    itemDetail: sql<ItemSqlRow & Omit<ProvenanceSqlRow, 'created_at'> & { made_at: string | null }>(
+    itemDetail: sql<
+      ItemSqlRow &
+        Omit<ProvenanceSqlRow, 'created_at'> & { made_at: string | null; request_id: string | null }
+    >(
       `SELECT i.id, i.owner, i.data, i.created_at, v.item_id, v.source, v.player_id, v.rarity, v.type, v.level,
-          v.enemy, v.backend, v.model, v.seed, v.prompt, v.rules, v.cost, v.unpriced, v.created_at AS made_at,
+          v.enemy, v.backend, v.model, v.seed, v.prompt, v.rules, v.cost, v.unpriced, v.created_at AS made_at, v.request_id,
           CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END AS removed, ${CONSUMED}
         FROM items i LEFT JOIN item_provenance v ON v.item_id = i.id LEFT JOIN item_removals r ON r.item_id = i.id
         WHERE i.id = $id`,

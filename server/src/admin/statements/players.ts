@@ -59,8 +59,9 @@ export function playerStatements(d: SqlDialect) {
       status: number;
       code: string | null;
       ms: number;
+      request_id: string | null;
     }>(
-      `SELECT player_id, at, route, status, code, ms FROM player_requests
+      `SELECT player_id, at, route, status, code, ms, request_id FROM player_requests
         WHERE player_id = $id ORDER BY at DESC LIMIT $limit`,
     ),
   };
