@@ -260,6 +260,10 @@ for (const colour of COLOUR_NAMES) for (const w of COLOURS[colour].words) COLOUR
 const MATERIAL_OF = new Map<string, string>();
 for (const [family, words] of Object.entries(MATERIAL_FAMILIES))
   for (const w of words) MATERIAL_OF.set(w, family);
+/** Everything a look word names, so reading a text asks one map per word (most words name nothing). */
+const LOOK_OF = new Map<string, { material?: string; colour?: Colour; feature?: ItemFeature }>();
+for (const w of [...MATERIAL_OF.keys(), ...COLOUR_OF.keys(), ...FEATURE_OF.keys()])
+  LOOK_OF.set(w, { material: MATERIAL_OF.get(w), colour: COLOUR_OF.get(w), feature: FEATURE_OF.get(w) });
 
 /** The colour a word names ("crimson": red), if it names one. */
 export const colourOfWord = (word: string): Colour | undefined => COLOUR_OF.get(word.toLowerCase());
@@ -326,18 +330,21 @@ export function lookNamedIn(text: string, extraMaterials: readonly string[] = []
       named.materials.add(materialFamily(m));
   }
   for (const word of lower.match(/[a-z]+(?:-[a-z]+)*/g) ?? []) {
-    for (const part of word.includes('-') ? [word, ...word.split('-')] : [word]) {
-      const material = MATERIAL_OF.get(part);
-      if (material) named.materials.add(material);
-      const colour = COLOUR_OF.get(part);
-      if (colour && !material) named.colours.add(colour);
-      const feature = FEATURE_OF.get(part);
-      if (feature) named.features.add(feature);
-      // A gem names its colour: a ruby is red.
-      if (feature === 'gem' && colour) named.colours.add(colour);
-    }
+    readLookWord(word, named);
+    if (word.includes('-')) for (const part of word.split('-')) readLookWord(part, named);
   }
   return named;
+}
+
+function readLookWord(word: string, named: NamedLook) {
+  const look = LOOK_OF.get(word);
+  if (!look) return;
+  const { material, colour, feature } = look;
+  if (material) named.materials.add(material);
+  if (colour && !material) named.colours.add(colour);
+  if (feature) named.features.add(feature);
+  // A gem names its colour: a ruby is red.
+  if (feature === 'gem' && colour) named.colours.add(colour);
 }
 
 const named = new Map<string, NamedLook>();

@@ -38,11 +38,11 @@ Item 1: type WEAPON; subtype: axe; rarity LEGENDARY; level 30; stat budget 240; 
 Item 2: type CONSUMABLE; rarity RARE; level 28; stat budget 90
 Naming style: epic`;
 
-/** JSON item completions per second, the way the item pipeline asks: schema in system message and response_format. */
-function completionsPerSecond(seconds: number): number {
+/** The item pipeline's request for one seed: schema in the system message and in response_format. */
+function itemRequests() {
   const schema = jsonSchemaOf(GeneratedItemBatch);
   const system = `You generate game items as JSON matching this JSON Schema:\n${JSON.stringify(schema)}`;
-  const request = (seed: number) => ({
+  return (seed: number) => ({
     messages: [
       { role: 'system' as const, content: system },
       { role: 'user' as const, content: LOOT },
@@ -50,6 +50,11 @@ function completionsPerSecond(seconds: number): number {
     response_format: { type: 'json_schema' as const, json_schema: { name: 'items', schema } },
     seed,
   });
+}
+
+/** JSON item completions per second, the way the item pipeline asks: schema in system message and response_format. */
+function completionsPerSecond(seconds: number): number {
+  const request = itemRequests();
   for (let i = 0; i < 200; i++) writeCompletion(request(i));
   let count = 0;
   const start = performance.now();
@@ -129,7 +134,28 @@ export async function benchEngine(): Promise<BenchRow[]> {
   ];
 }
 
+/** CPU time (user + system) per JSON item completion over `count` of them: steadier than a rate on a shared machine. */
+function cpuPerCompletion(count: number): number {
+  const request = itemRequests();
+  for (let i = 0; i < 2000; i++) writeCompletion(request(i));
+  const start = process.cpuUsage();
+  for (let i = 0; i < count; i++) writeCompletion(request(100_000 + i));
+  const cpu = process.cpuUsage(start);
+  return (cpu.user + cpu.system) / count;
+}
+
+// `… engine.ts items`: only the JSON item completions, as a rate and as CPU time, three times each.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchEngine())
-    console.log(`${row.ok ? 'ok ' : 'BAD'} ${row.name}: ${row.value} ${row.unit} ${row.goal}`);
+  if (process.argv[2] === 'items') {
+    const rates = [0, 1, 2].map(() => completionsPerSecond(2));
+    const cpu = [0, 1, 2].map(() => cpuPerCompletion(20_000));
+    console.log(
+      `JSON item completions: ${rates.map(Math.round).join(', ')} per s (median ${Math.round(median(rates))})`,
+    );
+    console.log(
+      `CPU per completion: ${cpu.map((c) => round(c)).join(', ')} µs (median ${round(median(cpu))})`,
+    );
+  } else
+    for (const row of await benchEngine())
+      console.log(`${row.ok ? 'ok ' : 'BAD'} ${row.name}: ${row.value} ${row.unit} ${row.goal}`);
 }

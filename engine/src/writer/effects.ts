@@ -43,6 +43,8 @@ interface Catalogue {
   elements: Map<EffectLine, string[]>;
   /** The effects an item of one type and element may carry (key `type element`). */
   pools: Map<string, EffectLine[]>;
+  /** How much each effect fits an element (`lean`), by element. */
+  leans: Map<string, Map<EffectLine, number>>;
 }
 const catalogues = new WeakMap<Vocabulary, Catalogue>();
 
@@ -52,10 +54,28 @@ function catalogueOf(vocab: Vocabulary): Catalogue {
     catalogue = {
       elements: new Map(vocab.effects.map((e) => [e, effectElements(e, vocab.elements)])),
       pools: new Map(),
+      leans: new Map(),
     };
     catalogues.set(vocab, catalogue);
   }
   return catalogue;
+}
+
+/** `lean` of an effect of the catalogue, read once per element. */
+function leanIn(catalogue: Catalogue, effect: EffectLine, element: string, vocab: Vocabulary): number {
+  let leans = catalogue.leans.get(element);
+  if (!leans) {
+    leans = new Map();
+    // Elements come from requests: a developer's own words must not grow it without end.
+    if (catalogue.leans.size > 500) catalogue.leans.clear();
+    catalogue.leans.set(element, leans);
+  }
+  let weight = leans.get(effect);
+  if (weight === undefined) {
+    weight = lean(effect, element, vocab);
+    leans.set(effect, weight);
+  }
+  return weight;
 }
 
 export function effectsFor(
@@ -96,7 +116,7 @@ export function effectsFor(
     const taken = chosen.flatMap(elementsOf);
     const left = pool.filter((e) => !chosen.includes(e) && fits(e, taken));
     if (!left.length) break;
-    const weights = left.map((e) => lean(e, element, vocab));
+    const weights = left.map((e) => leanIn(catalogue, e, element, vocab));
     let roll = rng.range(
       0,
       weights.reduce((a, b) => a + b, 0),

@@ -1,4 +1,4 @@
-import { FORMER_OWNERS } from '@lootsmith/protocol';
+import { BoundedMap, FORMER_OWNERS } from '@lootsmith/protocol';
 import { fresh, type Rng } from '../random.ts';
 import type { Cues } from './cues.ts';
 import { agree, capitalise, isPlural, listOf, placeName, verb, withArticle } from './grammar.ts';
@@ -225,8 +225,28 @@ function statPhrase(vocab: Vocabulary, stats: ItemFacts['stats']): string {
   return listOf(stats.slice(0, 3).map((s) => `+${statWords(vocab, s)}`));
 }
 
+/** The origin clauses of one request's context, made once: a drop's items and a pool's refills share them. */
+const originsByContext = new BoundedMap<string, readonly string[]>(256);
+
 /** "from the Sunken Crypt", "taken off a Fire Imp", …: where the item comes from, when the request says. */
 export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
+  const key = JSON.stringify([
+    cues.enemy,
+    cues.location,
+    cues.theme,
+    cues.obtained,
+    cues.combine?.station,
+    cues.station,
+  ]);
+  let options = originsByContext.get(key);
+  if (!options) {
+    options = originOptions(cues);
+    originsByContext.set(key, options);
+  }
+  return options.length ? fresh(rng, options, used) : '';
+}
+
+function originOptions(cues: Cues): string[] {
   const enemy = cues.enemy?.replace(/^the\s+/i, '');
   const place = cues.location && placeName(cues.location);
   const options: string[] = [];
@@ -261,7 +281,7 @@ export function originClause(cues: Cues, rng: Rng, used: Set<string>): string {
     options.splice(0, options.length, `fresh from the ${cues.combine.station}`);
   if (cues.obtained === 'forged' && cues.station)
     options.splice(0, options.length, `newly made at the ${cues.station}`);
-  return options.length ? fresh(rng, options, used) : '';
+  return options;
 }
 
 /** One sentence that says what the item is, where it is from and what it does, agreeing in number. */

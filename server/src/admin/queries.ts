@@ -40,11 +40,22 @@ const spendDay = (r: { day: string; calls: unknown; nanos: unknown; unpriced: un
   nanos: num(r.nanos),
   unpriced: num(r.unpriced),
 });
+/** Column names by field name, worked out once: the fields are the recorder's own, a few dozen. */
+const COLUMNS = new Map<string, string>();
+const columnOf = (field: string) => {
+  let column = COLUMNS.get(field);
+  if (column === undefined) {
+    column = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    COLUMNS.set(field, column);
+  }
+  return column;
+};
 /** A recorded row keyed by its columns (`playerId` → `player_id`), for an insert of many (`$rows`). */
-const columns = (row: object) =>
-  Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
-  );
+const columns = (row: object) => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[columnOf(k)] = v;
+  return out;
+};
 
 const toPlayerRow = (r: PlayerSqlRow): PlayerRow => ({
   id: r.id,
