@@ -126,7 +126,12 @@ describe('the request log', () => {
       method: 'POST',
       url: '/v1/generate/items',
       headers: bearer(token),
-      payload: { client_id: 'bob', generation_context: { enemy: 'slime', player_level: 2 }, items: [{}] },
+      // A weapon: an item left to chance may be a material, which the game file serves without a model.
+      payload: {
+        client_id: 'bob',
+        generation_context: { enemy: 'slime', player_level: 2 },
+        items: [{ type: 'WEAPON' }],
+      },
     });
     expect(res.statusCode).toBe(502);
     await t.server.requestLog.flush();
@@ -318,6 +323,24 @@ describe('the request log', () => {
     const player = (await get(t, '/api/v1/admin/players/ana')).json();
     expect(player.requests.length).toBeGreaterThan(0);
     expect(player.requests.every((r: { request_id: null }) => r.request_id === null)).toBe(true);
+  });
+
+  it('leaves out a read answered well (no body, no backend call), and keeps a read refused', async () => {
+    const b = await bootOpenAI();
+    t = b;
+    const token = await b.token('dara');
+    const read = (player: string) =>
+      b.server.app.inject({ url: `/api/v1/player/${player}/inventory`, headers: bearer(token) });
+    expect((await read('dara')).statusCode).toBe(200);
+    expect((await read('someone-else')).statusCode).toBe(403);
+    await flush(t);
+    const logged = (await get(t, '/api/v1/admin/requests?player=dara')).json().requests;
+    expect(logged.map((r: { method: string; status: number }) => [r.method, r.status])).toEqual([
+      ['GET', 403],
+    ]);
+    // Both still count in the player's requests.
+    const player = (await get(t, '/api/v1/admin/players/dara')).json();
+    expect(player.requests.map((r: { status: number }) => r.status).sort()).toEqual([200, 403]);
   });
 
   it('keeps the newest LOOTSMITH_REQUEST_LOG_MAX requests', async () => {

@@ -49,7 +49,8 @@ function resultOf(status: number, payload: unknown): RequestEntry['result'] {
 /**
  * Counts every answered request of the game's routes for the console, after the answer has gone:
  * its route, status, error code, latency and player (`ActivityRecorder` adds them up in memory);
- * and, with the request log on, hands the request to it (`RequestLog`): its id, body and answer.
+ * and, with the request log on, hands the request to it (`RequestLog`): its id, body and answer —
+ * every request but a read answered well.
  */
 export function registerActivityRecording(
   app: FastifyInstance,
@@ -66,7 +67,8 @@ export function registerActivityRecording(
   if (logging)
     app.addHook('preSerialization', (request, reply, payload, done) => {
       const url = request.routeOptions.url;
-      if (url && !NOT_COUNTED.test(url)) results.set(request, resultOf(reply.statusCode, payload));
+      if (url && request.method !== 'GET' && !NOT_COUNTED.test(url))
+        results.set(request, resultOf(reply.statusCode, payload));
       done(null, payload);
     });
   app.addHook('onResponse', (request, reply, done) => {
@@ -77,7 +79,10 @@ export function registerActivityRecording(
       const playerId = playerOf(request);
       const at = Date.now();
       // A request that reached its handler has its id already (its calls carry it); one refused before gets one now.
-      const logged = logging && isLogged(url);
+      // A read answered well (GET, 2xx or 3xx) has no body and makes no backend call: it is counted in
+      // the figures and the player's requests, not logged (it cost an inventory read a third more CPU).
+      const read = request.method === 'GET' && reply.statusCode < 400;
+      const logged = logging && !read && isLogged(url);
       const id = logged ? (request.logId ?? randomUUID()) : undefined;
       activity.request({
         route,

@@ -95,7 +95,7 @@ export async function requestsPage(view: HTMLElement, _path: string[], params: U
       `/api/v1/admin/requests${query({ ...filters, after, limit: 50 })}`,
     );
     shown.push(...page.requests);
-    note.textContent = `Each answered game request with its body and the backend calls it made: the newest ${n(page.retention.max)}, none older than ${page.retention.days} days. Bodies never hold headers, tokens or keys.`;
+    note.textContent = `Each answered game request (but reads answered well) with its body and the backend calls it made: the newest ${n(page.retention.max)}, none older than ${page.retention.days} days. Bodies never hold headers, tokens or keys.`;
     show(
       list,
       table(
