@@ -426,7 +426,7 @@ it('a player who explores every room, wears its best and drinks when low beats t
   const armedAt = await doorAt();
   await page.mouse.click(armedAt.x, armedAt.y);
   await page.waitForFunction(() => window.__lootsmithDemo.door()?.open === true, null, { timeout: 30_000 });
-  expect((await page.evaluate(() => window.__lootsmithDemo.door()))?.cracks).toBeGreaterThan(3);
+  expect((await page.evaluate(() => window.__lootsmithDemo.door()))?.cracks).toBeGreaterThan(1);
 
   // Into the Frozen Throne: the giant wakes. Fight it, drinking the potion once hurt.
   await walkTo(page, { x: door.x + 3 * TILE, y: door.y });
