@@ -112,14 +112,18 @@ export async function registerApi(
   const logging = services.requestLog.enabled;
   app.addHook('preHandler', (request, _reply, done) => {
     const route = `${request.method} ${request.routeOptions.url}`;
-    if (logging && isLogged(request.routeOptions.url)) request.logId = randomUUID();
+    const logged = logging && isLogged(request.routeOptions.url);
     chargedTo(
       {
         route,
         get player() {
           return playerOf(request);
         },
-        ...(request.logId ? { request: request.logId } : {}),
+        // Made when a call first asks for it: most requests (every read) make none.
+        get request() {
+          if (logged) request.logId ??= randomUUID();
+          return request.logId ?? undefined;
+        },
       },
       done,
     );

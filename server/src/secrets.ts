@@ -1,6 +1,8 @@
 /** Runs this long of a secret count as the secret: an echo of part of a key still leaks it. */
 const FRAGMENT = 12;
 const REDACTED = '[redacted]';
+/** The two characters of `text` at `i` as one number (a lone last character too). */
+const pair = (text: string, i: number) => text.charCodeAt(i) * 65_536 + (text.charCodeAt(i + 1) || 0);
 
 /**
  * The server's secrets (upstream keys, the server credential, the player-token secret) and the two
@@ -12,6 +14,8 @@ export class Secrets {
   /** The values as bytes, for looking in bytes without converting each value every time. */
   private readonly bytes: Buffer[];
   private readonly fragments = new Map<number, Set<string>>();
+  /** The first two characters of every fragment (as one number): most places of a text start none, and skip the slice. */
+  private readonly starts = new Set<number>();
 
   constructor(values: Array<string | undefined>) {
     this.values = [...new Set(values.filter((v): v is string => !!v && v.length >= 8))];
@@ -19,7 +23,10 @@ export class Secrets {
     for (const value of this.values) {
       const size = Math.min(FRAGMENT, value.length);
       const set = this.fragments.get(size) ?? new Set<string>();
-      for (let i = 0; i + size <= value.length; i++) set.add(value.slice(i, i + size));
+      for (let i = 0; i + size <= value.length; i++) {
+        set.add(value.slice(i, i + size));
+        this.starts.add(pair(value, i));
+      }
       this.fragments.set(size, set);
     }
   }
@@ -29,7 +36,7 @@ export class Secrets {
     const hidden: Array<[number, number]> = [];
     for (const [size, set] of this.fragments) {
       for (let i = 0; i + size <= text.length; i++)
-        if (set.has(text.slice(i, i + size))) hidden.push([i, i + size]);
+        if (this.starts.has(pair(text, i)) && set.has(text.slice(i, i + size))) hidden.push([i, i + size]);
     }
     if (!hidden.length) return text;
     hidden.sort((a, b) => a[0] - b[0]);

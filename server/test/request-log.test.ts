@@ -325,7 +325,7 @@ describe('the request log', () => {
     expect(player.requests.every((r: { request_id: null }) => r.request_id === null)).toBe(true);
   });
 
-  it('leaves out a read answered well (no body, no backend call), and keeps a read refused', async () => {
+  it('leaves out a read answered well (no body, no backend call), and keeps a read refused, in the log and the player’s recent requests', async () => {
     const b = await bootOpenAI();
     t = b;
     const token = await b.token('dara');
@@ -338,9 +338,10 @@ describe('the request log', () => {
     expect(logged.map((r: { method: string; status: number }) => [r.method, r.status])).toEqual([
       ['GET', 403],
     ]);
-    // Both still count in the player's requests.
+    // Both count in the player's requests; the player's recent requests list the refused one only.
     const player = (await get(t, '/api/v1/admin/players/dara')).json();
-    expect(player.requests.map((r: { status: number }) => r.status).sort()).toEqual([200, 403]);
+    expect(player.player.requests).toBe(2);
+    expect(player.requests.map((r: { status: number }) => r.status)).toEqual([403]);
   });
 
   it('keeps the newest LOOTSMITH_REQUEST_LOG_MAX requests', async () => {

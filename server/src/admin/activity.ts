@@ -116,6 +116,9 @@ export class ActivityRecorder implements ActivitySink {
     if (kind === 'ok' && DROP_ROUTE.test(r.route)) player.drops++;
     if (kind === 'ok' && CRAFT_ROUTE.test(r.route)) player.crafts++;
     if (kind === 'game_refusal' || kind === 'content_refusal') player.refusals++;
+    // A read answered well is counted, not listed: a game polls its inventory, and a player's recent
+    // requests would be those reads rather than what the player did (and the row cost each read a tenth).
+    if (r.status < 400 && r.route.startsWith('GET ')) return;
     if (this.requests.length >= MAX_PENDING_REQUESTS) this.dropped++;
     else
       this.requests.push({

@@ -95,6 +95,45 @@ export interface Finding {
   reason: string;
 }
 
+/** What `RegExpMatcher` keeps privately (obscenity 0.4): its compiled terms and its transformers. */
+interface MatcherInternals {
+  blacklistedTerms?: Array<{ regExp: RegExp }>;
+  blacklistMatcherTransformers?: unknown;
+  applyTransformers?: (input: string, transformers: unknown) => [number[], string];
+}
+
+/**
+ * `obscenity`'s matcher, with a fast answer for clean text (nearly all of it): its 119 terms, each a
+ * regular expression it runs over the text in turn (about 20 µs for a short prompt), are first tried
+ * as one alternation over the same transformed text (about half a microsecond). Only a text one of
+ * them matches is matched term by term, for the whitelist and the term found. Should a later version
+ * keep its terms elsewhere, every text is matched term by term.
+ */
+class Matcher extends RegExpMatcher {
+  private readonly any: RegExp | undefined;
+
+  constructor(options: ConstructorParameters<typeof RegExpMatcher>[0]) {
+    super(options);
+    const inside = this as unknown as MatcherInternals;
+    const terms = inside.blacklistedTerms;
+    if (!terms?.length || typeof inside.applyTransformers !== 'function') return;
+    // Alternatives are one regular expression only while no term refers back to a group of its own.
+    if (terms.some((t) => /\\[1-9k]/.test(t.regExp.source))) return;
+    const flags = [...new Set(terms.map((t) => t.regExp.flags.replace('g', '')))];
+    if (flags.length !== 1) return;
+    this.any = new RegExp(terms.map((t) => `(?:${t.regExp.source})`).join('|'), flags[0]);
+  }
+
+  override getAllMatches(input: string, sorted?: boolean): MatchPayload[] {
+    if (this.any) {
+      const inside = this as unknown as Required<MatcherInternals>;
+      const [, transformed] = inside.applyTransformers(input, inside.blacklistMatcherTransformers);
+      if (!this.any.test(transformed)) return [];
+    }
+    return super.getAllMatches(input, sorted);
+  }
+}
+
 /**
  * The text filter: `obscenity`'s English profanity and slur list with its recommended transformers
  * (look-alike characters, leetspeak, repeated letters), read on the text's plain form, with letters
@@ -103,7 +142,7 @@ export interface Finding {
  * text is full of them, and "455" is a number, not leetspeak).
  */
 export class TextFilter {
-  private readonly matcher: RegExpMatcher;
+  private readonly matcher: Matcher;
   private readonly dataset: DataSet<{ originalWord: string; game?: boolean }>;
 
   constructor(lists: Pick<ContentFilter, 'allow' | 'deny'>) {
@@ -113,7 +152,7 @@ export class TextFilter {
         p.setMetadata({ originalWord: word, game: true }).addPattern(parseRawPattern(word.toLowerCase())),
       );
     const built = this.dataset.build();
-    this.matcher = new RegExpMatcher({
+    this.matcher = new Matcher({
       ...built,
       whitelistedTerms: [
         ...(built.whitelistedTerms ?? []),
