@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { errorBody } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessLog } from './access-log.ts';
 import { fromOperator } from './admin/auth.ts';
 import { isLogged, playerOf, registerActivityRecording } from './admin/recording.ts';
+import { newRequestId } from './admin/requests.ts';
 import { registerAdmin } from './admin/routes.ts';
 import { ConsoleSessions } from './admin/sessions.ts';
 import { Authenticator, bearerToken, safeEqual } from './auth.ts';
@@ -121,7 +121,7 @@ export async function registerApi(
         },
         // Made when a call first asks for it: most requests (every read) make none.
         get request() {
-          if (logged) request.logId ??= randomUUID();
+          if (logged) request.logId ??= newRequestId();
           return request.logId ?? undefined;
         },
       },

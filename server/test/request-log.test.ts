@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityRecorder } from '../src/admin/activity.ts';
 import { csvCell, toCsv } from '../src/admin/csv.ts';
 import type { LoggedCall, LoggedRequest } from '../src/admin/request-store.ts';
-import { BODY_LIMIT, boundedJson, NOT_KEPT } from '../src/admin/requests.ts';
+import { BODY_LIMIT, boundedJson, NOT_KEPT, newRequestId } from '../src/admin/requests.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
@@ -352,6 +352,19 @@ describe('the request log', () => {
     expect(kept).toHaveLength(3);
     // The last drop, its session before it... the newest three, whatever they were.
     expect(kept[0]).toMatchObject({ route: 'POST /v1/generate/items', player_id: 'p2' });
+  });
+});
+
+describe('request ids', () => {
+  it('are UUIDs of version 7 that sort by the time they were made', () => {
+    const at = Date.UTC(2026, 11, 3, 14, 0, 0);
+    const ids = [at, at + 1, at + 60_000, at + 86_400_000].map((t) => newRequestId(t));
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].reverse().sort()).toEqual(ids);
+    expect(Number.parseInt(ids[0]?.replace('-', '').slice(0, 12) ?? '', 16)).toBe(at);
+    // Made in the same millisecond, they still differ.
+    expect(new Set(Array.from({ length: 1_000 }, () => newRequestId(at))).size).toBe(1_000);
   });
 });
 

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerOf } from '../http/errors.ts';
 import type { ActivityRecorder } from './activity.ts';
-import type { RequestEntry, RequestLog } from './requests.ts';
+import { newRequestId, type RequestEntry, type RequestLog } from './requests.ts';
 
 /** Routes the console does not count as the game's traffic: its own, the docs, health and metrics. */
 const NOT_COUNTED = /\/(console|docs|health|metrics)(\/|$)|\/api\/v1\/admin\//;
@@ -83,7 +82,7 @@ export function registerActivityRecording(
       // the figures and the player's requests, not logged (it cost an inventory read a third more CPU).
       const read = request.method === 'GET' && reply.statusCode < 400;
       const logged = logging && !read && isLogged(url);
-      const id = logged ? (request.logId ?? randomUUID()) : undefined;
+      const id = logged ? (request.logId ?? newRequestId()) : undefined;
       activity.request({
         route,
         status: reply.statusCode,
