@@ -98,6 +98,14 @@ export const GenerateItemsResponse = z.looseObject({
 });
 export type GenerateItemsResponse = z.infer<typeof GenerateItemsResponse>;
 
+/** Whether a craft may use up what the player wears (combine's ingredients, create-item's materials). */
+const ConsumeEquipped = z
+  .boolean()
+  .optional()
+  .describe(
+    'Whether an item the player wears may be used up (its slot empties). Default false: such a craft is refused with 409 `item_equipped` and nothing changes.',
+  );
+
 /** docs/SPEC.md 4.3.2 */
 export const CombineRequest = z.strictObject({
   player_id: PlayerId,
@@ -108,12 +116,7 @@ export const CombineRequest = z.strictObject({
   crafting_station: ShortText.optional(),
   crafting_tool: ShortText.optional(),
   description: Intent.optional(),
-  consume_equipped: z
-    .boolean()
-    .optional()
-    .describe(
-      'Whether an ingredient the player wears may be used up (its slot empties). Default false: such a combine is refused with 409 `item_equipped` and nothing changes.',
-    ),
+  consume_equipped: ConsumeEquipped,
 });
 export type CombineRequest = z.infer<typeof CombineRequest>;
 
@@ -145,6 +148,7 @@ export const CreateItemRequest = z.strictObject({
         error: `at most ${MAX_VISUAL_PREFERENCES} visual preferences`,
       }),
   }),
+  consume_equipped: ConsumeEquipped,
 });
 export type CreateItemRequest = z.infer<typeof CreateItemRequest>;
 

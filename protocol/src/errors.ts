@@ -60,7 +60,7 @@ export const ERROR_CODES = {
   not_equippable: reason(400),
   wrong_slot: reason(400),
   not_consumable: reason(400),
-  /** A combine would use up an item the player wears, and the request did not say `consume_equipped`. */
+  /** A craft (combine or create-item) would use up an item the player wears, and the request did not say `consume_equipped`. */
   item_equipped: reason(409),
   rate_limit_exceeded: reason(429),
   budget_exceeded: reason(429),

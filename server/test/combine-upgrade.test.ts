@@ -143,6 +143,48 @@ describe('combining worn gear', () => {
   });
 });
 
+describe('creating from worn gear', () => {
+  const createItem = (extra: object = {}) =>
+    call('POST', '/api/v1/player/smith/create-item', {
+      crafting_station: 'forge',
+      materials: [
+        { id: axe.id, quantity: 1 },
+        { id: 'ember_essence', quantity: 1 },
+      ],
+      item_parameters: {
+        type: 'WEAPON',
+        description: 'a hammer that burns',
+        focus_attributes: [],
+        visual_preferences: {},
+      },
+      ...extra,
+    });
+
+  it('refuses a worn item given as a material unless the request says so, and the refusal changes nothing', async () => {
+    await smithWearingTheAxe();
+    const before = await snapshot();
+    const chats = t.fake.calls.chat;
+    for (const flag of [{}, { consume_equipped: false }]) {
+      const refused = await createItem(flag);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.code).toBe('item_equipped');
+      expect(refused.json().error.message).toBe(
+        'Emberbite Axe (WEAPON slot) is equipped: unequip it first, or send consume_equipped: true to use it up.',
+      );
+    }
+    expect(t.fake.calls.chat).toBe(chats);
+    expect(await snapshot()).toEqual(before);
+
+    // The hour's create-item slot was not used: with the player's say-so the axe goes in, its slot empties.
+    const res = await createItem({ consume_equipped: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await snapshot();
+    expect(after.slots).toContainEqual(['WEAPON', null]);
+    expect(after.items.map(([id]) => id)).not.toContain(axe.id);
+    expect(after.items.map(([id]) => id)).toContain(res.json().item.id);
+  });
+});
+
 describe('an upgrade on the embedded engine', () => {
   it("tells the model each ingredient's rarity, level, stats and effects, as data", async () => {
     await smithWearingTheAxe();

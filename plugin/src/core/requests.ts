@@ -49,6 +49,8 @@ export interface CreateItemParams {
   description: string;
   focusAttributes?: string[];
   visualPreferences?: Record<string, string | number | boolean>;
+  /** Let the item use up a material the player wears, as `CombineParams.consumeEquipped`. */
+  consumeEquipped?: boolean;
 }
 
 export interface IconPromptOptions {
@@ -103,7 +105,7 @@ export function combineBody(playerId: string, p: CombineParams): CombineRequest 
 }
 
 export function createItemBody(p: CreateItemParams): CreateItemRequest {
-  return {
+  return defined({
     crafting_station: p.station,
     materials: stacks(p.materials),
     item_parameters: {
@@ -112,7 +114,8 @@ export function createItemBody(p: CreateItemParams): CreateItemRequest {
       focus_attributes: p.focusAttributes ?? [],
       visual_preferences: p.visualPreferences ?? {},
     },
-  };
+    consume_equipped: p.consumeEquipped,
+  });
 }
 
 export function imageBody(

@@ -11,7 +11,7 @@ import { type PlayerService, spending } from '../players/service.ts';
 import { refuse } from '../refusal.ts';
 import type { CoreDeps } from '../service/deps.ts';
 import { type Reserved, reserve, withReservation } from '../service/reservations.ts';
-import { type CraftInput, type Stack, WornError, wornSpent } from '../store/store.ts';
+import { type CraftInput, mergeStacks, type Stack, WornError, wornSpent } from '../store/store.ts';
 import {
   CombinePlanner,
   type CraftingDeps,
@@ -126,6 +126,9 @@ export class CraftingService {
       player.id,
       body.materials.map((m) => ({ item_id: m.id, quantity: m.quantity })),
     );
+    // Any owned item may go in as a material: what the player wears only with its say-so, as in a combine.
+    const keepWorn = body.consume_equipped !== true;
+    if (keepWorn) await this.assertKeepsWorn(player.id, mergeStacks(body.materials));
     const release = await reserve(this.deps.store, player.id, 'items', 1, {
       windows: [
         {
@@ -156,6 +159,9 @@ export class CraftingService {
         xp: craftingXp(game, game.create_item.xp, item.rarity),
         discoveryXp: 0,
         reason: 'create_item',
+        keepWorn,
+      }).catch(async (err: unknown) => {
+        throw err instanceof WornError ? await this.wornRefusal(err.worn) : err;
       });
       return { item, stacks, notes, craft };
     });
