@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { openGame, recordConsole, screenshot, useDemoRig, useStation } from './support/demo.ts';
 
-// Combining what the hero wears, at a desk and on a phone: the demo asks first, a no changes
-// nothing, and only a yes sends the combine that uses the worn axe up.
+// Combining or forging from what the hero wears, at a desk and on a phone: the demo asks first, a no
+// changes nothing, and only a yes sends the combine that uses the worn axe up.
 const rig = useDemoRig();
 
 const AXE_ID = (player: string) => `itm_worn_axe_${player.slice(0, 12)}`;
@@ -95,6 +95,27 @@ for (const [width, height, touch] of [
       AXE_ID(player),
     );
     const before = await serverState(player);
+
+    // Forging from the worn axe asks first, and a no keeps it (the Altar's link to its Forge panel).
+    expect(await useStation(page, 'enchanting_altar', touch)).toBe('crafting-panel');
+    await press('#crafting-panel button[name=switch]');
+    await page.waitForSelector('#forge-panel [data-role=owned]');
+    await press(`#forge-panel [data-role=owned][data-item-id="${AXE_ID(player)}"]`);
+    await press('#forge-panel button[name=create]');
+    await page.waitForSelector('dialog.confirm[open]', { timeout: 15_000 });
+    expect(await page.textContent('dialog.confirm .confirm-question')).toBe(
+      'Emberbite Axe is equipped — forge it anyway?',
+    );
+    await expectOnScreen(page);
+    await press('dialog.confirm button[name=no]');
+    await page.waitForSelector('#forge-panel [data-role=kept]');
+    expect(await page.textContent('#forge-panel [data-role=kept]')).toBe(
+      'Nothing forged: Emberbite Axe stays equipped.',
+    );
+    await screenshot(page, `combine-worn-${width}-00-forge-kept`);
+    expect(await serverState(player)).toEqual(before);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.__lootsmithDemo.panel === undefined);
 
     const combine = async () => {
       // The Altar's own panel: an enchant (a combine there).

@@ -1,10 +1,9 @@
-import { equippedIngredients } from '@lootsmith/plugin';
 import type { CombineResult } from '../lootsmith-types.ts';
 import type { StationId } from '../world/dungeon-map.ts';
-import { confirmDialog } from './confirm.ts';
 import { fill, h, showResult } from './dom.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
+import { craftAsked } from './keep-worn.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import type { Services } from './services.ts';
 import { showFailure } from './show-failure.ts';
@@ -133,7 +132,16 @@ export class CraftingPanel extends Panel {
       h('div', { class: 'working' }, h('span', { class: 'spinner' }), 'The ingredients hiss and fuse…'),
     );
     try {
-      const result = await this.#combineAsked();
+      const params = {
+        ingredients: this.#picker.selection,
+        station: this.#station as StationId,
+        intent: this.#intent.value.trim() || undefined,
+      };
+      const result = await craftAsked(
+        (consumeEquipped) => this.#s.plugin.crafting.combine({ ...params, consumeEquipped }),
+        { verb: 'combine', done: 'combined' },
+        this.#result,
+      );
       if (!result) return;
       this.#showResult(result);
       if (result.success) {
@@ -145,42 +153,6 @@ export class CraftingPanel extends Panel {
     } finally {
       this.#busy = false;
       this.#sync();
-    }
-  }
-
-  /**
-   * Combines what is in the tray; an item the hero wears goes in only if the player says yes when the
-   * server refuses it (undefined, and a word in the result, on a no).
-   */
-  async #combineAsked(): Promise<CombineResult | undefined> {
-    const params = {
-      ingredients: this.#picker.selection,
-      station: this.#station as StationId,
-      intent: this.#intent.value.trim() || undefined,
-    };
-    try {
-      return await this.#s.plugin.crafting.combine(params);
-    } catch (e) {
-      const worn = equippedIngredients(e);
-      if (!worn) throw e;
-      const names = worn.map((w) => w.name).join(' and ');
-      const one = worn.length === 1;
-      const yes = await confirmDialog({
-        question: `${names} ${one ? 'is' : 'are'} equipped — combine ${one ? 'it' : 'them'} anyway?`,
-        detail: `${one ? 'It' : 'They'} will be used up, and your hero will no longer wear ${one ? 'it' : 'them'}.`,
-        yes: 'Combine anyway',
-        no: one ? 'Keep it' : 'Keep them',
-      });
-      if (yes) return await this.#s.plugin.crafting.combine({ ...params, consumeEquipped: true });
-      showResult(
-        this.#result,
-        h(
-          'p',
-          { class: 'hint', 'data-role': 'kept' },
-          `Nothing combined: ${names} ${one ? 'stays' : 'stay'} equipped.`,
-        ),
-      );
-      return undefined;
     }
   }
 

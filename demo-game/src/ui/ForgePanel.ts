@@ -3,6 +3,7 @@ import type { StationId } from '../world/dungeon-map.ts';
 import { fill, h, showResult } from './dom.ts';
 import { itemCard } from './ItemCard.ts';
 import { ItemPicker } from './ItemPicker.ts';
+import { craftAsked } from './keep-worn.ts';
 import { Panel, type PanelHost } from './Panel.ts';
 import { titleCase } from './rarity.ts';
 import type { Services } from './services.ts';
@@ -146,7 +147,7 @@ export class ForgePanel extends Panel {
     );
     const type = this.#type.value as ItemType;
     try {
-      const result = await this.#s.plugin.crafting.createItem({
+      const params = {
         station,
         materials: this.#picker.selection,
         type,
@@ -157,7 +158,14 @@ export class ForgePanel extends Panel {
           finish: this.#finish.value,
           glowing: this.#glow.checked,
         },
-      });
+      };
+      // A worn item put in as a material goes only with the player's yes, as in a combine.
+      const result = await craftAsked(
+        (consumeEquipped) => this.#s.plugin.crafting.createItem({ ...params, consumeEquipped }),
+        { verb: 'forge', done: 'forged' },
+        this.#result,
+      );
+      if (!result) return;
       const xp = `+${result.crafting_xp} crafting XP`;
       showResult(
         this.#result,
