@@ -18,7 +18,7 @@ export type StoreKind = 'sqlite' | 'postgres';
 export async function startLootsmith(
   upstreamUrl: string,
   store: StoreKind,
-  options: { nodeArgs?: string[]; tree?: string; env?: Record<string, string> } = {},
+  options: { nodeArgs?: string[]; tree?: string } = {},
 ): Promise<(Child & { store: StoreKind }) | null> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lootsmith-bench-data-'));
   const schema = store === 'postgres' && (await redisAnswers()) ? await createTestSchema() : null;
@@ -38,7 +38,6 @@ export async function startLootsmith(
           LOOTSMITH_REDIS_PREFIX: `lootsmith-bench-${process.pid}-${Date.now()}:`,
         }
       : {}),
-    ...options.env,
   };
   const child = await startChild(
     join(options.tree ?? ROOT, 'server/src/cli.ts'),
