@@ -154,6 +154,34 @@ describe('loot pools', () => {
     expect(metricSum(metrics, 'lootsmith_pool_generated_items_total')).toBeGreaterThanOrEqual(3);
   });
 
+  it('keeps no standing stock of the rarest few in a hundred of a bucket drawn from', async () => {
+    // Level 7, past the band where players meet the skeleton for the first time (they may roll any
+    // of its rarities, and nothing below serves them: for them every rarity is kept).
+    const who = player();
+    await h.settings(who, { level: 7 });
+    const skeleton = { generation_context: { enemy: 'skeleton', player_level: 7 } };
+    const bucket = 'skeleton/7-9/WEAPON/*';
+    const rarities = () =>
+      new Set(
+        h
+          .pooled()
+          .filter((r) => r.bucket === bucket)
+          .map((r) => r.rarity),
+      );
+    expect((await h.drop(who, skeleton)).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    (t.server.core.deps.store as SqliteStore).db
+      .prepare('DELETE FROM pool_items WHERE bucket = ?')
+      .run(bucket);
+    // Drawn from again, the skeleton's bucket (tier 2 at level 7: COMMON 47%, UNCOMMON 36%, RARE 14%,
+    // EPIC 2.8%) is
+    // refilled without an EPIC: a near miss or a drop of its own serves one, rather than a standing
+    // one in every bucket a player passed through.
+    expect((await h.drop(who, skeleton)).statusCode).toBe(200);
+    await h.pools().refiller.settled();
+    expect(rarities()).toEqual(new Set(['COMMON', 'UNCOMMON', 'RARE']));
+  });
+
   it('holds drop limits, budgets and level claims for pooled drops, and takes nothing from the pool when refused', async () => {
     const who = player();
     await h.drop(who);

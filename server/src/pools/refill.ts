@@ -17,8 +17,15 @@ const BATCH = 8;
 /** A slot nobody fills (its generator crashed) frees its place after this long. */
 const LEASE_MS = 10 * 60_000;
 export const POOL_CLIENT = 'lootsmith-pool';
-/** The share of a predicted bucket's draws its warming covers, likeliest rarities first. */
-const PREDICTED_SHARE = 0.9;
+/**
+ * The share of a bucket's draws its warming covers, likeliest rarities first: all of a fresh game's
+ * first buckets (one of every rarity a new player can roll there); of a bucket drawn from, all but
+ * its rarest three in a hundred, which a near miss from the band beside it or a drop of their own
+ * serves (the stranger's bench: 1.51 generations per item served with them, 1.46–1.47 without, its
+ * hits 98% → 97%); of a predicted one, the likeliest nine in ten. Players meeting an enemy for the
+ * first time are stocked for every rarity whatever the reason (`aims`).
+ */
+const SHARE: Record<WarmReason, number> = { 'start-up': 1, seen: 0.97, predicted: 0.9 };
 
 /** How often a rarity's stock may run out before its refill comes. */
 const RUN_OUT = 0.01;
@@ -167,9 +174,8 @@ export class Refiller {
   }
 
   /**
-   * What the bucket lacks: what it aims at (`aims`; for a bucket predicted, which nobody has drawn
-   * from yet, only its likeliest rarities, those that make up `PREDICTED_SHARE` of its draws) less
-   * what it holds, ready or being generated, and what the bands below it that a near miss reaches
+   * What the bucket lacks: what it aims at (`aims`, for its likeliest rarities, those that make up
+   * its `SHARE` of its draws) less what it holds, ready or being generated, and what the bands below it that a near miss reaches
    * hold: all of each band no live player is left in (players who level up leave it behind; a near
    * miss serves it scaled), down to the first band still played, whose stock beyond its own aim counts.
    */
@@ -188,7 +194,7 @@ export class Refiller {
         have.set(rarity, (have.get(rarity) ?? 0) + Math.max(0, n - (belowAims.get(rarity) ?? 0)));
       if (occupied) break;
     }
-    const aims = this.aims(bucket, reason === 'predicted' ? PREDICTED_SHARE : 1, now);
+    const aims = this.aims(bucket, SHARE[reason], now);
     const targets = aims
       .map(([rarity, aim]) => ({ rarity, short: aim - (have.get(rarity) ?? 0) }))
       .filter((t) => t.short > 0);
