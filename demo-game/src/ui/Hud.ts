@@ -1,7 +1,7 @@
 import type { LootsmithOp, LootsmithPlugin } from '@lootsmith/plugin';
 import { type HeroStats, hitText } from '../hero-stats.ts';
 import type { PlayerState } from '../player-state.ts';
-import { h } from './dom.ts';
+import { fill, h } from './dom.ts';
 
 const WORKING: Record<LootsmithOp, string> = {
   drop: 'Summoning loot',
@@ -141,7 +141,14 @@ export class Hud {
     const per = state.game?.xp_per_level ?? 100;
     const into = state.craftingXp % per;
     this.#xp.style.width = `${(100 * into) / per}%`;
-    this.#xpText.textContent = `Crafting lv ${state.craftingLevel} · ${into}/${per} XP`;
+    // On a phone the bar is half the screen wide: "⚒ Craft lv 2 · 40/100" rather than cut short.
+    fill(
+      this.#xpText,
+      h('span', { class: 'wide' }, 'Crafting'),
+      h('span', { class: 'narrow' }, 'Craft'),
+      ` lv ${state.craftingLevel} · ${into}/${per}`,
+      h('span', { class: 'wide' }, ' XP'),
+    );
     const potions = state.consumables.reduce((n, e) => n + e.quantity, 0);
     this.#potion.hidden = potions === 0;
     this.#potionCount.textContent = ` ×${potions}`;
