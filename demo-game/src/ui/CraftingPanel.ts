@@ -9,8 +9,9 @@ import type { Services } from './services.ts';
 import { showFailure } from './show-failure.ts';
 import { stationLine } from './station-line.ts';
 
-const MAKE = 'What do you want to make? e.g. “a fiery dagger”';
-const ENCHANT = 'How should it change? e.g. “burn hotter”';
+/** The intent's question and example, short enough for a phone's field (360 px wide). */
+const MAKE = { label: 'What do you want to make?', example: 'e.g. “a fiery dagger”' };
+const ENCHANT = { label: 'How should it change?', example: 'e.g. “burn hotter”' };
 
 /**
  * Combine owned items at the station the hero stands at, with an intent in the player's words; lists
@@ -23,7 +24,7 @@ export class CraftingPanel extends Panel {
     type: 'text',
     name: 'intent',
     maxlength: 300,
-    placeholder: MAKE,
+    placeholder: MAKE.example,
     autocomplete: 'off',
   });
   readonly #forgeHere: (station: StationId) => void;
@@ -55,7 +56,8 @@ export class CraftingPanel extends Panel {
   render() {
     const at = this.#station;
     const enchant = at === 'enchanting_altar';
-    this.#intent.placeholder = enchant ? ENCHANT : MAKE;
+    const ask = enchant ? ENCHANT : MAKE;
+    this.#intent.placeholder = ask.example;
     this.#picker.render();
     const recipes = this.#s.state.recipes;
     fill(
@@ -78,7 +80,7 @@ export class CraftingPanel extends Panel {
               { class: 'hint' },
               'Put in a piece of gear you own and what to enchant it with (an essence, a gem).',
             ),
-          h('label', {}, 'Intent', this.#intent),
+          h('label', {}, ask.label, this.#intent),
           h('div', { class: 'action-bar' }, this.#button),
           this.#result,
         ),
