@@ -96,14 +96,20 @@ const isReason = (code: ErrorCode): code is ErrorReason => 'reason' in ERROR_COD
  * What an answer was, for the figures: the game's rules or the content checks refusing (normal
  * play), the caller's mistake, or an error of the server or a backend (every 5xx, and only those:
  * what an error rate counts). A 2xx answer with a code is a refusal the game gives in its body (a
- * combine the judge found senseless).
+ * combine the judge found senseless), or a replay (`REPLAYED`).
  */
 export const AnswerKind = z.enum(['ok', 'game_refusal', 'content_refusal', 'client_error', 'error']);
 export type AnswerKind = z.infer<typeof AnswerKind>;
 
+/**
+ * The code the figures give an answer replayed for a repeated `Idempotency-Key`: the first answer
+ * again, which did nothing new (no second drop or craft to count).
+ */
+export const REPLAYED = 'replayed';
+
 export function answerKind(status: number, code: string | null): AnswerKind {
   if (status >= 500) return 'error';
-  if (status < 400) return code ? 'game_refusal' : 'ok';
+  if (status < 400) return code && code !== REPLAYED ? 'game_refusal' : 'ok';
   const known = Object.hasOwn(ERROR_CODES, code ?? '') ? ERROR_CODES[code as ErrorCode] : undefined;
   const refusal = known && 'refusal' in known ? known.refusal : undefined;
   return refusal === 'game' ? 'game_refusal' : refusal === 'content' ? 'content_refusal' : 'client_error';

@@ -39,6 +39,8 @@ describe('the activity recorder', () => {
     recorder.request(request({ route: combine, status: 400, code: 'skill_too_low' }));
     recorder.request(request({ route: combine, status: 400, code: 'content_refused' }));
     recorder.request(request({ status: 502, code: 'upstream_unavailable' }));
+    // A retry with the same Idempotency-Key gets the first answer again: listed, not a second craft.
+    recorder.request(request({ route: combine, code: 'replayed' }));
     await recorder.flush();
     const [batch] = batches;
     const drops = batch?.routes.find((r) => r.route === 'POST /v1/generate/items' && r.status === 200);
@@ -54,7 +56,7 @@ describe('the activity recorder', () => {
     expect(batch?.players).toEqual([
       {
         playerId: 'ana',
-        requests: 9,
+        requests: 10,
         drops: 2,
         crafts: 1,
         refusals: 4,
@@ -76,6 +78,7 @@ describe('the activity recorder', () => {
       'skill_too_low',
       'content_refused',
       'upstream_unavailable',
+      'replayed',
     ]);
     // Nothing new: nothing written.
     await recorder.flush();

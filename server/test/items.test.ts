@@ -12,6 +12,7 @@ import {
   UPSTREAM_KEY,
 } from '@lootsmith/test-support/boot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityRecorder } from '../src/admin/activity.ts';
 import { signPlayerToken } from '../src/auth.ts';
 
 let t: Booted;
@@ -200,6 +201,14 @@ describe('loot drops', () => {
     for (const item of GenerateItemsResponse.parse(a.json()).items)
       granted[item.id] = (granted[item.id] ?? 0) + 1;
     for (const [id, n] of Object.entries(granted)) expect(after[id]).toBe((before[id] ?? 0) + n);
+    // The console counts one drop: the replays are listed as such.
+    await (t.server.core.deps.activity as ActivityRecorder).flush();
+    const player = (
+      await t.server.app.inject({ url: '/api/v1/admin/players/ana', headers: auth(SERVER_KEY) })
+    ).json();
+    expect(player.player.drops).toBe(1);
+    const drops = player.requests.filter((r: { route: string }) => r.route === 'POST /v1/generate/items');
+    expect(drops.map((r: { code: string | null }) => r.code).sort()).toEqual([null, 'replayed', 'replayed']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { answerKind } from '@lootsmith/protocol';
+import { answerKind, REPLAYED } from '@lootsmith/protocol';
 import type { ActivitySink } from '../generation/provenance.ts';
 import type { UpstreamCall } from '../upstream/client.ts';
 import { currentPayer } from '../upstream/spend.ts';
@@ -113,8 +113,10 @@ export class ActivityRecorder implements ActivitySink {
     const player = this.player(r.playerId, r.at);
     player.requests++;
     const kind = answerKind(r.status, code);
-    if (kind === 'ok' && DROP_ROUTE.test(r.route)) player.drops++;
-    if (kind === 'ok' && CRAFT_ROUTE.test(r.route)) player.crafts++;
+    // A replay answered the first request's result again: that drop or craft is counted already.
+    const made = kind === 'ok' && code !== REPLAYED;
+    if (made && DROP_ROUTE.test(r.route)) player.drops++;
+    if (made && CRAFT_ROUTE.test(r.route)) player.crafts++;
     if (kind === 'game_refusal' || kind === 'content_refusal') player.refusals++;
     // A read answered well is counted, not listed: a game polls its inventory, and a player's recent
     // requests would be those reads rather than what the player did (and the row cost each read a tenth).
