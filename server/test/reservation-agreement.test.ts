@@ -1,5 +1,6 @@
 import { createTestSchema } from '@lootsmith/test-support/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seededRandom } from '../src/game/random.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Reservation, ReservationRequest, Store } from '../src/store/store.ts';
@@ -15,17 +16,6 @@ const WINDOWS = [
   { key: 'w:kept', windowMs: 20_000, max: 4, kept: true },
 ];
 const GRANTS = ['g1', 'g2', 'g3'];
-
-/** A seeded generator (mulberry32): the same sequence every run. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let sqlite: SqliteStore;
 let postgres: PostgresStore | undefined;
@@ -53,7 +43,8 @@ const seen = (r: PromiseSettledResult<Reservation>) =>
 it('takes and releases the same reservations on SQLite and PostgreSQL', async ({ skip }) => {
   if (!postgres) return skip();
   const stores: Store[] = [sqlite, postgres];
-  const next = random(27);
+  const random = seededRandom('reservation-agreement');
+  const next = () => random.next();
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
   const granted: Reservation[][] = [[], []];
   let at = 1_000_000;
