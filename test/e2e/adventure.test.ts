@@ -175,17 +175,20 @@ async function clearRoom(page: Page, room: string, watch: Watch): Promise<boolea
   return true;
 }
 
+/** Both players' first weapon: a sword forged at the Workbench from the starting materials. */
+const FIRST_SWORD = {
+  station: 'workbench',
+  type: 'WEAPON',
+  materials: ['iron_ore', 'iron_ore', 'oak_wood'],
+  description: 'a heavy iron sword',
+  focus: 'attack',
+};
+
 it('a player who rushes loses: the Frost Door holds for the Workbench’s weapon, the Ember Shrine knocks the hero out', async () => {
   const page = await rig().browser.newPage({ viewport: { width: 1280, height: 720 } });
   await fastClock(page, SPEED);
   await openGame(page, rig().server.url);
-  const weaponId = await forge(page, {
-    station: 'workbench',
-    type: 'WEAPON',
-    materials: ['iron_ore', 'iron_ore', 'oak_wood'],
-    description: 'a heavy iron sword',
-    focus: 'attack',
-  });
+  const weaponId = await forge(page, FIRST_SWORD);
   await wear(page, weaponId);
   await page.keyboard.press('Escape');
   // Straight east past the Crossroads to the door: the Workbench's weapon is not enough.
@@ -300,13 +303,7 @@ it('a player who explores every room, wears its best and drinks when low beats t
   for (const hit of bareHits) expect([bare.damage[0], bare.damage[1], bare.damage[1] * 2]).toContain(hit);
 
   // Forge a weapon at the Workbench and wear it: the hero's attack grows by the weapon's stats.
-  const weaponId = await forge(page, {
-    station: 'workbench',
-    type: 'WEAPON',
-    materials: ['iron_ore', 'iron_ore', 'oak_wood'],
-    description: 'a heavy iron sword',
-    focus: 'attack',
-  });
+  const weaponId = await forge(page, FIRST_SWORD);
   const weapon = (await page.evaluate(() => window.__lootsmithDemo.inventory())).find(
     (i) => i.id === weaponId,
   );
