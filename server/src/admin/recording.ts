@@ -1,4 +1,3 @@
-import { REPLAYED } from '@lootsmith/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerOf } from '../http/errors.ts';
 import type { ActivityRecorder } from './activity.ts';
@@ -75,9 +74,7 @@ export function registerActivityRecording(
     const url = request.routeOptions.url;
     if (!url || !NOT_COUNTED.test(url)) {
       const route = url ? `${request.method} ${url}` : 'unmatched';
-      // A repeated Idempotency-Key gets the first answer again: counted, and marked, as a replay.
-      const replayed = reply.getHeader('idempotent-replayed') === 'true';
-      const code = replayed ? REPLAYED : (codes.get(request) ?? request.verdict ?? undefined);
+      const code = codes.get(request) ?? request.verdict ?? undefined;
       const playerId = playerOf(request);
       const at = Date.now();
       // A request that reached its handler has its id already (its calls carry it); one refused before gets one now.

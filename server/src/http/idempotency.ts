@@ -1,4 +1,4 @@
-import { errorBody } from '@lootsmith/protocol';
+import { errorBody, REPLAYED } from '@lootsmith/protocol';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -49,6 +49,7 @@ export function registerIdempotency(app: FastifyInstance, coordination: Coordina
     if (claim.stored) {
       await claim.finish();
       reply.header('idempotent-replayed', 'true');
+      request.verdict = REPLAYED;
       return reply.status(claim.stored.status).type('application/json').send(claim.stored.body);
     }
     scopes.set(request, claim);

@@ -10,7 +10,10 @@ declare module 'fastify' {
     principal(): Principal;
     /** `principal()` once it succeeded. */
     verifiedPrincipal: Principal | null;
-    /** The game's refusal a 2xx answer gives in its body (a combine's verdict), for the console's figures. */
+    /**
+     * For the console's figures, the code of a 2xx answer: the game's refusal it gives in its body (a
+     * combine's verdict), or `replayed` for an answer given again for a repeated Idempotency-Key.
+     */
     verdict: string | null;
     /** The request's id in the console's request log (null until given, and when the log is off). */
     logId: string | null;
