@@ -68,6 +68,12 @@ export function failureCode(call: Pick<UpstreamCall, 'outcome' | 'status' | 'det
 const zeros = () => new Array<number>(LATENCY_BUCKETS).fill(0);
 
 /**
+ * A read answered well (`GET …` under 400): no body, no backend call, nothing the player did. The
+ * figures count it; neither the player's recent requests nor the request log keep it.
+ */
+export const readAnsweredWell = (route: string, status: number) => status < 400 && route.startsWith('GET ');
+
+/**
  * Records request outcomes, upstream calls, counters and item provenance for the console, and adds
  * them to the store once a second: the request path only adds numbers to maps in memory; one
  * transaction a second writes an instance's minute figures, player counters and requests. Bounded:
@@ -120,7 +126,7 @@ export class ActivityRecorder implements ActivitySink {
     if (kind === 'game_refusal' || kind === 'content_refusal') player.refusals++;
     // A read answered well is counted, not listed: a game polls its inventory, and a player's recent
     // requests would be those reads rather than what the player did (and the row cost each read a tenth).
-    if (r.status < 400 && r.route.startsWith('GET ')) return;
+    if (readAnsweredWell(r.route, r.status)) return;
     if (this.requests.length >= MAX_PENDING_REQUESTS) this.dropped++;
     else
       this.requests.push({

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { answerOf } from '../http/errors.ts';
-import type { ActivityRecorder } from './activity.ts';
+import { type ActivityRecorder, readAnsweredWell } from './activity.ts';
 import { newRequestId, type RequestEntry, type RequestLog } from './requests.ts';
 
 /** Routes the console does not count as the game's traffic: its own, the docs, health and metrics. */
@@ -78,10 +78,8 @@ export function registerActivityRecording(
       const playerId = playerOf(request);
       const at = Date.now();
       // A request that reached its handler has its id already (its calls carry it); one refused before gets one now.
-      // A read answered well (GET, 2xx or 3xx) has no body and makes no backend call: it is counted in
-      // the figures and the player's requests, not logged (it cost an inventory read a third more CPU).
-      const read = request.method === 'GET' && reply.statusCode < 400;
-      const logged = logging && !read && isLogged(url);
+      // A read answered well is counted in the figures, not logged (it cost an inventory read a third more CPU).
+      const logged = logging && !readAnsweredWell(route, reply.statusCode) && isLogged(url);
       const id = logged ? (request.logId ?? newRequestId()) : undefined;
       activity.request({
         route,
