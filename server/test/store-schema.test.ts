@@ -18,7 +18,6 @@ const BEFORE_ORDER = 6;
  * ledger says which came first.
  */
 const OLD_ROWS = `
-  INSERT INTO schema_version (version) VALUES (${BEFORE_ORDER});
   INSERT INTO players (id, created_at) VALUES ('old', 'then');
   INSERT INTO ledger (player_id, item_id, delta, reason, created_at) VALUES
     ('old', 'b', 2, 'starting', 'then'), ('old', 'a', 1, 'loot', 'then'), ('old', 'c', 5, 'loot', 'then'),
@@ -34,8 +33,14 @@ const BY_ITEM = [
 
 interface Backend {
   name: string;
-  /** A database at the schema before stack order, holding OLD_ROWS; null when it cannot run here. */
-  old(): Promise<{
+  /**
+   * A database at the schema of the first `version` migrations (before stack order unless given),
+   * holding `rows` (OLD_ROWS unless given); null when it cannot run here.
+   */
+  old(
+    version?: number,
+    rows?: string,
+  ): Promise<{
     open(): Promise<Store>;
     explain(sql: string): Promise<string>;
     drop(): Promise<void>;
@@ -45,12 +50,12 @@ interface Backend {
 const backends: Backend[] = [
   {
     name: 'SQLite',
-    async old() {
+    async old(version = BEFORE_ORDER, rows = OLD_ROWS) {
       const dir = mkdtempSync(join(tmpdir(), 'lootsmith-schema-'));
       const file = new Database(join(dir, 'lootsmith.db'));
       file.exec('CREATE TABLE schema_version (version INTEGER NOT NULL)');
-      for (const sql of migrationsFor('sqlite', 0).slice(0, BEFORE_ORDER)) file.exec(sql);
-      file.exec(OLD_ROWS);
+      for (const sql of migrationsFor('sqlite', 0).slice(0, version)) file.exec(sql);
+      file.exec(`INSERT INTO schema_version (version) VALUES (${version}); ${rows}`);
       file.close();
       let store: SqliteStore | undefined;
       return {
@@ -70,14 +75,14 @@ const backends: Backend[] = [
   },
   {
     name: 'PostgreSQL',
-    async old() {
+    async old(version = BEFORE_ORDER, rows = OLD_ROWS) {
       const schema = await createTestSchema();
       if (!schema) return null;
       const client = new pg.Client({ connectionString: schema.url });
       await client.connect();
       await client.query('CREATE TABLE schema_version (version INTEGER NOT NULL)');
-      for (const sql of migrationsFor('postgres', 0).slice(0, BEFORE_ORDER)) await client.query(sql);
-      await client.query(OLD_ROWS);
+      for (const sql of migrationsFor('postgres', 0).slice(0, version)) await client.query(sql);
+      await client.query(`INSERT INTO schema_version (version) VALUES (${version}); ${rows}`);
       return {
         open: () => PostgresStore.connect(schema.url, { max: 2 }),
         async explain(sql) {
@@ -128,6 +133,42 @@ describe.each(backends)('$name schema', (backend) => {
     const again = await old.open();
     opened.push(() => again.close());
     expect((await again.stacks('old')).map((s) => s.item_id)).toEqual(['b', 'a', 'c', 'd']);
+  });
+
+  it('upgrades a stored database: a player whose text was refused before is still read for a restriction', async ({
+    skip,
+  }) => {
+    // Every migration but the last (the list, then its version record).
+    const old = await backend.old(
+      migrationsFor('sqlite', 0).length - 2,
+      `INSERT INTO players (id, created_at) VALUES ('rude', 'then'), ('kind', 'then');
+       INSERT INTO moderation_events (player_id, at, kind, field, excerpt, reason, action)
+       VALUES ('rude', 1000, 'player_text', 'prompt', 'x', 'profanity', 'refused'),
+              ('rude', 2000, 'player_text', 'prompt', 'x', 'profanity', 'refused'),
+              ('kind', 3000, 'generated_text', 'name', 'x', 'profanity', 'regenerated');`,
+    );
+    if (!old) return skip();
+    opened.push(() => old.drop());
+    const store = await old.open();
+    opened.push(() => store.close());
+    const reserved = (playerId: string) =>
+      store.reserve(
+        { playerId, day: '2026-01-01', usage: { kind: 'images', n: 1, limit: 'recorded' } },
+        Date.now(),
+      );
+    expect((await reserved('rude')).textRefusedAt).toBe(2000);
+    expect((await reserved('kind')).textRefusedAt).toBeNull();
+    // A refusal recorded now is what the next reservation reads.
+    await store.admin.recordModeration({
+      playerId: 'kind',
+      at: 5000,
+      kind: 'player_text',
+      field: 'prompt',
+      excerpt: 'x',
+      reason: 'profanity',
+      action: 'refused',
+    });
+    expect((await reserved('kind')).textRefusedAt).toBe(5000);
   });
 
   it('reads the ledger and the stacks by item alone through an index', async ({ skip }) => {

@@ -208,8 +208,10 @@ export class AdminQueries implements AdminStore {
       reason: e.reason.slice(0, 200),
       action: e.action.slice(0, 64),
     };
-    await this.db.autocommit(
+    await this.db.transaction(
       (function* () {
+        // Marked with the record: a player never marked is never read for a restriction.
+        if (e.kind === 'player_text' && e.playerId) yield* run('markTextRefused', { player: e.playerId, at });
         // A flood of one token's refusals fills one row a minute, not the whole record.
         if (yield* get('repeatModeration', { ...event, since: at - REPEAT_WINDOW_MS })) return;
         yield* run('insertModeration', {

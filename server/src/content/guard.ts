@@ -1,7 +1,6 @@
 import { type ContentFilter, type GeneratedItem, ITEM_KEYS } from '@lootsmith/protocol';
 import type { AdminStore, ModerationRecord } from '../admin/store.ts';
 import { Failed, refuse } from '../refusal.ts';
-import type { Store } from '../store/store.ts';
 import { type Moderation, ModerationUnavailable } from '../upstream/backends/moderation/adapter.ts';
 import type { TextFilter } from './filter.ts';
 
@@ -55,14 +54,18 @@ export class ContentGuard {
     },
   ) {}
 
-  /** Refuses a player's text that fails the filter or the moderation endpoint; records why. */
-  async screenPlayer(playerId: string, fields: Texts): Promise<void> {
+  /**
+   * Refuses a player's text that fails the filter or the moderation endpoint; records why.
+   * `textRefusedAt`: when the player's text was last refused, as the request's reservation read it
+   * (`Reserved`); without it the record is read.
+   */
+  async screenPlayer(playerId: string, fields: Texts, textRefusedAt?: number | null): Promise<void> {
     // A game's own name (an enemy, a station, a location) is not free text: it never restricts anyone.
     const texts = fields.filter(
       (f): f is [string, string] => !!f[1] && !this.deps.ownNames.has(f[1].trim().toLowerCase()),
     );
     if (!texts.length) return;
-    await this.assertNotRestricted(playerId, texts);
+    await this.assertNotRestricted(playerId, texts, textRefusedAt);
     const found = await this.findings(texts, (text) => this.deps.filter.check(text));
     if (!found.length) return;
     await this.record(playerId, 'player_text', 'refused', found);
@@ -94,9 +97,15 @@ export class ContentGuard {
   }
 
   /** Refused while the player's own texts were refused `refusals` times within the game's window. */
-  private async assertNotRestricted(playerId: string, texts: Array<[string, string]>) {
+  private async assertNotRestricted(
+    playerId: string,
+    texts: Array<[string, string]>,
+    textRefusedAt: number | null | undefined,
+  ) {
     const { refusals, hours } = this.deps.rules.restrict_after;
     const since = Date.now() - hours * 3_600_000;
+    // No refusal since the window opened: nothing in the record can restrict the player.
+    if (textRefusedAt === null || (textRefusedAt !== undefined && textRefusedAt < since)) return;
     // Each row counts its refusals, so the newest `refusals` rows hold every one of the window's that matters.
     const recent = await this.deps.store.admin.moderation({ playerId, kind: 'player_text', limit: refusals });
     const inWindow = recent.filter((e) => e.at >= since).reduce((sum, e) => sum + e.count, 0);

@@ -69,7 +69,7 @@ export class CraftingService {
       release,
       async () => {
         // Screened once the limits let the craft through (a moderation call costs); a refusal is given back.
-        await this.deps.content?.screenPlayer(player.id, combineTexts(body));
+        await this.deps.content?.screenPlayer(player.id, combineTexts(body), release.textRefusedAt);
         const plan = await this.planner.plan(setup, signal);
         if (plan.kind === 'refused') return plan;
         // Asked again inside the craft's transaction: the item may have been put on while the model worked.
@@ -143,7 +143,7 @@ export class CraftingService {
     });
     const [window] = release.windows as [Reserved['windows'][number]];
     const { item, stacks, notes, craft } = await withReservation(release, async () => {
-      await this.deps.content?.screenPlayer(player.id, createItemTexts(body));
+      await this.deps.content?.screenPlayer(player.id, createItemTexts(body), release.textRefusedAt);
       const { item, stacks, notes } = await planCreateItem(
         this.crafting,
         player.id,

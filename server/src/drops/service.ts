@@ -74,7 +74,7 @@ export class DropService {
     });
     const dropped = await withReservation(release, async () => {
       // Screened once the limits let the drop through (a moderation call costs); a refusal is given back.
-      if (!trusted) await this.deps.content?.screenPlayer(player.id, plan.playerWords);
+      if (!trusted) await this.deps.content?.screenPlayer(player.id, plan.playerWords, release.textRefusedAt);
       const takenNames = plan.constraints.ensureUniqueness
         ? await this.deps.store.playerItemNames(player.id)
         : [];

@@ -88,10 +88,14 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
       const answer = await withReservation(release, async () => {
         // Screened as crafting screens a player's words; a refusal sent nothing, so it is given back.
         if (principal.kind === 'player')
-          await content?.screenPlayer(client_id, [
-            ['prompt', body.prompt],
-            ['negative_prompt', body.negative_prompt],
-          ]);
+          await content?.screenPlayer(
+            client_id,
+            [
+              ['prompt', body.prompt],
+              ['negative_prompt', body.negative_prompt],
+            ],
+            release.textRefusedAt,
+          );
         return upstream.image(body, clientCancel(reply), { priority: 'forward' });
       });
       if (body.generation_only) return reply.type('text/plain').send(answer.image);
@@ -126,6 +130,7 @@ export function registerProxyRoutes(app: FastifyInstance, { config, core }: Serv
           await content?.screenPlayer(
             client_id,
             body.messages.map((m, i): [string, string] => [`messages.${i}.content`, m.content]),
+            release.textRefusedAt,
           );
         return upstream.chat(body, clientCancel(reply), { priority: 'forward' });
       });

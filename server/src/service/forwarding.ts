@@ -1,5 +1,5 @@
 import type { PlayerService } from '../players/service.ts';
-import { type DefaultBudgets, type Release, type ReservationStore, reserve } from './reservations.ts';
+import { type DefaultBudgets, type ReservationStore, type Reserved, reserve } from './reservations.ts';
 
 /** A per-player limit on forwarded calls, e.g. 30 images a minute. */
 export interface ForwardLimit {
@@ -26,7 +26,7 @@ export class ForwardingService {
     kind: 'items' | 'images',
     limit: ForwardLimit,
     issuedAt?: number,
-  ): Promise<Release> {
+  ): Promise<Reserved> {
     await this.players.ensureKnown(playerId);
     // The reservation itself refuses a blocked player, and a token issued before a block.
     return reserve(this.store, playerId, kind, 1, {

@@ -11,8 +11,11 @@ export type ReservationStore = Pick<Store, 'reserve' | 'release'>;
 /** Gives a reservation back: call it when the work it paid for sent nothing to a backend. */
 export type Release = () => Promise<void>;
 
-/** A reservation taken: how to give it back, and its windows as taken (count and reset). */
-export type Reserved = Release & Pick<Reservation, 'windows'>;
+/**
+ * A reservation taken: how to give it back, its windows as taken (count and reset), and when the
+ * player's own text was last refused (for `ContentGuard.screenPlayer`).
+ */
+export type Reserved = Release & Pick<Reservation, 'windows' | 'textRefusedAt'>;
 
 /** The daily budgets of a player whose record sets none (production's defaults); none: unlimited. */
 export interface DefaultBudgets {
@@ -68,7 +71,10 @@ export async function reserve(
       resetAt: r.resetAt,
     });
   }
-  return Object.assign(() => store.release(reservation), { windows: reservation.windows });
+  return Object.assign(() => store.release(reservation), {
+    windows: reservation.windows,
+    textRefusedAt: reservation.textRefusedAt,
+  });
 }
 
 /**

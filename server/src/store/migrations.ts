@@ -276,6 +276,14 @@ const MIGRATIONS: Array<(d: Dialect) => string> = [
     ALTER TABLE item_provenance ADD COLUMN request_id TEXT;
     CREATE INDEX item_provenance_request ON item_provenance (request_id);
   `,
+  // Issue 36: when a player's own text was last refused, on the player's row, which the reservation
+  // reads anyway: a player with no refusal within the restriction window is not read for one again.
+  (d) => `
+    ALTER TABLE players ADD COLUMN text_refused_at ${d.bigint};
+    UPDATE players SET text_refused_at = (
+      SELECT MAX(at) FROM moderation_events m WHERE m.player_id = players.id AND m.kind = 'player_text'
+    );
+  `,
 ];
 
 export const SCHEMA_VERSION_TABLE = 'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)';

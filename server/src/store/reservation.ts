@@ -179,7 +179,7 @@ export function* take(p: Plan): Rule<Params[]> {
 /** The reservation granted by the rows of a plan's takes. */
 export function granted(p: Plan, rows: Params[]): Reservation {
   const first = p.steps.findIndex((s) => s.take === 'window');
-  return {
+  const reservation: Reservation = {
     ...p.request,
     windows: p.windows.map((w, k) => ({
       ...w,
@@ -187,6 +187,12 @@ export function granted(p: Plan, rows: Params[]): Reservation {
       resetAt: rows[first + k]?.reset_at as number,
     })),
   };
+  // The player's take is first when the limit is recorded.
+  if (p.steps[0]?.take === 'player') {
+    const at = rows[0]?.text_refused_at;
+    reservation.textRefusedAt = at === null || at === undefined ? null : Number(at);
+  }
+  return reservation;
 }
 
 /**

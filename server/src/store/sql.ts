@@ -206,8 +206,9 @@ function gameStatements(d: SqlDialect) {
      * The limit of a player who is not blocked and whose tokens issued at `$iat` still stand, or
      * `$dflt` when the record sets none (no row for a blocked, revoked or unknown player).
      */
-    playerLimit: sql<{ lim: number | null }>(
-      `SELECT COALESCE(CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END, $dflt) AS lim
+    playerLimit: sql<{ lim: number | null; text_refused_at: number | null }>(
+      `SELECT COALESCE(CASE WHEN $kind = 'items' THEN daily_items ELSE daily_images END, $dflt) AS lim,
+         text_refused_at
        FROM players WHERE id = $player AND blocked = 0 AND ($iat IS NULL OR COALESCE(tokens_after, 0) < $iat)`,
     ),
     playerState: sql<{ blocked: number }>('SELECT blocked FROM players WHERE id = $player'),

@@ -140,6 +140,11 @@ export interface ReservationRequest {
 export interface Reservation extends ReservationRequest {
   /** Each window as taken: its count with this reservation, and when it resets. */
   windows: Array<LimitWindow & { count: number; resetAt: number }>;
+  /**
+   * With a `recorded` limit: when the player's own text was last refused (ms), null if never, as
+   * read with the limit (`ContentGuard` reads the record for a restriction only after one).
+   */
+  textRefusedAt?: number | null;
 }
 
 export type Refusal =

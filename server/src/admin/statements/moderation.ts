@@ -16,6 +16,11 @@ export const MODERATION_STATEMENTS = {
     `INSERT INTO moderation_events (player_id, at, kind, field, excerpt, reason, action)
       VALUES ($player, $at, $kind, $field, $excerpt, $reason, $action)`,
   ),
+  /** When the player's own text was last refused (the reservation reads it; `ContentGuard`). */
+  markTextRefused: sql(
+    `UPDATE players SET text_refused_at = $at
+      WHERE id = $player AND (text_refused_at IS NULL OR text_refused_at < $at)`,
+  ),
   moderationList: filtered<{
     id: Count;
     player_id: string | null;
