@@ -608,10 +608,11 @@ describe('the console migration', () => {
     level: 7,
     created_at: earlier.created_at,
   };
-  // A database from before the console: the migrations after it undone (the last refusal on the player,
-  // the request log, spend caps, money, the reported level, the moderation count, then issue 35's block
+  // A database from before the console: the migrations after it undone (the reservation's tables keyed
+  // by their primary key, which stay so, the last refusal on the player, the request log, spend caps, money, the reported level, the moderation count, then issue 35's block
   // times in milliseconds, then security's), then the console's tables gone, the version before them.
-  const undo = `ALTER TABLE players DROP COLUMN text_refused_at; UPDATE schema_version SET version = version - 1;
+  const undo = `UPDATE schema_version SET version = version - 1;
+    ALTER TABLE players DROP COLUMN text_refused_at; UPDATE schema_version SET version = version - 1;
     DROP TABLE request_log; DROP TABLE request_calls; DROP INDEX IF EXISTS item_provenance_request;
     ALTER TABLE player_requests DROP COLUMN request_id; ALTER TABLE item_provenance DROP COLUMN request_id;
     UPDATE schema_version SET version = version - 1;

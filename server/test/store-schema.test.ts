@@ -135,17 +135,20 @@ describe.each(backends)('$name schema', (backend) => {
     expect((await again.stacks('old')).map((s) => s.item_id)).toEqual(['b', 'a', 'c', 'd']);
   });
 
-  it('upgrades a stored database: a player whose text was refused before is still read for a restriction', async ({
+  it('upgrades a stored database: refusals of a player’s text, the day’s budget and the windows are kept', async ({
     skip,
   }) => {
-    // Every migration but the last (the list, then its version record).
+    const reset = Date.now() + 60_000;
+    // The migrations before the one that keeps the last refusal on the player.
     const old = await backend.old(
-      migrationsFor('sqlite', 0).length - 2,
-      `INSERT INTO players (id, created_at) VALUES ('rude', 'then'), ('kind', 'then');
+      migrationsFor('sqlite', 0).findIndex((m) => m.includes('ADD COLUMN text_refused_at')),
+      `INSERT INTO players (id, created_at, daily_images) VALUES ('rude', 'then', 3), ('kind', 'then', 3);
        INSERT INTO moderation_events (player_id, at, kind, field, excerpt, reason, action)
        VALUES ('rude', 1000, 'player_text', 'prompt', 'x', 'profanity', 'refused'),
               ('rude', 2000, 'player_text', 'prompt', 'x', 'profanity', 'refused'),
-              ('kind', 3000, 'generated_text', 'name', 'x', 'profanity', 'regenerated');`,
+              ('kind', 3000, 'generated_text', 'name', 'x', 'profanity', 'regenerated');
+       INSERT INTO daily_usage (player_id, day, items, images) VALUES ('rude', '2026-01-01', 0, 2);
+       INSERT INTO rate_limits (key, count, reset_at) VALUES ('image:kind', 1, ${reset});`,
     );
     if (!old) return skip();
     opened.push(() => old.drop());
@@ -153,11 +156,20 @@ describe.each(backends)('$name schema', (backend) => {
     opened.push(() => store.close());
     const reserved = (playerId: string) =>
       store.reserve(
-        { playerId, day: '2026-01-01', usage: { kind: 'images', n: 1, limit: 'recorded' } },
+        {
+          playerId,
+          day: '2026-01-01',
+          usage: { kind: 'images', n: 1, limit: 'recorded' },
+          windows: [{ key: `image:${playerId}`, windowMs: 60_000, max: 2 }],
+        },
         Date.now(),
       );
     expect((await reserved('rude')).textRefusedAt).toBe(2000);
-    expect((await reserved('kind')).textRefusedAt).toBeNull();
+    const kind = await reserved('kind');
+    expect(kind.textRefusedAt).toBeNull();
+    expect(kind.windows[0]).toMatchObject({ count: 2, resetAt: reset });
+    // The day's images kept: two before, one now, and the fourth is over the budget of three.
+    await expect(reserved('rude')).rejects.toMatchObject({ refusal: { kind: 'budget', used: 3, limit: 3 } });
     // A refusal recorded now is what the next reservation reads.
     await store.admin.recordModeration({
       playerId: 'kind',
@@ -168,6 +180,7 @@ describe.each(backends)('$name schema', (backend) => {
       reason: 'profanity',
       action: 'refused',
     });
+    await store.release(kind);
     expect((await reserved('kind')).textRefusedAt).toBe(5000);
   });
 
