@@ -89,19 +89,26 @@ const TABLES = [
 ] as const;
 export type Table = (typeof TABLES)[number];
 
-/** Every row of every table, in rowid order, as text: two equal dumps mean an unchanged store. */
+/**
+ * Every row of every table as text, each table's rows sorted (some tables have no rowid to order
+ * them by): two equal dumps mean an unchanged store.
+ */
 export function dumpStore(db: Database.Database, tables: readonly Table[] = TABLES): string {
   const out: string[] = [];
   for (const table of tables) {
     out.push(`-- ${table}`);
-    for (const row of db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[])
-      out.push(
-        JSON.stringify(row, (_k, v) =>
-          v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer'
-            ? Buffer.from((v as { data: number[] }).data).toString('hex')
-            : v,
-        ),
-      );
+    const rows = db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+    out.push(
+      ...rows
+        .map((row) =>
+          JSON.stringify(row, (_k, v) =>
+            v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer'
+              ? Buffer.from((v as { data: number[] }).data).toString('hex')
+              : v,
+          ),
+        )
+        .sort(),
+    );
   }
   return out.join('\n');
 }
